@@ -1,0 +1,162 @@
+"""Pure Plotly figure builders: plain arrays in, figures out. No streamlit here, so tests read them directly.
+
+Colours are fixed by role so a projected classroom reads the same everywhere:
+PAD grey, UNK orange, looked-up rows blue, the selection red.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+PAD_COLOR = "#9aa0a6"
+UNK_COLOR = "#e8710a"
+USED_COLOR = "#1a73e8"
+SELECT_COLOR = "#d93025"
+PLAIN_COLOR = "#5f6368"
+FONT = dict(size=15)
+MAX_CELL_TEXT = 400  # write numbers in heatmap cells only when there are at most this many
+MAX_LABELS = 300  # label points in a scatter only up to this many
+MAX_ANIMATION_POINTS = 200_000  # frames × points in a client-side animation
+
+
+def _layout(fig: go.Figure, height: int, **kw) -> go.Figure:
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), font=FONT, **kw)
+    return fig
+
+
+def row_label(i: int, token: str, count: int = 0) -> str:
+    """'2 · 영화 ×2': id, token and how many times the batch looks it up."""
+    return f"{i} · {token}" + (f"  ×{count}" if count else "")
+
+
+def w_heatmap(w: np.ndarray, row_ids: np.ndarray, tokens: list[str], counts: np.ndarray, pad_id: int,
+              unk_id: int, selected: int | None, title: str) -> go.Figure:
+    """Rows ``row_ids`` of W (K, E) as a heatmap, labelled 'id · token ×count', the selected row boxed.
+
+    ``w`` holds only the shown rows (a window at large V), in the order of ``row_ids``.
+    """
+    k, e = w.shape
+    labels = [row_label(int(i), tokens[int(i)], int(counts[int(i)])) for i in row_ids]
+    text = np.vectorize(lambda x: f"{x:.2f}")(w) if k * e <= MAX_CELL_TEXT else None
+    bound = float(np.abs(w).max()) if w.size else 1.0
+    fig = go.Figure(go.Heatmap(
+        z=w, x=[f"e{j}" for j in range(e)], y=labels, text=text, texttemplate="%{text}" if text is not None else None,
+        colorscale="RdBu", zmid=0, zmin=-bound or -1, zmax=bound or 1, colorbar=dict(thickness=12),
+        hovertemplate="%{y}<br>%{x} = %{z:.4f}<extra></extra>"))
+    fig.update_yaxes(autorange="reversed", type="category")
+    for pos, i in enumerate(row_ids):
+        color = SELECT_COLOR if selected == int(i) else PAD_COLOR if int(i) == pad_id else UNK_COLOR if int(i) == unk_id else None
+        if color is not None and (selected == int(i) or counts[int(i)]):
+            fig.add_shape(type="rect", x0=-0.5, x1=e - 0.5, y0=pos - 0.5, y1=pos + 0.5,
+                          line=dict(color=color, width=4 if selected == int(i) else 2))
+    return _layout(fig, height=min(900, 120 + 28 * k), title=title)
+
+
+def output_heatmap(vectors: np.ndarray, tokens: list[str], ids: list[int], selected_t: int | None, title: str) -> go.Figure:
+    """One sentence's (T, E) output: row t is W[ids[t]]."""
+    t, e = vectors.shape
+    labels = [f"t={j} · {tok} → {i}" for j, (tok, i) in enumerate(zip(tokens, ids))]
+    text = np.vectorize(lambda x: f"{x:.2f}")(vectors) if t * e <= MAX_CELL_TEXT else None
+    bound = float(np.abs(vectors).max()) or 1.0
+    fig = go.Figure(go.Heatmap(z=vectors, x=[f"e{j}" for j in range(e)], y=labels, text=text,
+                               texttemplate="%{text}" if text is not None else None, colorscale="RdBu", zmid=0,
+                               zmin=-bound, zmax=bound, showscale=False))
+    fig.update_yaxes(autorange="reversed", type="category")
+    if selected_t is not None and 0 <= selected_t < t:
+        fig.add_shape(type="rect", x0=-0.5, x1=e - 0.5, y0=selected_t - 0.5, y1=selected_t + 0.5,
+                      line=dict(color=SELECT_COLOR, width=4))
+    return _layout(fig, height=min(600, 90 + 30 * t), title=title)
+
+
+def loss_curve(losses: list[float], title: str) -> go.Figure:
+    steps = np.arange(1, len(losses) + 1)
+    fig = go.Figure(go.Scatter(x=steps, y=np.asarray(losses, dtype=np.float64), mode="lines+markers" if len(losses) < 60 else "lines",
+                               line=dict(color=USED_COLOR)))
+    fig.update_xaxes(title="step")
+    fig.update_yaxes(title="loss", rangemode="tozero")
+    return _layout(fig, height=280, title=title)
+
+
+def point_colors(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: int | None) -> list[str]:
+    colors = np.where(used, USED_COLOR, PLAIN_COLOR).astype(object)
+    colors[pad_id] = PAD_COLOR
+    colors[unk_id] = UNK_COLOR
+    if selected is not None and 0 <= selected < n:
+        colors[selected] = SELECT_COLOR
+    return colors.tolist()
+
+
+def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad_id: int, unk_id: int,
+                used: np.ndarray, selected: int | None, ranges: list[tuple[float, float]],
+                trail_ids: np.ndarray, title: str, axis_titles: list[str]) -> go.Figure:
+    """W's rows projected in one fixed frame at ``step``, with trails over every kept step.
+
+    ``points`` maps step → (V, k) coordinates, all from the same frame. Axis ranges are fixed.
+    """
+    xy = points[step]
+    v, k = xy.shape
+    steps = sorted(s for s in points if s <= step)
+    fig = go.Figure()
+    for i in trail_ids:  # trails: where each watched token has been
+        path = np.stack([points[s][int(i)] for s in steps])
+        fig.add_trace(_trace(path, k, mode="lines", line=dict(width=1, color=SELECT_COLOR if selected == int(i) else "#c0c4c8"),
+                             hoverinfo="skip", showlegend=False))
+    show_text = v <= MAX_LABELS
+    fig.add_trace(_trace(xy, k, mode="markers+text" if show_text else "markers",
+                         text=tokens if show_text else None, textposition="top center",
+                         hovertext=[f"{i} · {t}" for i, t in enumerate(tokens)] if v <= 5000 else None,
+                         marker=dict(size=11 if v <= 1000 else 4, color=point_colors(v, pad_id, unk_id, used, selected)),
+                         name="W", showlegend=False, gl=v > 1000))
+    _fix_axes(fig, k, ranges, axis_titles)
+    return _layout(fig, height=520, title=title)
+
+
+def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int, unk_id: int, used: np.ndarray,
+                  selected: int | None, ranges: list[tuple[float, float]], title: str, axis_titles: list[str],
+                  play_label: str = "▶", pause_label: str = "⏸") -> go.Figure:
+    """Every kept snapshot as a Plotly frame: replayed in the browser without a server round trip."""
+    steps = sorted(points)
+    v, k = points[steps[0]].shape
+    stride = max(1, int(np.ceil(len(steps) * v / MAX_ANIMATION_POINTS)))
+    steps = steps[::stride] + ([steps[-1]] if (len(steps) - 1) % stride else [])
+    colors = point_colors(v, pad_id, unk_id, used, selected)
+    show_text = v <= MAX_LABELS
+
+    def trace(s: int) -> go.BaseTraceType:
+        return _trace(points[s], k, mode="markers+text" if show_text else "markers", text=tokens if show_text else None,
+                      textposition="top center", marker=dict(size=11 if v <= 1000 else 4, color=colors), showlegend=False)
+
+    fig = go.Figure(data=[trace(steps[0])], frames=[go.Frame(data=[trace(s)], name=str(s)) for s in steps])
+    fig.update_layout(
+        updatemenus=[dict(type="buttons", showactive=False, x=0, y=-0.08, xanchor="left", buttons=[
+            dict(label=play_label, method="animate", args=[None, dict(frame=dict(duration=120, redraw=k == 3), fromcurrent=True, transition=dict(duration=0))]),
+            dict(label=pause_label, method="animate", args=[[None], dict(mode="immediate", frame=dict(duration=0, redraw=False))]),
+        ])],
+        sliders=[dict(active=0, x=0.12, len=0.88, y=-0.04, currentvalue=dict(prefix="step "), steps=[
+            dict(label=str(s), method="animate", args=[[str(s)], dict(mode="immediate", frame=dict(duration=0, redraw=k == 3), transition=dict(duration=0))])
+            for s in steps])])
+    _fix_axes(fig, k, ranges, axis_titles)
+    return _layout(fig, height=560, title=title)
+
+
+def _trace(xy: np.ndarray, k: int, gl: bool = False, **kw) -> go.BaseTraceType:
+    x = xy[:, 0]
+    y = xy[:, 1] if k > 1 else np.zeros_like(x)
+    if k >= 3:
+        return go.Scatter3d(x=x, y=y, z=xy[:, 2], **kw)
+    return (go.Scattergl if gl else go.Scatter)(x=x, y=y, **kw)
+
+
+def _fix_axes(fig: go.Figure, k: int, ranges: list[tuple[float, float]], titles: list[str]) -> None:
+    if k >= 3:
+        fig.update_layout(scene=dict(
+            xaxis=dict(range=list(ranges[0]), title=titles[0], autorange=False),
+            yaxis=dict(range=list(ranges[1]), title=titles[1], autorange=False),
+            zaxis=dict(range=list(ranges[2]), title=titles[2], autorange=False), aspectmode="cube"))
+        return
+    fig.update_xaxes(range=list(ranges[0]), title=titles[0], autorange=False, zeroline=True)
+    if k > 1:
+        fig.update_yaxes(range=list(ranges[1]), title=titles[1], autorange=False, zeroline=True)
+    else:
+        fig.update_yaxes(range=[-1, 1], visible=False)

@@ -1,0 +1,108 @@
+"""The lookup pipeline, drawn: tokens → ids → padded (B, T) matrix → rows of W → (B, T, E) output.
+
+Plain data in (vocab, batch, W as numpy), plain intent out (the selected cell).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from components import charts
+from components.i18n import t
+from core.batch import Batch
+from core.vocab import Vocab
+from session import Keys
+
+WINDOW = 40  # rows of W shown around the selection when V is large
+
+
+def token_table(lang: str, vocab: Vocab, batch: Batch, raw: list[tuple[str, ...]]) -> None:
+    """Each sentence's tokens with their ids; unknown tokens shown becoming <UNK> (C11, C12)."""
+    index = vocab.index
+    rows = []
+    for b, toks in enumerate(raw):
+        parts = []
+        for tok in toks:
+            i = index.get(tok)
+            parts.append(f"{tok}→{i}" if i is not None else f"{tok}→{vocab.unk_id} ({vocab.tokens[vocab.unk_id]})")
+        rows.append({t(lang, "pipe.col.sentence"): b, t(lang, "pipe.col.tokens"): "  ".join(parts),
+                     t(lang, "pipe.col.length"): int(batch.lengths[b]),
+                     t(lang, "pipe.col.truncated"): batch.truncated[b]})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def id_matrix(lang: str, vocab: Vocab, batch: Batch) -> tuple[int, int] | None:
+    """The (B, T) id matrix, one clickable cell per id; PAD grey, UNK orange. Returns the selected (b, t)."""
+    ids = batch.ids.numpy()
+    B, T = ids.shape
+    cols = [f"t={j}" for j in range(T)]
+    cells = [[f"{ids[b, j]} · {vocab.tokens[ids[b, j]]}" for j in range(T)] for b in range(B)]
+    df = pd.DataFrame(cells, columns=cols, index=[f"b={b}" for b in range(B)])
+
+    def colour(_):
+        return pd.DataFrame([[_cell_style(vocab, int(ids[b, j])) for j in range(T)] for b in range(B)],
+                            index=df.index, columns=df.columns)
+
+    event = st.dataframe(df.style.apply(colour, axis=None), key=Keys.ID_CELL, on_select="rerun",
+                         selection_mode="single-cell", width="stretch")
+    st.caption(t(lang, "pipe.ids_caption", b=B, t=T, pad=vocab.pad_id, unk=vocab.unk_id))
+    cells_sel = event.selection.get("cells", []) if event is not None else []
+    if cells_sel:
+        row, col = cells_sel[0]
+        if 0 <= row < B and col in cols:
+            return row, cols.index(col)
+    return None
+
+
+def _cell_style(vocab: Vocab, i: int) -> str:
+    if i == vocab.pad_id:
+        return f"background-color: #e8eaed; color: #5f6368"
+    if i == vocab.unk_id:
+        return f"background-color: #fde3cf; color: #a04100; font-weight: 600"
+    return ""
+
+
+def mask_table(batch: Batch) -> None:
+    """The mask (1 at real tokens, 0 at pads) and the true lengths."""
+    m = batch.mask.numpy().astype(int)
+    df = pd.DataFrame(m, columns=[f"t={j}" for j in range(m.shape[1])], index=[f"b={b}" for b in range(m.shape[0])])
+    df["len"] = batch.lengths.numpy()
+    st.dataframe(df, width="stretch")
+
+
+def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[int, int]) -> np.ndarray:
+    """Which rows of W to draw: all when V is small; else looked-up and special rows plus a window."""
+    if v <= 2 * WINDOW:
+        return np.arange(v)
+    rows = set(np.flatnonzero(counts).tolist()) | set(special)
+    if selected is not None:
+        rows |= set(range(max(0, selected - WINDOW // 2), min(v, selected + WINDOW // 2)))
+    return np.array(sorted(rows)[: 4 * WINDOW])
+
+
+def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None) -> None:
+    """The embedding matrix W (V×E) with the looked-up rows and the selected row marked."""
+    rows = shown_rows(vocab.size, counts, selected, (vocab.pad_id, vocab.unk_id))
+    fig = charts.w_heatmap(w[rows], rows, list(vocab.tokens), counts, vocab.pad_id, vocab.unk_id, selected,
+                           t(lang, "pipe.w_title", v=w.shape[0], e=w.shape[1]))
+    st.plotly_chart(fig, key="w_chart", config={"displaylogo": False})
+    if len(rows) < vocab.size:
+        st.caption(t(lang, "pipe.w_window", shown=len(rows), v=vocab.size))
+
+
+def output_view(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, sel: tuple[int, int] | None) -> None:
+    """The (B, T, E) output, one sentence at a time; the selected position boxed."""
+    B, T, E = vectors.shape
+    st.markdown(t(lang, "pipe.shapes", b=B, t=T, e=E))
+    if sel is not None:
+        b = sel[0]
+        st.caption(t(lang, "pipe.sentence_from_cell", b=b))
+    else:
+        b = st.selectbox(t(lang, "pipe.sentence_pick"), list(range(B)), key="out_sentence",
+                         format_func=lambda i: f"b={i}: " + " ".join(batch.tokens[i]))
+    ids = batch.ids[b].tolist()
+    fig = charts.output_heatmap(vectors[b], [vocab.tokens[i] for i in ids], ids, sel[1] if sel and sel[0] == b else None,
+                                t(lang, "pipe.out_title", b=b, t=T, e=E))
+    st.plotly_chart(fig, key="out_chart", config={"displaylogo": False})

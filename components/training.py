@@ -1,0 +1,125 @@
+"""The training area: controls that return intent, and views of what a step did to W.
+
+Nothing here touches the optimizer: the caller applies the returned `Intent` through core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from components import charts
+from components.i18n import t
+from core import limits
+from core.training import Lab
+from session import Keys
+
+
+@dataclass(frozen=True)
+class Intent:
+    action: str | None = None  # "step" | "run" | "reset" | "set_pad"
+    n: int = 0
+    pad_vector: tuple[float, ...] = ()
+
+
+def controls(lang: str, can_train: bool) -> Intent:
+    """Step / Run N / Play / Reset. Disabled (with the reason shown by the caller) when training cannot run."""
+    c1, c2, c3, c4, c5 = st.columns([1, 1.1, 1, 1, 1], vertical_alignment="bottom")
+    step = c1.button(t(lang, "train.step"), key=Keys.STEP, type="primary", disabled=not can_train, width="stretch")
+    n = c2.number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1, max_value=limits.MAX_STEPS_PER_CLICK, step=10)
+    run = c3.button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch")
+    c4.toggle(t(lang, "train.play"), key=Keys.PLAY, disabled=not can_train)
+    reset = c5.button(t(lang, "train.reset"), key=Keys.RESET, width="stretch")
+    if reset:
+        return Intent("reset")
+    if step:
+        return Intent("step", 1)
+    if run:
+        return Intent("run", int(n))
+    return Intent()
+
+
+def loss_and_predictions(lang: str, lab: Lab, probs: np.ndarray) -> None:
+    cols = st.columns([1.2, 1])
+    with cols[0]:
+        if lab.losses:
+            st.plotly_chart(charts.loss_curve(lab.losses, t(lang, "train.loss_title", step=lab.steps)), key="loss_chart")
+        else:
+            st.info(t(lang, "train.no_steps_yet"))
+    with cols[1]:
+        classes = lab.recipe.classes
+        rows = []
+        for b, toks in enumerate(lab.batch.tokens):
+            label = lab.recipe.labels[b]
+            pred = int(np.argmax(probs[b]))
+            rows.append({t(lang, "pipe.col.sentence"): " ".join(toks),
+                         t(lang, "train.col.label"): classes[label] if label is not None else "—",
+                         t(lang, "train.col.pred"): f"{classes[pred] if pred < len(classes) else pred} ({probs[b, pred]:.2f})",
+                         "✓": "✓" if label == pred else "✗"})
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", height=min(300, 38 + 35 * len(rows)))
+
+
+def grad_view(lang: str, lab: Lab) -> None:
+    """The last step's dL/dW row by row, with numbers: used rows, the PAD row (exactly 0), unused rows (exactly 0)."""
+    rec = lab.last
+    if rec is None:
+        st.info(t(lang, "train.grad_none"))
+        return
+    vocab = lab.recipe.vocab
+    step_ids = lab.batch.ids[rec.rows]  # (K, T) ids this step looked up
+    counts = np.bincount(step_ids.reshape(-1).numpy(), minlength=vocab.size)
+    g = rec.grad_rows.numpy()
+    df = pd.DataFrame({
+        "id": rec.grad_ids.numpy(), "token": [vocab.tokens[i] for i in rec.grad_ids.tolist()],
+        t(lang, "train.col.count"): counts[rec.grad_ids.numpy()],
+        "‖grad‖": np.linalg.norm(g, axis=1),
+        "grad": [np.array2string(r, precision=4, separator=", ", max_line_width=10_000) for r in g],
+    })
+    st.dataframe(df, hide_index=True, width="stretch")
+    pad_norm = float(np.linalg.norm(g[rec.grad_ids.numpy() == vocab.pad_id])) if vocab.pad_id in rec.grad_ids.tolist() else 0.0
+    st.markdown(t(lang, "train.grad_summary", step=rec.step, unused=vocab.size - len(rec.grad_ids),
+                  unused_max=repr(rec.unused_grad_max), pad=repr(pad_norm)))
+
+
+def moved_view(lang: str, lab: Lab) -> None:
+    """How far each row moved in the last step; absent rows that moved are explained by the optimizer."""
+    rec = lab.last
+    if rec is None:
+        return
+    vocab = lab.recipe.vocab
+    used = set(rec.grad_ids.tolist())
+    delta = rec.delta.numpy()
+    moved_absent = [i for i in np.flatnonzero(delta > 0).tolist() if i not in used]
+    st.markdown(t(lang, "train.moved_summary", used=len(used), moved=int((delta > 0).sum()),
+                  absent=len(moved_absent), pad=repr(float(delta[vocab.pad_id]))))
+    cfg = lab.recipe.config
+    st.caption(t(lang, f"opt.explain.{cfg.optimizer}") + (" " + t(lang, "opt.explain.wd") if cfg.weight_decay > 0 else ""))
+    if moved_absent:
+        names = ", ".join(f"{i} · {vocab.tokens[i]}" for i in moved_absent[:12])
+        st.warning(t(lang, "train.absent_moved", rows=names), icon="🔎")
+
+
+def timeline(lang: str, steps: list[int]) -> int:
+    """Scrub back through the kept snapshots; returns the step shown."""
+    if len(steps) <= 1:
+        return steps[-1]
+    current = st.session_state.get(Keys.TIMELINE)
+    if current not in steps:
+        st.session_state[Keys.TIMELINE] = steps[-1]
+    return st.select_slider(t(lang, "proj.timeline"), options=steps, key=Keys.TIMELINE)
+
+
+def neighbours(lang: str, w: np.ndarray, tokens: list[str], token_id: int, k: int = 5) -> pd.DataFrame:
+    """The k nearest rows to ``token_id`` by cosine similarity (the PAD zero row has none)."""
+    norms = np.linalg.norm(w, axis=1)
+    q = w[token_id]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sims = (w @ q) / (norms * norms[token_id])
+    sims[token_id] = -np.inf
+    sims = np.nan_to_num(sims, nan=-np.inf)
+    order = np.argsort(-sims)[:k]
+    return pd.DataFrame({"id": order, "token": [tokens[i] for i in order],
+                         "cos": [float(sims[i]) if np.isfinite(sims[i]) else None for i in order]})

@@ -1,0 +1,20 @@
+"""Every size limit of the app in one place, so the interface can state them and core can enforce them.
+
+The limits protect one shared server from one session: memory is about V·E floats per weight
+snapshot, time about B·T·E per training step.
+"""
+
+MAX_VOCAB = 100_000          # rows of W (V)
+MAX_EMBEDDING_DIM = 512      # columns of W (E)
+MAX_TABLE_FLOATS = 40_000_000  # V·E: 160 MB of float32 for the weights themselves
+MAX_SENTENCES = 512          # B
+MAX_TOKENS_PER_SENTENCE = 256  # T after tokenizing, before padding
+MAX_TOKEN_CHARS = 64         # one token's length in characters
+MAX_TEXT_CHARS = 200_000     # the whole sentences text area
+MAX_STEPS_PER_CLICK = 500    # "run N steps"
+MAX_CLASSES = 8
+MAX_SEED = 2**31 - 1
+SNAPSHOT_BUDGET_FLOATS = 16_000_000  # weight history kept per session (64 MB), thinned past it
+MAX_IMPORT_BYTES = 20_000_000       # an imported state file
+MAX_LR = 10.0
+MAX_WEIGHT_DECAY = 10.0

@@ -1,0 +1,82 @@
+"""One PCA frame for every snapshot of W, so that what moves on screen is training (X7).
+
+A frame is one mean and one set of axes. Projecting every step's W with the same frame keeps
+the all-zero PAD row at the same coordinates, ``(0 − mean) @ axes.T``, at every step. Refitting
+PCA at each step would move the centre and may flip axes, and the PAD row would seem to move.
+
+    >>> frame = fit_frame([W0, W10, W20], n_components=2)
+    >>> xy = frame.transform(W20)        # (V, 2), same mean and axes as for W0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.decomposition import PCA
+
+MAX_FIT_ROWS = 20_000  # rows sampled for the fit on big tables; transform always uses every row
+RANDOM_TABLES = 20  # random N(0,1) tables drawn to judge whether a spectrum is flat (C9)
+
+
+@dataclass(frozen=True)
+class Frame:
+    mean: np.ndarray  # (E,)
+    axes: np.ndarray  # (k, E), orthonormal rows
+    explained: np.ndarray  # (k,) explained variance ratio of each axis
+    spectrum: np.ndarray  # (min(n, E),) explained variance ratio of every component
+
+    @property
+    def dims(self) -> int:
+        return self.axes.shape[0]
+
+    def transform(self, w: np.ndarray) -> np.ndarray:
+        """(V, E) → (V, k), always with this frame's mean and axes."""
+        return (np.asarray(w, dtype=np.float64) - self.mean) @ self.axes.T
+
+
+def fit_frame(snapshots: list[np.ndarray], n_components: int = 2, previous: Frame | None = None,
+              seed: int = 0) -> Frame:
+    """Fit one frame on the rows of all given snapshots stacked (each (V, E)).
+
+    With ``previous``, each new axis is sign-aligned to the old one so a refit does not mirror
+    the picture. k is at most E (an E=1 table gives a 1-D frame).
+    """
+    data = np.concatenate([np.asarray(s, dtype=np.float64) for s in snapshots], axis=0)  # (n, E)
+    if data.shape[0] > MAX_FIT_ROWS:
+        rng = np.random.default_rng(seed)
+        data = data[rng.choice(data.shape[0], MAX_FIT_ROWS, replace=False)]
+    n, e = data.shape
+    k = max(1, min(n_components, e, n))
+    full = PCA(n_components=min(n, e), svd_solver="full").fit(data)
+    axes = full.components_[:k].copy()
+    if previous is not None and previous.axes.shape == axes.shape:
+        signs = np.sign(np.sum(axes * previous.axes, axis=1))
+        axes *= np.where(signs == 0, 1.0, signs)[:, None]
+    ratio = np.nan_to_num(full.explained_variance_ratio_)
+    return Frame(full.mean_.copy(), axes, ratio[:k].copy(), ratio.copy())
+
+
+def spectrum_is_flat(frame: Frame, n_rows: int, seed: int = 0) -> bool:
+    """True when the top component explains no more than it does in random N(0,1) tables of this shape.
+
+    That is C9's point: before training, a PCA picture of W shows noise, not meaning.
+    """
+    e = frame.spectrum.shape[0]
+    if e < 2:
+        return False
+    rows = min(n_rows, 2000)
+    rng = np.random.default_rng(seed)
+    tops = []
+    for _ in range(RANDOM_TABLES):
+        r = rng.standard_normal((rows, e))
+        tops.append(PCA(n_components=e, svd_solver="full").fit(r).explained_variance_ratio_[0])
+    return float(frame.spectrum[0]) <= float(np.quantile(tops, 0.95))
+
+
+def axis_ranges(points: list[np.ndarray], margin: float = 0.08) -> list[tuple[float, float]]:
+    """Fixed axis ranges covering every projected snapshot, so the camera never moves. One per axis."""
+    allp = np.concatenate(points, axis=0)
+    lo, hi = allp.min(axis=0), allp.max(axis=0)
+    pad = np.maximum((hi - lo) * margin, 1e-6)
+    return [(float(a), float(b)) for a, b in zip(lo - pad, hi + pad)]

@@ -1,0 +1,343 @@
+"""The whole learner state as versioned JSON: export to a file, import from one, share as a link.
+
+What is stored is the *recipe* (vocabulary, classes, sentences text, config), the number of
+steps trained and the hand-set PAD rows, because `core.training.replay` rebuilds bitwise the
+same weights from those. The weights themselves are optional, stored only to check the replay
+(another torch build may round differently) and to load them when it does not match.
+
+Worked example (the chapter's vocabulary, 7 steps trained)::
+
+    data = export_state(recipe, text, "ko", lab)     # bytes: UTF-8 JSON, shown below
+    state = parse_state(data)                        # untrusted input → AppState, or InputError
+    restored = restore(state)                        # replay → Lab; W compared bitwise
+    restored.weights_verified                        # True: the file's W equals the replay's
+    url = share_url("https://app.example/", to_query_params(state))   # ...?s=eNqrVi...
+
+The JSON (``version`` 1; every field below is required unless marked optional)::
+
+    {"version": 1, "lang": "ko",
+     "vocab": [["<UNK>", 0, "unk"], ["<PAD>", 1, "pad"], ["영화", 2, ""], ...],   # [token, id, role]
+     "classes": ["부정", "긍정"],
+     "sentences": "영화 정말 좋다 | 긍정\\n영화 나쁘다 | 부정",
+     "config": {"embedding_dim": 3, "seed": 0, "pooling": "masked_mean", "optimizer": "adam",
+                "lr": 0.1, "weight_decay": 0.0, "batch_size": 0, "fixed_len": null},
+     "steps": 7,
+     "pad_edits": [{"step": 2, "vector": [0.5, -1.0, 2.0]}],         # optional, default []
+     "weights": {"shape": [6, 3], "data": "<base64>"},               # optional: W, (V, E)
+     "model": {"head.weight": {"shape": [2, 3], "data": "..."}, ...}} # optional: all but W
+
+Tensors are stored as base64 (standard alphabet, with padding) of their little-endian float32
+bytes in row-major order: exact to the bit, and 4/3 the size of the raw bytes, where decimal
+text would be 3-4 times larger. Floats written as JSON numbers (lr, PAD vectors) are finite.
+
+Nothing in here imports streamlit; every problem is an `InputError` whose `Problem` codes have
+sentences in ``assets/strings/state.json`` (``err.import_*``, ``err.share_*``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import re
+import urllib.parse
+import zlib
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Mapping, Sequence
+
+import numpy as np
+import torch
+from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
+
+from core import limits
+from core.batch import parse_sentences
+from core.model import POOLINGS
+from core.problems import InputError, Problem, require
+from core.training import OPTIMIZERS, Config, Lab, Recipe, replay
+from core.vocab import ROLES, Vocab
+
+SCHEMA_VERSION = 1
+# Limits of this module. They belong with the others in core/limits.py (not ours to edit yet).
+MAX_STEPS = 5000  # steps an imported state may ask to replay
+MAX_REPLAY_WORK = limits.MAX_STEPS_PER_CLICK * limits.MAX_TABLE_FLOATS  # steps·V·E: one maximal click
+MAX_PAD_EDITS = 1000
+MAX_SHARE_PARAM_CHARS = 8192  # the `s` query parameter of a share link
+MAX_SHARE_JSON_BYTES = 1_000_000  # what that parameter may inflate to (a zlib bomb stops here)
+SHARE_PARAM = "s"
+F32_MAX = 3.4028234663852886e38  # largest finite float32: a larger JSON number would become inf
+
+# ---- the schema ------------------------------------------------------------------------------
+_Int = Annotated[int, Strict()]
+_F32 = Annotated[float, Field(allow_inf_nan=False, ge=-F32_MAX, le=F32_MAX)]
+_Token = Annotated[str, Field(min_length=1, max_length=limits.MAX_TOKEN_CHARS)]
+_VocabRow = Annotated[tuple[_Token, Annotated[_Int, Field(ge=0, lt=limits.MAX_VOCAB)], Literal[ROLES]],
+                      Strict(False)]  # a JSON array [token, id, role]; its items stay strict
+_ParamName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.]{0,39}$")]
+_DEFAULT = Config()
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class StateConfig(_Strict):
+    """`core.training.Config` as stored; its defaults are Config's (one home for defaults)."""
+
+    embedding_dim: Annotated[_Int, Field(ge=1, le=limits.MAX_EMBEDDING_DIM)] = _DEFAULT.embedding_dim
+    seed: Annotated[_Int, Field(ge=0, le=limits.MAX_SEED)] = _DEFAULT.seed
+    pooling: Literal[POOLINGS] = _DEFAULT.pooling
+    optimizer: Literal[OPTIMIZERS] = _DEFAULT.optimizer
+    lr: Annotated[float, Field(allow_inf_nan=False, gt=0, le=limits.MAX_LR)] = _DEFAULT.lr
+    weight_decay: Annotated[float, Field(allow_inf_nan=False, ge=0, le=limits.MAX_WEIGHT_DECAY)] = _DEFAULT.weight_decay
+    batch_size: Annotated[_Int, Field(ge=0, le=limits.MAX_SENTENCES)] = _DEFAULT.batch_size
+    fixed_len: Annotated[_Int, Field(ge=1, le=limits.MAX_TOKENS_PER_SENTENCE)] | None = _DEFAULT.fixed_len
+
+    def to_config(self) -> Config:
+        return Config(**{**self.model_dump(), "lr": float(self.lr), "weight_decay": float(self.weight_decay)})
+
+
+class PadEdit(_Strict):
+    """The PAD row set by hand to ``vector`` after ``step`` steps (C13)."""
+
+    step: Annotated[_Int, Field(ge=0, le=MAX_STEPS)]
+    vector: Annotated[list[_F32], Field(min_length=1, max_length=limits.MAX_EMBEDDING_DIM)]
+
+
+class TensorData(_Strict):
+    """A float32 tensor: ``shape`` and base64 of its little-endian bytes, row-major.
+
+    >>> TensorData.of(torch.tensor([[1.0, -2.0]])).model_dump()
+    {'shape': [1, 2], 'data': 'AACAPwAAAMA='}
+    """
+
+    shape: Annotated[list[Annotated[_Int, Field(ge=0, le=limits.MAX_VOCAB * 4)]], Field(min_length=1, max_length=2)]
+    data: Annotated[str, Field(max_length=limits.MAX_IMPORT_BYTES)]
+
+    @classmethod
+    def of(cls, t: torch.Tensor) -> "TensorData":
+        raw = t.detach().to(torch.float32).contiguous().numpy().astype("<f4").tobytes()
+        return cls(shape=list(t.shape), data=base64.b64encode(raw).decode("ascii"))
+
+    def tensor(self, name: str) -> torch.Tensor:
+        """Decode; raise `InputError` (``import_weights_data``/``_nonfinite``) on bad data."""
+        n = math.prod(self.shape)
+        try:
+            raw = base64.b64decode(self.data, validate=True)
+        except (binascii.Error, ValueError):
+            raw = None
+        if raw is None or len(raw) != 4 * n:
+            require([Problem("import_weights_data", {"name": name, "shape": _shape_text(self.shape)})])
+        t = torch.from_numpy(np.frombuffer(raw, dtype="<f4").astype(np.float32)).reshape(self.shape)
+        if not bool(torch.isfinite(t).all()):
+            require([Problem("import_weights_nonfinite", {"name": name})])
+        return t
+
+
+class AppState(_Strict):
+    """One learner's whole state, version 1 (see the module docstring for the JSON)."""
+
+    version: Literal[1]
+    lang: Literal["ko", "en"]
+    vocab: Annotated[list[_VocabRow], Field(min_length=1, max_length=limits.MAX_VOCAB)]
+    classes: Annotated[list[_Token], Field(max_length=limits.MAX_CLASSES)]
+    sentences: Annotated[str, Field(max_length=limits.MAX_TEXT_CHARS)]
+    config: StateConfig
+    steps: Annotated[_Int, Field(ge=0, le=MAX_STEPS)]
+    pad_edits: Annotated[list[PadEdit], Field(default_factory=list, max_length=MAX_PAD_EDITS)]
+    weights: TensorData | None = None
+    model: Annotated[dict[_ParamName, TensorData], Field(max_length=8)] | None = None
+
+    def pad_edit_tuples(self) -> list[tuple[int, tuple[float, ...]]]:
+        """``pad_edits`` in the form of ``Lab.pad_edits``: [(step, vector)]."""
+        return [(e.step, tuple(e.vector)) for e in self.pad_edits]
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    return "×".join(map(str, shape))
+
+
+# ---- export ----------------------------------------------------------------------------------
+def export_state(recipe: Recipe, sentences_text: str, lang: str, lab: Lab, include_weights: bool = True) -> bytes:
+    """The learner's state as UTF-8 JSON bytes, ready for a download button.
+
+    ``sentences_text`` is kept as typed when it parses to exactly the recipe's sentences and
+    labels; otherwise (the text area holds an unapplied edit) it is rewritten from the recipe,
+    one ``tokens | class`` line per sentence, so that the file always replays to ``lab``.
+    Weights are left out when they are not finite (a diverged run: the replay reproduces them)
+    or would push the file past `limits.MAX_IMPORT_BYTES`.
+
+    >>> export_state(recipe, "영화 정말 좋다 | 긍정\\n영화 나쁘다 | 부정", "ko", lab)[:40]
+    b'{"version":1,"lang":"ko","vocab":[["<UN'
+    """
+    if lab.recipe != recipe:
+        raise ValueError("export_state: lab was not made from this recipe")
+    require(_export_problems(lab))
+    fields = dict(version=SCHEMA_VERSION, lang=lang, vocab=recipe.vocab.rows(), classes=list(recipe.classes),
+                  sentences=_text_for(recipe, sentences_text), steps=lab.steps,
+                  config=StateConfig(**{k: getattr(recipe.config, k) for k in StateConfig.model_fields}),
+                  pad_edits=[PadEdit(step=s, vector=list(v)) for s, v in lab.pad_edits])
+    if include_weights:
+        data = _dumps(_build(**fields, **_tensors_of(lab)))
+        if len(data) <= limits.MAX_IMPORT_BYTES:
+            return data
+    data = _dumps(_build(**fields))
+    if len(data) > limits.MAX_IMPORT_BYTES:
+        require([Problem("export_too_large", _mb(len(data)))])
+    return data
+
+
+def _export_problems(lab: Lab) -> list[Problem]:
+    p = []
+    if lab.steps > MAX_STEPS:
+        p.append(Problem("export_too_many_steps", {"steps": lab.steps, "max": MAX_STEPS}))
+    if len(lab.pad_edits) > MAX_PAD_EDITS:
+        p.append(Problem("export_too_many_pad_edits", {"n": len(lab.pad_edits), "max": MAX_PAD_EDITS}))
+    return p
+
+
+def _build(**fields: Any) -> AppState:
+    try:
+        return AppState(**fields)
+    except ValidationError as e:
+        require([Problem("export_schema", {"detail": _loc_text(e.errors()[0]["loc"])})])
+        raise  # unreachable: require raised
+
+
+def _dumps(state: AppState) -> bytes:
+    obj = state.model_dump(exclude_none=True)  # weights/model absent rather than null
+    obj["config"] = state.config.model_dump()  # fixed_len: null stays explicit
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def _tensors_of(lab: Lab) -> dict[str, Any]:
+    """{"weights": W, "model": every other parameter}, leaving out what is not finite or too big."""
+    w = lab.weight.detach()  # (V, E)
+    out: dict[str, Any] = {}
+    if bool(torch.isfinite(w).all()) and w.numel() * 16 // 3 < limits.MAX_IMPORT_BYTES:
+        out["weights"] = TensorData.of(w)
+    others = {n: p.detach() for n, p in lab.model.named_parameters() if n != "embedding.weight"}
+    if all(bool(torch.isfinite(p).all()) for p in others.values()):
+        out["model"] = {n: TensorData.of(p) for n, p in others.items()}
+    return out
+
+
+def _text_for(recipe: Recipe, text: str) -> str:
+    """``text`` if it parses to the recipe's sentences and labels, else the recipe written out."""
+    try:
+        lines = parse_sentences(text, recipe.classes)
+        if tuple(l.tokens for l in lines) == recipe.sentences and tuple(l.label for l in lines) == recipe.labels:
+            return text
+    except InputError:
+        pass
+    names = [c.strip().casefold() for c in recipe.classes]
+    by_name = len(set(names)) == len(names) and all(c.strip() and "|" not in c for c in recipe.classes)
+
+    def label(y: int | None) -> str:
+        return "" if y is None else f" | {recipe.classes[y].strip() if by_name else y}"
+
+    return "\n".join(" ".join(s) + label(y) for s, y in zip(recipe.sentences, recipe.labels))
+
+
+def _mb(n: int) -> dict[str, str]:
+    return {"mb": f"{n / 1e6:.1f}", "max_mb": f"{limits.MAX_IMPORT_BYTES / 1e6:.0f}"}
+
+
+# ---- import ----------------------------------------------------------------------------------
+def parse_state(data: bytes | str) -> AppState:
+    """Validate an untrusted state file; raise `InputError` with every problem found.
+
+    In order: size (before anything is parsed), UTF-8, JSON (``json.loads``: no pickle, no
+    ``torch.load``), version, schema (pydantic, strict), then meaning (`Vocab.from_rows`,
+    `parse_sentences`, `Config.problems`, replay budget, tensor shapes). No other exception
+    type leaves this function.
+
+    >>> parse_state(b'{"version": 2}')
+    Traceback (most recent call last):
+    core.problems.InputError: import_version {'found': '2', 'expected': 1}
+    """
+    try:
+        obj = _load_json(data)
+        _check_version(obj)
+        try:
+            state = AppState.model_validate(obj)
+        except ValidationError as e:
+            raise InputError(_schema_problems(e.errors())) from None
+        require(_checked(state)[1])
+        return state
+    except InputError:
+        raise
+    except Exception as e:  # the last line of defence at a trust boundary: name it, never crash
+        raise InputError([Problem("import_failed", {"detail": type(e).__name__})]) from e
+
+
+def _load_json(data: Any) -> Any:
+    if isinstance(data, str):
+        if len(data) > limits.MAX_IMPORT_BYTES:  # each char is at least one UTF-8 byte
+            require([Problem("import_too_large", _mb(len(data)))])
+        try:
+            data = data.encode("utf-8")
+        except UnicodeEncodeError:
+            require([Problem("import_not_utf8")])
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        require([Problem("import_not_json", {"line": 1, "column": 1})])
+    if len(data) > limits.MAX_IMPORT_BYTES:
+        require([Problem("import_too_large", _mb(len(data)))])
+    try:
+        text = bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        require([Problem("import_not_utf8")])
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        require([Problem("import_not_json", {"line": e.lineno, "column": e.colno})])
+    except RecursionError:
+        require([Problem("import_too_deep")])
+    except ValueError:  # e.g. an integer of more than 4300 digits
+        require([Problem("import_not_json", {"line": 1, "column": 1})])
+
+
+def _check_version(obj: Any) -> None:
+    if not isinstance(obj, dict) or "version" not in obj:
+        require([Problem("import_not_state")])
+    v = obj["version"]
+    if type(v) is not int or v != SCHEMA_VERSION:
+        require([Problem("import_version", {"found": _safe(json.dumps(v))[:20], "expected": SCHEMA_VERSION})])
+
+
+def _schema_problems(errors: list[dict[str, Any]], most: int = 5) -> list[Problem]:
+    """Pydantic errors → Problems naming the field path (``config.lr``, ``vocab[3][1]``)."""
+    problems = [_schema_problem(e) for e in errors[:most]]
+    if len(errors) > most:
+        problems.append(Problem("import_more", {"n": len(errors) - most}))
+    return problems
+
+
+def _schema_problem(e: dict[str, Any]) -> Problem:
+    detail, kind, ctx = _loc_text(e["loc"]), e["type"], e.get("ctx") or {}
+    if kind == "missing":
+        return Problem("import_missing", {"detail": detail})
+    if kind == "extra_forbidden":
+        return Problem("import_extra", {"detail": detail})
+    if kind == "literal_error":
+        return Problem("import_choice", {"detail": detail, "expected": _safe(str(ctx.get("expected", "")))[:80]})
+    bound = next((f"{op} {ctx[k]}" for k, op in (("le", "≤"), ("lt", "<"), ("ge", "≥"), ("gt", ">"),
+                                                 ("max_length", "≤"), ("min_length", "≥")) if k in ctx), None)
+    if bound is not None:
+        return Problem("import_range", {"detail": detail, "limit": bound})
+    if kind.endswith("_type") or kind.endswith("_parsing") or kind == "finite_number":
+        return Problem("import_type", {"detail": detail})
+    return Problem("import_schema", {"detail": detail})
+
+
+def _loc_text(loc: Sequence[Any]) -> str:
+    """('config', 'lr') → 'config.lr'; ('vocab', 3, 1) → 'vocab[3][1]'. Keys from the file are cut short."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else ("." if text else "") + _safe(str(part))[:40]
+    return text[:120] or "(root)"
+
+
+def _safe(s: str) -> str:
+    """Text from an untrusted file, fit to show inside a message: printable, no markup."""
+    return "".join(ch if ch.isprintable() and ch not in "`*_<>[]\\" else "?" for ch in s)

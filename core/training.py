@@ -1,0 +1,245 @@
+"""The lab: one learner's embedding, toy classifier and training history. One object per session.
+
+Everything that decides the weights is in `Recipe` (vocabulary, sentences, labels, config,
+seed). The same recipe and the same number of steps always give bitwise the same weights,
+which is what Reset, the share link and the exported script rely on.
+
+    >>> lab = Lab(recipe)            # step 0: W is the seeded N(0, 1) table, PAD row zero
+    >>> rec = lab.step()             # one optimizer step → StepRecord
+    >>> rec.loss, rec.grad_ids, rec.unused_grad_max     # unused rows: exactly 0.0 (C8)
+    >>> lab.run(50)                  # "run 50 steps" is a loop here, not in the UI
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+import numpy as np
+import torch
+from torch import nn
+
+from core import limits
+from core.batch import Batch, make_batch
+from core.model import POOLINGS, ToyClassifier
+from core.problems import Problem, require
+from core.vocab import Vocab
+
+OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every training knob with its default: the single home of defaults (DESIGN.md, example 5)."""
+
+    embedding_dim: int = 3
+    seed: int = 0
+    pooling: str = "masked_mean"
+    optimizer: str = "adam"
+    lr: float = 0.1
+    weight_decay: float = 0.0
+    batch_size: int = 0  # 0: every sentence in every step; k: k sentences per step, in turn
+    fixed_len: int | None = None  # None: pad to the longest sentence
+
+    def problems(self) -> list[Problem]:
+        """Validate numbers a learner (or an imported file) can set; [] when fine."""
+        p: list[Problem] = []
+        if not (isinstance(self.embedding_dim, int) and 1 <= self.embedding_dim <= limits.MAX_EMBEDDING_DIM):
+            p.append(Problem("dim_range", {"max": limits.MAX_EMBEDDING_DIM}))
+        if not (isinstance(self.seed, int) and 0 <= self.seed <= limits.MAX_SEED):
+            p.append(Problem("seed_range", {"max": limits.MAX_SEED}))
+        if self.pooling not in POOLINGS:
+            p.append(Problem("pooling_unknown", {"choices": ", ".join(POOLINGS)}))
+        if self.optimizer not in OPTIMIZERS:
+            p.append(Problem("optimizer_unknown", {"choices": ", ".join(OPTIMIZERS)}))
+        if not (isinstance(self.lr, (int, float)) and np.isfinite(self.lr) and 0 < self.lr <= limits.MAX_LR):
+            p.append(Problem("lr_range", {"value": str(self.lr), "max": limits.MAX_LR}))
+        wd = self.weight_decay
+        if not (isinstance(wd, (int, float)) and np.isfinite(wd) and 0 <= wd <= limits.MAX_WEIGHT_DECAY):
+            p.append(Problem("wd_range", {"value": str(wd), "max": limits.MAX_WEIGHT_DECAY}))
+        if not (isinstance(self.batch_size, int) and 0 <= self.batch_size <= limits.MAX_SENTENCES):
+            p.append(Problem("batch_size_range", {"max": limits.MAX_SENTENCES}))
+        if self.fixed_len is not None and not (
+            isinstance(self.fixed_len, int) and 1 <= self.fixed_len <= limits.MAX_TOKENS_PER_SENTENCE
+        ):
+            p.append(Problem("fixed_len_range", {"max": limits.MAX_TOKENS_PER_SENTENCE}))
+        return p
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """All a lab is made from. Equal recipes make bitwise equal labs."""
+
+    vocab: Vocab
+    sentences: tuple[tuple[str, ...], ...]
+    labels: tuple[int | None, ...]
+    classes: tuple[str, ...]
+    config: Config = field(default_factory=Config)
+
+    def problems(self) -> list[Problem]:
+        p = self.config.problems()
+        if self.vocab.size * self.config.embedding_dim > limits.MAX_TABLE_FLOATS:
+            p.append(Problem("table_too_large", {"v": self.vocab.size, "e": self.config.embedding_dim,
+                                                 "max": limits.MAX_TABLE_FLOATS}))
+        return p
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """What one optimizer step did. Tensors are detached copies."""
+
+    step: int  # the step number after this update (1 for the first step)
+    loss: float  # loss of the batch before the update
+    rows: torch.Tensor  # (K,) sentence indices of this step's batch
+    grad_ids: torch.Tensor  # (K',) ids looked up in this step, sorted, PAD included if present
+    grad_rows: torch.Tensor  # (K', E) dL/dW at those ids
+    unused_grad_max: float  # max |dL/dW| over rows not looked up: exactly 0.0 (C8)
+    delta: torch.Tensor  # (V,) L2 norm of how far each row of W moved in this step
+
+
+def make_optimizer(name: str, params, lr: float, weight_decay: float) -> torch.optim.Optimizer:
+    """The four optimizers the app offers. Adam's weight_decay is L2 in the gradient; AdamW's is decoupled."""
+    if name == "sgd":
+        return torch.optim.SGD(params, lr=lr, weight_decay=weight_decay)
+    if name == "momentum":
+        return torch.optim.SGD(params, lr=lr, momentum=0.9, weight_decay=weight_decay)
+    if name == "adam":
+        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay)
+    if name == "adamw":
+        return torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay)
+    raise ValueError(f"optimizer must be one of {OPTIMIZERS}")
+
+
+class Lab:
+    """One session's embedding lab: batch, model, optimizer, history of losses and W snapshots."""
+
+    def __init__(self, recipe: Recipe):
+        require(recipe.problems())
+        self.recipe = recipe
+        cfg = recipe.config
+        vocab = recipe.vocab
+        self.batch: Batch = make_batch(vocab, list(recipe.sentences), cfg.fixed_len)
+        self.model = ToyClassifier(vocab.size, cfg.embedding_dim, max(2, len(recipe.classes)),
+                                   vocab.pad_id, cfg.seed, cfg.pooling)
+        self.optimizer = make_optimizer(cfg.optimizer, self.model.parameters(), cfg.lr, cfg.weight_decay)
+        self.loss_fn = nn.CrossEntropyLoss()
+        self.steps = 0
+        self.losses: list[float] = []
+        self.last: StepRecord | None = None
+        self.snapshots: dict[int, np.ndarray] = {0: self.weight_numpy()}
+        self.pad_edits: list[tuple[int, tuple[float, ...]]] = []  # (step, vector) of hand-set PAD rows
+
+    # ---- looking up ----------------------------------------------------------------------
+    @property
+    def weight(self) -> torch.Tensor:
+        """W, the live (V, E) parameter. Read it under no_grad or detach it."""
+        return self.model.embedding.weight
+
+    def weight_numpy(self) -> np.ndarray:
+        return self.weight.detach().numpy().copy()  # (V, E) float32
+
+    def vectors(self) -> torch.Tensor:
+        """The (B, T, E) output of the embedding for the whole batch, detached."""
+        with torch.no_grad():
+            return self.model.embedding(self.batch.ids)
+
+    def train_problems(self) -> list[Problem]:
+        """Why training cannot run on this recipe ([] when it can)."""
+        missing = [i for i, label in enumerate(self.recipe.labels) if label is None]
+        if missing:
+            return [Problem("labels_missing", {"n": len(missing)})]
+        return []
+
+    def step_rows(self, step: int) -> torch.Tensor:
+        """Sentence indices used by step number ``step`` (1-based): all, or the next k in turn. (K,)"""
+        B = self.batch.ids.shape[0]
+        k = self.recipe.config.batch_size
+        if k <= 0 or k >= B:
+            return torch.arange(B)
+        start = ((step - 1) * k) % B
+        return (torch.arange(k) + start) % B
+
+    def predict(self) -> torch.Tensor:
+        """Class probabilities for every sentence with the current weights. (B, C)"""
+        with torch.no_grad():
+            return torch.softmax(self.model(self.batch.ids, self.batch.lengths), dim=-1)
+
+    # ---- training ------------------------------------------------------------------------
+    def step(self) -> StepRecord:
+        """One optimizer step on this step's sentences; returns what it did."""
+        require(self.train_problems())
+        rows = self.step_rows(self.steps + 1)
+        ids = self.batch.ids[rows]  # (K, T)
+        lengths = self.batch.lengths[rows]  # (K,)
+        targets = torch.tensor([self.recipe.labels[i] for i in rows.tolist()], dtype=torch.long)  # (K,)
+        before = self.weight.detach().clone()  # (V, E)
+        self.optimizer.zero_grad(set_to_none=False)
+        loss = self.loss_fn(self.model(ids, lengths), targets)
+        loss.backward()
+        grad = self.weight.grad.detach()  # (V, E)
+        used = torch.unique(ids)  # sorted ids looked up by this step
+        unused = torch.ones(grad.shape[0], dtype=torch.bool)
+        unused[used] = False
+        unused_max = float(grad[unused].abs().max()) if bool(unused.any()) else 0.0
+        grad_rows = grad[used].clone()
+        self.optimizer.step()
+        self.steps += 1
+        delta = (self.weight.detach() - before).norm(dim=1)  # (V,)
+        self.last = StepRecord(self.steps, loss.item(), rows, used, grad_rows, unused_max, delta)
+        self.losses.append(self.last.loss)
+        self._keep_snapshot()
+        return self.last
+
+    def run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> StepRecord | None:
+        """Take ``n`` steps (bounded by MAX_STEPS_PER_CLICK); report progress as (done, n)."""
+        if not 1 <= n <= limits.MAX_STEPS_PER_CLICK:
+            require([Problem("steps_range", {"max": limits.MAX_STEPS_PER_CLICK})])
+        for i in range(n):
+            self.step()
+            if on_progress is not None:
+                on_progress(i + 1, n)
+        return self.last
+
+    def set_pad_row(self, vector: list[float] | torch.Tensor) -> None:
+        """Overwrite the PAD row by hand (C13): lookups return it; nothing re-zeroes it."""
+        v = torch.as_tensor(vector, dtype=torch.float32).reshape(-1)
+        if v.shape[0] != self.recipe.config.embedding_dim or not bool(torch.isfinite(v).all()):
+            require([Problem("pad_vector_shape", {"e": self.recipe.config.embedding_dim})])
+        with torch.no_grad():
+            self.weight[self.recipe.vocab.pad_id] = v
+        self.pad_edits.append((self.steps, tuple(float(x) for x in v)))
+        self.snapshots[self.steps] = self.weight_numpy()
+
+    def snapshot_limit(self) -> int:
+        """How many W snapshots fit the per-session budget (at least first and latest)."""
+        v, e = self.weight.shape
+        return max(2, limits.SNAPSHOT_BUDGET_FLOATS // max(1, v * e))
+
+    def _keep_snapshot(self) -> None:
+        self.snapshots[self.steps] = self.weight_numpy()
+        if len(self.snapshots) > self.snapshot_limit():
+            # Thin: keep step 0, the latest, and every other one in between.
+            steps = sorted(self.snapshots)
+            keep = set(steps[::2]) | {steps[0], steps[-1]}
+            self.snapshots = {s: self.snapshots[s] for s in steps if s in keep}
+
+
+def replay(recipe: Recipe, steps: int, pad_edits: list[tuple[int, tuple[float, ...]]] = ()) -> Lab:
+    """A fresh lab with ``steps`` steps taken, hand-set PAD rows re-applied at the step they were set.
+
+    What Reset, a share link and an imported state reproduce: same recipe → bitwise same W.
+    """
+    lab = Lab(recipe)
+    edits = sorted(pad_edits, key=lambda e: e[0])
+    for target in sorted({s for s, _ in edits if s <= steps} | {steps}):
+        while lab.steps < target:
+            lab.run(min(limits.MAX_STEPS_PER_CLICK, target - lab.steps))
+        for s, vec in edits:
+            if s == target:
+                lab.set_pad_row(list(vec))
+    return lab
+
+
+def with_config(recipe: Recipe, **changes) -> Recipe:
+    """A recipe with some config fields changed."""
+    return replace(recipe, config=replace(recipe.config, **changes))

@@ -1,0 +1,172 @@
+"""The vocabulary: tokens ↔ ids, with the ids of <UNK> and <PAD> chosen by the learner (C11, C12).
+
+Worked example (the chapter's, C16)::
+
+    >>> v = Vocab.from_rows([("<UNK>", 0, "unk"), ("<PAD>", 1, "pad"), ("영화", 2, ""),
+    ...                      ("좋다", 3, ""), ("나쁘다", 4, ""), ("재미있다", 5, "")])
+    >>> v.size, v.unk_id, v.pad_id, v.encode(["영화", "정말", "좋다"])
+    (6, 0, 1, [2, 0, 3])
+
+Special ids are not found by name: a row is UNK or PAD because its ``role`` says so, and the
+same role must be agreed by preprocessing (here) and the model (``padding_idx``).
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Iterable, Sequence
+
+from core import limits
+from core.problems import Problem, require
+
+UNK, PAD, NORMAL = "unk", "pad", ""
+ROLES = (NORMAL, UNK, PAD)
+
+
+@dataclass(frozen=True)
+class Vocab:
+    """An immutable vocabulary. ``tokens[i]`` is the token whose id is ``i``."""
+
+    tokens: tuple[str, ...]
+    unk_id: int
+    pad_id: int
+
+    @property
+    def size(self) -> int:
+        return len(self.tokens)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        # Built once per Vocab (cached_property writes the instance dict, so frozen is fine).
+        return {t: i for i, t in enumerate(self.tokens)}
+
+    def encode(self, tokens: Sequence[str]) -> list[int]:
+        """Map tokens to ids; a token not in the vocabulary becomes ``unk_id`` (preprocessing's job, C12)."""
+        index = self.index
+        return [index.get(t, self.unk_id) for t in tokens]
+
+    def role_of(self, i: int) -> str:
+        return UNK if i == self.unk_id else PAD if i == self.pad_id else NORMAL
+
+    def rows(self) -> list[tuple[str, int, str]]:
+        """(token, id, role) rows, in id order: the editor's table."""
+        return [(t, i, self.role_of(i)) for i, t in enumerate(self.tokens)]
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Sequence[Any]]) -> "Vocab":
+        """Validate (token, id, role) rows as the learner typed them and build a Vocab.
+
+        Raises `InputError` listing every problem (rows counted from 1, as the table shows them).
+        """
+        rows = list(rows)
+        problems: list[Problem] = []
+        if not rows:
+            require([Problem("vocab_empty")])
+        if len(rows) > limits.MAX_VOCAB:
+            require([Problem("vocab_too_large", {"n": len(rows), "max": limits.MAX_VOCAB})])
+        by_token: dict[str, int] = {}
+        by_id: dict[int, int] = {}
+        parsed: list[tuple[str, int, str]] = []
+        for r, row in enumerate(rows, start=1):
+            token, raw_id, raw_role = (list(row) + [None, None, None])[:3]
+            tok = _check_token(token, r, problems)
+            i = _check_id(raw_id, r, problems)
+            role = _check_role(raw_role, r, problems)
+            if tok is not None:
+                if tok in by_token:
+                    problems.append(Problem("duplicate_token", {"row": r, "other": by_token[tok], "token": tok}))
+                else:
+                    by_token[tok] = r
+            if i is not None:
+                if i in by_id:
+                    problems.append(Problem("duplicate_id", {"row": r, "other": by_id[i], "id": i}))
+                else:
+                    by_id[i] = r
+            if tok is not None and i is not None and role is not None:
+                parsed.append((tok, i, role))
+        _check_ids_contiguous(by_id, len(rows), problems)
+        _check_roles(parsed, problems)
+        require(problems)
+        tokens = [""] * len(parsed)
+        for tok, i, _ in parsed:
+            tokens[i] = tok
+        unk = next(i for _, i, role in parsed if role == UNK)
+        pad = next(i for _, i, role in parsed if role == PAD)
+        return cls(tuple(tokens), unk, pad)
+
+
+def _check_token(token: Any, r: int, problems: list[Problem]) -> str | None:
+    if token is None or (isinstance(token, float) and math.isnan(token)):
+        problems.append(Problem("token_empty", {"row": r}))
+        return None
+    tok = str(token)
+    if not tok.strip():
+        problems.append(Problem("token_empty", {"row": r}))
+        return None
+    if tok != tok.strip() or any(ch.isspace() for ch in tok):
+        problems.append(Problem("token_space", {"row": r, "token": tok.strip()[:20]}))
+        return None
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in "\u200d" for ch in tok):
+        problems.append(Problem("token_control", {"row": r}))
+        return None
+    if "|" in tok:
+        problems.append(Problem("token_bar", {"row": r, "token": tok[:20]}))
+        return None
+    if len(tok) > limits.MAX_TOKEN_CHARS:
+        problems.append(Problem("token_too_long", {"row": r, "n": len(tok), "max": limits.MAX_TOKEN_CHARS}))
+        return None
+    return tok
+
+
+def _check_id(raw: Any, r: int, problems: list[Problem]) -> int | None:
+    """Accept 3, 3.0, "3" and " 3 "; reject 3.5, "three", NaN, inf, None, booleans."""
+    value: int | None = None
+    if isinstance(raw, bool) or raw is None:
+        value = None
+    elif isinstance(raw, int):
+        value = raw
+    elif isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
+        value = int(raw)
+    elif isinstance(raw, str) and raw.strip().lstrip("+-").isdigit() and raw.strip().isascii():
+        value = int(raw.strip())
+    elif hasattr(raw, "item"):  # numpy scalars from a DataFrame
+        return _check_id(raw.item(), r, problems)
+    if value is None:
+        shown = "" if raw is None or (isinstance(raw, float) and math.isnan(raw)) else str(raw)[:20]
+        problems.append(Problem("id_not_integer", {"row": r, "value": shown}))
+    return value
+
+
+def _check_role(raw: Any, r: int, problems: list[Problem]) -> str | None:
+    if raw is None or (isinstance(raw, float) and math.isnan(raw)):
+        return NORMAL
+    role = str(raw).strip().lower().strip("<>")
+    if role in ROLES:
+        return role
+    problems.append(Problem("role_unknown", {"row": r, "value": str(raw)[:20]}))
+    return None
+
+
+def _check_ids_contiguous(by_id: dict[int, int], n: int, problems: list[Problem]) -> None:
+    """Ids must be exactly 0..V-1: each row of W has one token (C6)."""
+    out_of_range = sorted(i for i in by_id if not 0 <= i < n)
+    for i in out_of_range[:5]:
+        problems.append(Problem("id_out_of_range", {"row": by_id[i], "id": i, "max": n - 1}))
+    missing = [i for i in range(n) if i not in by_id]
+    if missing:
+        problems.append(Problem("id_missing", {"ids": ", ".join(map(str, missing[:10])), "max": n - 1}))
+
+
+def _check_roles(parsed: list[tuple[str, int, str]], problems: list[Problem]) -> None:
+    for role, code in ((UNK, "unk"), (PAD, "pad")):
+        rows = [tok for tok, _, r in parsed if r == role]
+        if not rows:
+            problems.append(Problem(f"no_{code}"))
+        elif len(rows) > 1:
+            problems.append(Problem(f"many_{code}", {"tokens": ", ".join(rows[:5])}))
+    unk_ids = {i for _, i, r in parsed if r == UNK}
+    if unk_ids & {i for _, i, r in parsed if r == PAD}:
+        problems.append(Problem("unk_is_pad"))

@@ -1,0 +1,34 @@
+"""Section 1: the lookup pipeline, vocabulary → padded ids → rows of W → (B, T, E) output (C2, C3, C5, C14, C16)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components import pipeline
+from components.i18n import t
+from session import Workspace
+
+
+def render(lang: str, ws: Workspace) -> None:
+    lab = ws.lab
+    vocab, batch = lab.recipe.vocab, lab.batch
+    w = lab.weight_numpy()  # (V, E)
+    counts = batch.id_counts(vocab.size).numpy()  # (V,)
+    st.subheader(t(lang, "pipe.step1"))
+    pipeline.token_table(lang, vocab, batch, [l.tokens for l in ws.lines])
+    st.subheader(t(lang, "pipe.step2", b=batch.shape[0], t=batch.shape[1]))
+    sel = pipeline.id_matrix(lang, vocab, batch)
+    with st.expander(t(lang, "pipe.mask_title")):
+        pipeline.mask_table(batch)
+    selected_id = int(batch.ids[sel]) if sel is not None else None
+    if sel is not None:
+        st.success(t(lang, "pipe.selected", b=sel[0], t=sel[1], i=selected_id, token=vocab.tokens[selected_id]))
+    left, right = st.columns([1.1, 1])
+    with left:
+        st.subheader(t(lang, "pipe.step3"))
+        pipeline.w_table(lang, w, vocab, counts, selected_id)
+        v, e = w.shape
+        st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
+    with right:
+        st.subheader(t(lang, "pipe.step4"))
+        pipeline.output_view(lang, lab.vectors().numpy(), vocab, batch, sel)

@@ -1,0 +1,97 @@
+"""Section 2: step a toy training loop and watch W move in one fixed PCA frame (C7–C9, C13, X7)."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from components import charts, inputs, training
+from components.i18n import t
+from core.problems import InputError
+from core.projection import axis_ranges, fit_frame, spectrum_is_flat
+from core.training import Lab
+from session import Keys, Workspace
+
+PLAY_SECONDS = 0.6  # one training step per tick while playing
+MAX_TRAILS = 60  # tokens that get a trail in the scatter
+
+
+def render(lang: str, ws: Workspace) -> None:
+    problems = ws.lab.train_problems()
+    inputs.show_problems(lang, "err.train_title", problems)
+    playing = bool(st.session_state.get(Keys.PLAY)) and not problems
+    st.caption(t(lang, "train.intro"))
+
+    @st.fragment(run_every=PLAY_SECONDS if playing else None)
+    def area() -> None:
+        intent = training.controls(lang, can_train=not problems)
+        apply(lang, ws, intent, playing)
+        lab = ws.lab
+        training.loss_and_predictions(lang, lab, lab.predict().numpy())
+        g, m = st.columns(2)
+        with g:
+            st.markdown(f"#### {t(lang, 'train.grad_title')}")
+            training.grad_view(lang, lab)
+        with m:
+            st.markdown(f"#### {t(lang, 'train.moved_title')}")
+            training.moved_view(lang, lab)
+        projection(lang, ws, frozen=playing)
+
+    area()
+
+
+def apply(lang: str, ws: Workspace, intent: training.Intent, playing: bool) -> None:
+    """Carry out what the controls asked, through core; a tick of Play is one step."""
+    try:
+        if intent.action == "reset":
+            ws.lab = Lab(ws.lab.recipe)
+            ws.frame, ws.frame_steps, ws.points = None, (), {}
+            st.session_state.pop(Keys.TIMELINE, None)
+        elif intent.action == "step" or (playing and intent.action is None):
+            ws.lab.step()
+        elif intent.action == "run":
+            bar = st.progress(0.0, text=t(lang, "train.running", n=intent.n))
+            ws.lab.run(intent.n, on_progress=lambda done, n: bar.progress(done / n, text=t(lang, "train.running", n=n)))
+            bar.empty()
+    except InputError as e:
+        inputs.show_problems(lang, "err.train_title", e.problems)
+
+
+def projection(lang: str, ws: Workspace, frozen: bool) -> None:
+    """PCA of every row of W in one frame for all kept steps; the PAD row never moves."""
+    lab = ws.lab
+    st.markdown(f"#### {t(lang, 'proj.title')}")
+    e = lab.recipe.config.embedding_dim
+    dims = st.radio(t(lang, "proj.dims"), [2, 3], key=Keys.PCA_DIMS, horizontal=True, disabled=e < 3)
+    k = min(dims, e)
+    steps = sorted(lab.snapshots)
+    if ws.frame is None or ws.frame.dims != k or (not frozen and ws.frame_steps != tuple(steps)):
+        ws.frame = fit_frame([lab.snapshots[s] for s in steps], k, previous=ws.frame if ws.frame and ws.frame.dims == k else None)
+        ws.frame_steps, ws.points = tuple(steps), {}
+        ws.frame_flat = spectrum_is_flat(ws.frame, lab.recipe.vocab.size, seed=lab.recipe.config.seed)
+    for s in steps:
+        if s not in ws.points:
+            ws.points[s] = ws.frame.transform(lab.snapshots[s])
+    ws.points = {s: p for s, p in ws.points.items() if s in lab.snapshots}
+    shown = training.timeline(lang, steps)
+    vocab = lab.recipe.vocab
+    used = lab.batch.id_counts(vocab.size).numpy() > 0
+    token = st.selectbox(t(lang, "proj.token"), list(range(vocab.size)), key=Keys.TOKEN,
+                         format_func=lambda i: f"{i} · {vocab.tokens[i]}") if vocab.size <= 5000 else None
+    ranges = axis_ranges(list(ws.points.values()))
+    axis_titles = [f"PC{j + 1} ({ws.frame.explained[j]:.0%})" for j in range(k)]
+    trail_ids = np.flatnonzero(used)[:MAX_TRAILS]
+    fig = charts.pca_scatter(ws.points, shown, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token, ranges,
+                             trail_ids, t(lang, "proj.scatter_title", step=shown), axis_titles)
+    st.plotly_chart(fig, key="pca_chart", config={"displaylogo": False})
+    pad_xy = ws.points[shown][vocab.pad_id]
+    st.caption(t(lang, "proj.pad_fixed", xy=", ".join(f"{x:.4f}" for x in pad_xy), n=len(steps)))
+    if ws.frame_flat:
+        st.info(t(lang, "proj.flat"), icon="🎲")
+    if token is not None:
+        st.markdown(t(lang, "proj.neighbours", token=vocab.tokens[token], step=shown))
+        st.dataframe(training.neighbours(lang, lab.snapshots[shown], list(vocab.tokens), token), hide_index=True)
+    if len(steps) > 1 and not frozen:
+        with st.expander(t(lang, "proj.replay")):
+            st.plotly_chart(charts.pca_animation(ws.points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token,
+                                                 ranges, t(lang, "proj.replay_title"), axis_titles), key="pca_anim")

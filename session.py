@@ -1,0 +1,149 @@
+"""The only module that touches ``st.session_state``: every key is named here, once.
+
+Widget keys are a public interface (AppTest scripts and the README use them). Everything else
+a session owns — its vocabulary, lab, projection frame — lives in one `Workspace` object under
+the private key ``_ws``. Nothing here is shared between sessions: no cache_resource, no
+module-level mutable state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from assets import presets
+from core.batch import Line, parse_sentences
+from core.problems import Problem
+from core.projection import Frame
+from core.training import Config, Lab, Recipe
+from core.vocab import Vocab
+
+
+class Keys:
+    """Stable widget keys (documented in README.md, "Scripting the app")."""
+
+    LANG = "lang"
+    PRESET = "preset"
+    LOAD_PRESET = "load_preset"
+    SECTION = "section"
+    VOCAB = "vocab"
+    SENTENCES = "sentences"
+    EMBEDDING_DIM = "embedding_dim"
+    SEED = "seed"
+    PAD_MODE = "pad_mode"
+    FIXED_LEN = "fixed_len"
+    ID_CELL = "id_cell"
+    TOKEN = "selected_token"
+    STEP = "step"
+    RUN_STEPS = "run_steps"
+    N_STEPS = "n_steps"
+    PLAY = "play"
+    RESET = "reset"
+    OPTIMIZER = "optimizer"
+    LR = "lr"
+    WEIGHT_DECAY = "weight_decay"
+    POOLING = "pooling"
+    BATCH_SIZE = "batch_size"
+    TIMELINE = "timeline"
+    PCA_DIMS = "pca_dims"
+    PAD_VECTOR = "pad_vector"
+    SET_PAD = "set_pad"
+    MODE = "mode"
+    LESSON = "lesson"
+    EXPORT_STATE = "export_state"
+    IMPORT_STATE = "import_state"
+
+
+_WS = "_ws"
+
+
+@dataclass
+class Workspace:
+    """One session's non-widget state: the last *valid* inputs and what was built from them."""
+
+    preset_id: str
+    classes: tuple[str, ...]
+    vocab_base: pd.DataFrame  # what the vocabulary editor edits (its edits live under Keys.VOCAB)
+    vocab: Vocab  # last valid vocabulary
+    lines: list[Line]  # last valid sentences
+    lab: Lab
+    frame: Frame | None = None
+    frame_steps: tuple[int, ...] = ()  # the snapshot steps the frame was fitted on
+    frame_flat: bool = False  # the frame's spectrum is no more structured than a random table's (C9)
+    vocab_seen: object = None  # the editor state the current vocab was validated from
+    text_seen: str | None = None  # the text the current lines were parsed from
+    vocab_problems: list[Problem] = field(default_factory=list)  # what is wrong with the table now
+    text_problems: list[Problem] = field(default_factory=list)  # what is wrong with the text now
+    notices: list[str] = field(default_factory=list)  # string keys to show once
+    points: dict[int, np.ndarray] = field(default_factory=dict)  # step → (V, k) in `frame`
+
+    def recipe(self, config: Config) -> Recipe:
+        return Recipe(self.vocab, tuple(l.tokens for l in self.lines), tuple(l.label for l in self.lines),
+                      self.classes, config)
+
+
+def vocab_frame(vocab: Vocab) -> pd.DataFrame:
+    """The editor's table for a vocabulary: columns token, id, role."""
+    rows = vocab.rows()
+    return pd.DataFrame({"token": [r[0] for r in rows], "id": [r[1] for r in rows], "role": [r[2] for r in rows]})
+
+
+def config_defaults(preset: dict) -> dict:
+    """Widget values for a preset's config (Config's defaults for whatever it leaves out)."""
+    cfg = Config(**preset.get("config", {}))
+    return {Keys.EMBEDDING_DIM: cfg.embedding_dim, Keys.SEED: cfg.seed, Keys.OPTIMIZER: cfg.optimizer,
+            Keys.LR: cfg.lr, Keys.WEIGHT_DECAY: cfg.weight_decay, Keys.POOLING: cfg.pooling,
+            Keys.BATCH_SIZE: cfg.batch_size, Keys.PAD_MODE: "fixed" if cfg.fixed_len else "longest",
+            Keys.FIXED_LEN: cfg.fixed_len or 4}
+
+
+def workspace() -> Workspace:
+    """This session's workspace, created from the default preset on the first run."""
+    ws = st.session_state.get(_WS)
+    if ws is None:
+        ws = _from_preset(presets.load(presets.DEFAULT), set_widgets=True)
+        st.session_state[_WS] = ws
+    return ws
+
+
+def _from_preset(preset: dict, set_widgets: bool) -> Workspace:
+    vocab = Vocab.from_rows(preset["vocab"])
+    classes = tuple(preset["classes"])
+    lines = parse_sentences(preset["sentences"], classes)
+    if set_widgets:
+        st.session_state[Keys.SENTENCES] = preset["sentences"]
+        st.session_state[Keys.PRESET] = preset["id"]
+        for key, value in config_defaults(preset).items():
+            st.session_state[key] = value
+        st.session_state.pop(Keys.VOCAB, None)  # forget edits made to the previous table
+    cfg = Config(**preset.get("config", {}))
+    recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes, cfg)
+    return Workspace(preset["id"], classes, vocab_frame(vocab), vocab, lines, Lab(recipe),
+                     text_seen=preset["sentences"])
+
+
+def load_preset(preset_id: str) -> None:
+    """Callback: replace the workspace with a preset (widgets included)."""
+    st.session_state[_WS] = _from_preset(presets.load(preset_id), set_widgets=True)
+
+
+def replace_workspace(ws: Workspace) -> None:
+    st.session_state[_WS] = ws
+
+
+def get(key: str, default=None):
+    return st.session_state.get(key, default)
+
+
+def set_value(key: str, value) -> None:
+    """Set a widget's value: only in a callback or before the widget is drawn in this run."""
+    st.session_state[key] = value
+
+
+def ensure(key: str, value) -> None:
+    """Give a widget its first value without passing ``value=`` (avoids Streamlit's double-default warning)."""
+    if key not in st.session_state:
+        st.session_state[key] = value
