@@ -39,8 +39,9 @@ def main() -> None:
     update_sentences(lang, ws, text)
     update_lab(lang, ws, raw_config)
     for key in ws.notices:
-        st.info(t(lang, key), icon="ℹ️")
+        st.info(t(lang, key), icon=":material/info:")
     ws.notices.clear()
+    session.ensure(Keys.SECTION, SECTIONS[0])
     section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,
                                    format_func=lambda s: t(lang, f"section.{s}"), width="stretch")
     if section == "lookup":

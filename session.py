@@ -88,7 +88,7 @@ class Workspace:
 def vocab_frame(vocab: Vocab) -> pd.DataFrame:
     """The editor's table for a vocabulary: columns token, id, role."""
     rows = vocab.rows()
-    return pd.DataFrame({"token": [r[0] for r in rows], "id": [r[1] for r in rows], "role": [r[2] for r in rows]})
+    return pd.DataFrame({"token": [r[0] for r in rows], "id": [r[1] for r in rows], "role": [r[2] or "normal" for r in rows]})
 
 
 def config_defaults(preset: dict) -> dict:

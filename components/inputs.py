@@ -25,7 +25,8 @@ def vocab_editor(lang: str, base: pd.DataFrame) -> pd.DataFrame:
         column_config={
             "token": st.column_config.TextColumn(t(lang, "vocab.col.token"), max_chars=limits.MAX_TOKEN_CHARS),
             "id": st.column_config.NumberColumn(t(lang, "vocab.col.id"), step=1, format="%d"),
-            "role": st.column_config.SelectboxColumn(t(lang, "vocab.col.role"), options=["", "unk", "pad"],
+            "role": st.column_config.SelectboxColumn(t(lang, "vocab.col.role"), options=["normal", "unk", "pad"],
+                                                     default="normal", format_func=lambda r: t(lang, f"vocab.role.{r}"),
                                                      help=t(lang, "vocab.col.role_help")),
         },
     )
@@ -44,4 +45,4 @@ def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8
     lines = [f"- {problem_text(lang, p)}" for p in problems[:limit]]
     if len(problems) > limit:
         lines.append(f"- {t(lang, 'err.more', n=len(problems) - limit)}")
-    st.error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, 'err.kept')}", icon="⚠️")
+    st.error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, 'err.kept')}", icon=":material/error:")

@@ -29,6 +29,8 @@ def controls(lang: str, can_train: bool) -> Intent:
     """Step / Run N / Play / Reset. Disabled (with the reason shown by the caller) when training cannot run."""
     c1, c2, c3, c4, c5 = st.columns([1, 1.1, 1, 1, 1], vertical_alignment="bottom")
     step = c1.button(t(lang, "train.step"), key=Keys.STEP, type="primary", disabled=not can_train, width="stretch")
+    if Keys.N_STEPS not in st.session_state:
+        st.session_state[Keys.N_STEPS] = 50
     n = c2.number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1, max_value=limits.MAX_STEPS_PER_CLICK, step=10)
     run = c3.button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch")
     c4.toggle(t(lang, "train.play"), key=Keys.PLAY, disabled=not can_train)
@@ -99,7 +101,7 @@ def moved_view(lang: str, lab: Lab) -> None:
     st.caption(t(lang, f"opt.explain.{cfg.optimizer}") + (" " + t(lang, "opt.explain.wd") if cfg.weight_decay > 0 else ""))
     if moved_absent:
         names = ", ".join(f"{i} · {vocab.tokens[i]}" for i in moved_absent[:12])
-        st.warning(t(lang, "train.absent_moved", rows=names), icon="🔎")
+        st.warning(t(lang, "train.absent_moved", rows=names), icon=":material/search:")
 
 
 def timeline(lang: str, steps: list[int]) -> int:
@@ -112,14 +114,13 @@ def timeline(lang: str, steps: list[int]) -> int:
     return st.select_slider(t(lang, "proj.timeline"), options=steps, key=Keys.TIMELINE)
 
 
-def neighbours(lang: str, w: np.ndarray, tokens: list[str], token_id: int, k: int = 5) -> pd.DataFrame:
-    """The k nearest rows to ``token_id`` by cosine similarity (the PAD zero row has none)."""
+def neighbours(w: np.ndarray, tokens: list[str], token_id: int, k: int = 5) -> pd.DataFrame:
+    """The k nearest other rows to ``token_id`` by cosine similarity; zero rows (PAD) have no direction."""
     norms = np.linalg.norm(w, axis=1)
-    q = w[token_id]
+    if norms[token_id] == 0:
+        return pd.DataFrame({"id": [], "token": [], "cos": []})
     with np.errstate(invalid="ignore", divide="ignore"):
-        sims = (w @ q) / (norms * norms[token_id])
-    sims[token_id] = -np.inf
-    sims = np.nan_to_num(sims, nan=-np.inf)
-    order = np.argsort(-sims)[:k]
-    return pd.DataFrame({"id": order, "token": [tokens[i] for i in order],
-                         "cos": [float(sims[i]) if np.isfinite(sims[i]) else None for i in order]})
+        sims = (w @ w[token_id]) / (norms * norms[token_id])  # (V,)
+    candidates = np.flatnonzero(np.isfinite(sims) & (np.arange(len(sims)) != token_id))
+    order = candidates[np.argsort(-sims[candidates], kind="stable")][:k]
+    return pd.DataFrame({"id": order, "token": [tokens[i] for i in order], "cos": sims[order].astype(float)})

@@ -146,6 +146,8 @@ def _check_role(raw: Any, r: int, problems: list[Problem]) -> str | None:
     role = str(raw).strip().lower().strip("<>")
     if role in ROLES:
         return role
+    if role == "normal":  # the editor's name for "no special role"
+        return NORMAL
     problems.append(Problem("role_unknown", {"row": r, "value": str(raw)[:20]}))
     return None
 

@@ -76,6 +76,9 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
     shown = training.timeline(lang, steps)
     vocab = lab.recipe.vocab
     used = lab.batch.id_counts(vocab.size).numpy() > 0
+    normal = [i for i in np.flatnonzero(used).tolist() if i not in (vocab.pad_id, vocab.unk_id)]
+    if st.session_state.get(Keys.TOKEN) not in range(vocab.size):
+        st.session_state[Keys.TOKEN] = normal[0] if normal else 0
     token = st.selectbox(t(lang, "proj.token"), list(range(vocab.size)), key=Keys.TOKEN,
                          format_func=lambda i: f"{i} · {vocab.tokens[i]}") if vocab.size <= 5000 else None
     ranges = axis_ranges(list(ws.points.values()))
@@ -87,10 +90,10 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
     pad_xy = ws.points[shown][vocab.pad_id]
     st.caption(t(lang, "proj.pad_fixed", xy=", ".join(f"{x:.4f}" for x in pad_xy), n=len(steps)))
     if ws.frame_flat:
-        st.info(t(lang, "proj.flat"), icon="🎲")
+        st.info(t(lang, "proj.flat"), icon=":material/casino:")
     if token is not None:
         st.markdown(t(lang, "proj.neighbours", token=vocab.tokens[token], step=shown))
-        st.dataframe(training.neighbours(lang, lab.snapshots[shown], list(vocab.tokens), token), hide_index=True)
+        st.dataframe(training.neighbours(lab.snapshots[shown], list(vocab.tokens), token), hide_index=True)
     if len(steps) > 1 and not frozen:
         with st.expander(t(lang, "proj.replay")):
             st.plotly_chart(charts.pca_animation(ws.points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token,

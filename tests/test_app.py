@@ -1,0 +1,116 @@
+"""The app through Streamlit's AppTest: the documented keys drive it, torch is the answer key."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from tests.apptest_helpers import array, errors, figure, id_matrix, start
+
+
+@pytest.fixture
+def at():
+    return start("ko")
+
+
+def chapter_w(seed: int = 0, dim: int = 3) -> np.ndarray:
+    """nn.Embedding(6, E, padding_idx=1)'s init, drawn from a generator seeded like the app's."""
+    w = torch.randn(6, dim, generator=torch.Generator().manual_seed(seed))
+    w[1] = 0
+    return w.numpy()
+
+
+def test_default_page_is_the_chapter_example(at):
+    assert not at.exception and not errors(at)
+    assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]
+    w = array(figure(at, "W: 6 × 3")["data"][0]["z"]).reshape(6, 3)
+    np.testing.assert_array_equal(w, chapter_w())
+    assert any("18" in m.value and "PAD" in m.value for m in at.markdown)  # V·E = 18 with the PAD row
+
+
+def test_selecting_the_pad_cell_shows_a_zero_output_vector(at):
+    at.session_state["id_cell"] = {"selection": {"cells": [[1, "t=2"]], "rows": [], "columns": []}}
+    at.run()
+    fig = figure(at, "vectors[1]")
+    out = array(fig["data"][0]["z"]).reshape(3, 3)
+    ref = torch.nn.Embedding.from_pretrained(torch.from_numpy(chapter_w()), padding_idx=1)(torch.tensor([[2, 0, 3], [2, 4, 1]]))
+    np.testing.assert_array_equal(out, ref[1].numpy())
+    assert not out[2].any()  # vectors[1, 2] is all zeros (C16)
+    assert any("W[1, :]" in s.value for s in at.success)
+
+
+def test_editing_sentences_updates_the_matrix(at):
+    at.text_area(key="sentences").input("재미있다 영화 | 긍정\n나쁘다 | 부정\n팝콘 팝콘 팝콘 좋다 | 긍정").run()
+    assert not at.exception and not errors(at)
+    assert id_matrix(at) == [[5, 2, 1, 1], [4, 1, 1, 1], [0, 0, 0, 3]]
+
+
+def test_editing_the_vocabulary_updates_the_matrix(at):
+    at.session_state["vocab"] = {"edited_rows": {"3": {"token": "멋지다"}}, "added_rows": [{"token": "정말", "id": 6, "role": "normal"}],
+                                 "deleted_rows": []}
+    at.run()
+    assert not at.exception and not errors(at)
+    assert id_matrix(at) == [[2, 6, 0], [2, 4, 1]]  # 정말 is known now; 좋다 was renamed, so it is unknown
+    assert array(figure(at, "W: 7 × 3")["data"][0]["z"]).size == 21
+
+
+def test_invalid_vocabulary_keeps_the_last_valid_state_and_says_why(at):
+    at.session_state["vocab"] = {"edited_rows": {"3": {"id": 2}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception
+    msgs = " ".join(errors(at))
+    assert "3행" in msgs and "번호 2" in msgs  # names the row and the id
+    assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]  # the last valid vocabulary still drives the page
+    assert at.session_state["vocab"]["edited_rows"] == {"3": {"id": 2}} or at.session_state["vocab"]["edited_rows"] == {3: {"id": 2}}
+
+
+def test_invalid_sentences_keep_the_text_and_the_last_valid_batch(at):
+    bad = "영화 좋다 | 최고\n | 긍정"
+    at.text_area(key="sentences").input(bad).run()
+    assert not at.exception
+    msgs = " ".join(errors(at))
+    assert "1번째 줄" in msgs and "2번째 줄" in msgs
+    assert at.text_area(key="sentences").value == bad
+    assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]
+
+
+@pytest.mark.parametrize("key, value, code_text", [
+    ("embedding_dim", 0, "E"), ("embedding_dim", 100_000, "E"), ("lr", -1.0, "0.1"), ("lr", 0.0, "0.1"),
+    ("weight_decay", -0.5, "0"), ("seed", -3, "0"),
+])
+def test_invalid_numbers_are_refused_with_a_message(at, key, value, code_text):
+    at.number_input(key=key).set_value(value).run()
+    assert not at.exception
+    assert errors(at) and code_text in " ".join(errors(at))
+    assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]
+
+
+def test_changing_e_and_seed_rebuilds_reproducibly(at):
+    at.number_input(key="embedding_dim").set_value(5).run()
+    at.number_input(key="seed").set_value(42).run()
+    w = array(figure(at, "W: 6 × 5")["data"][0]["z"]).reshape(6, 5)
+    np.testing.assert_array_equal(w, chapter_w(42, 5))
+
+
+def test_step_and_run_advance_training(at):
+    at.button_group(key="section").set_value("train").run()
+    at.button(key="step").click().run()
+    assert not at.exception
+    assert at.session_state["_ws"].lab.steps == 1
+    at.number_input(key="n_steps").set_value(20).run()
+    at.button(key="run_steps").click().run()
+    assert not at.exception and at.session_state["_ws"].lab.steps == 21
+    loss = figure(at, "21")  # the loss curve's title names the step
+    assert len(array(loss["data"][0]["y"])) == 21
+    at.button(key="reset").click().run()
+    assert at.session_state["_ws"].lab.steps == 0
+
+
+def test_english_page_renders(at):
+    at.radio(key="lang").set_value("en").run()
+    assert not at.exception
+    assert at.title[0].value == "nn.Embedding Explorer"
+    for section in ("lookup", "train", "lessons", "share"):
+        at.button_group(key="section").set_value(section).run()
+        assert not at.exception, section

@@ -1,0 +1,155 @@
+"""Training, checked against fresh torch computations (C7, C8, C13, X7) and for reproducibility."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from assets import presets
+from core.batch import parse_sentences
+from core.model import seeded_embedding_weight
+from core.projection import fit_frame
+from core.training import OPTIMIZERS, Config, Lab, Recipe, replay
+from core.vocab import Vocab
+from tests.conftest import make_lab
+
+ROWS_PAD0 = [("<PAD>", 0, "pad"), ("a", 1, ""), ("b", 2, ""), ("<UNK>", 3, "unk"), ("c", 4, ""), ("d", 5, ""), ("e", 6, "")]
+TEXT = "a b a c | 1\nb zz | 0\nc c | 1\nd | 0"
+
+
+def preset_lab(pid: str, **cfg) -> Lab:
+    p = presets.load(pid)
+    lines = parse_sentences(p["sentences"], p["classes"])
+    config = Config(**{**p["config"], **cfg})
+    return Lab(Recipe(Vocab.from_rows(p["vocab"]), tuple(l.tokens for l in lines), tuple(l.label for l in lines),
+                      tuple(p["classes"]), config))
+
+
+def test_seeded_table_is_nn_embedding_init_drawn_from_a_private_generator():
+    e = nn.Embedding(7, 4, padding_idx=2)
+    with torch.no_grad():
+        nn.init.normal_(e.weight, generator=torch.Generator().manual_seed(11))  # reset_parameters' draw
+        e._fill_padding_idx_with_zero()
+    assert torch.equal(seeded_embedding_weight(7, 4, 2, 11), e.weight.detach())
+
+
+def test_same_seed_same_weights_different_seed_different():
+    a, b, c = make_lab(seed=5), make_lab(seed=5), make_lab(seed=6)
+    assert torch.equal(a.weight, b.weight) and not torch.equal(a.weight, c.weight)
+
+
+def manual_masked_mean_grad(lab: Lab, w0: torch.Tensor, head_w: torch.Tensor, head_b: torch.Tensor):
+    """The first step's dL/dW recomputed with plain tensor ops, independent of the app's model."""
+    w = w0.clone().requires_grad_(True)
+    ids, lengths = lab.batch.ids, lab.batch.lengths
+    vectors = w[ids]  # (B, T, E)
+    mask = lab.batch.mask.unsqueeze(-1).float()  # (B, T, 1)
+    pooled = (vectors * mask).sum(1) / lengths.unsqueeze(1).float()  # (B, E)
+    loss = F.cross_entropy(pooled @ head_w.T + head_b, torch.tensor(lab.recipe.labels))
+    loss.backward()
+    return loss.item(), w.grad
+
+
+def test_gradient_rows_match_fresh_torch_and_unused_rows_are_exactly_zero():
+    lab = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=4, seed=3, optimizer="sgd")
+    w0 = lab.weight.detach().clone()
+    loss, grad = manual_masked_mean_grad(lab, w0, lab.model.head.weight.detach().clone(), lab.model.head.bias.detach().clone())
+    rec = lab.step()
+    assert rec.loss == pytest.approx(loss, rel=1e-6)
+    assert torch.allclose(rec.grad_rows, grad[rec.grad_ids], rtol=1e-5, atol=1e-8)
+    unused = [i for i in range(7) if i not in rec.grad_ids.tolist()]
+    assert unused == [6]  # only 'e' is never looked up; everything else is, PAD included
+    assert rec.unused_grad_max == 0.0
+    assert torch.count_nonzero(grad[unused]) == 0
+    pad_row = rec.grad_rows[rec.grad_ids.tolist().index(0)]
+    assert torch.count_nonzero(pad_row) == 0  # PAD is in the batch, yet its gradient is exactly 0 (C13)
+
+
+def test_repeated_id_gradient_is_the_sum_over_positions():
+    lab = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=3, seed=1)
+    ids = lab.batch.ids
+    vectors = lab.model.embedding(ids)  # (B, T, E)
+    vectors.retain_grad()
+    loss = F.cross_entropy(lab.model.head(lab.model.pool(vectors, lab.batch.lengths)), torch.tensor(lab.recipe.labels))
+    loss.backward()
+    per_position = vectors.grad  # (B, T, E)
+    for i in [1, 4]:  # 'a' twice in sentence 0; 'c' in sentences 0 and 2
+        expected = per_position[ids == i].sum(0)
+        assert torch.allclose(lab.model.embedding.weight.grad[i], expected, atol=1e-7)
+
+
+@pytest.mark.parametrize("optimizer", OPTIMIZERS)
+@pytest.mark.parametrize("wd", [0.0, 0.1])
+def test_zero_pad_row_stays_bitwise_zero_and_fixed_in_one_frame(optimizer, wd):
+    lab = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=4, seed=2, optimizer=optimizer, weight_decay=wd, lr=0.05)
+    lab.run(25)
+    assert torch.count_nonzero(lab.weight[0]) == 0
+    steps = sorted(lab.snapshots)
+    frame = fit_frame([lab.snapshots[s] for s in steps], 2)
+    pad_points = np.stack([frame.transform(lab.snapshots[s])[0] for s in steps])
+    assert (pad_points == pad_points[0]).all()
+
+
+def test_refitting_pca_per_step_would_move_the_pad_point():
+    lab = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=4, seed=2)
+    lab.run(20)
+    per_step = [fit_frame([lab.snapshots[s]], 2).transform(lab.snapshots[s])[0] for s in (0, 20)]
+    assert not np.allclose(per_step[0], per_step[1])  # X7: the camera moved, not the PAD row
+
+
+def test_same_recipe_same_steps_bitwise_identical_and_replay_matches():
+    a = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=5, seed=9, optimizer="momentum", batch_size=2)
+    a.run(13)
+    b = replay(a.recipe, 13)
+    for pa, pb in zip(a.model.parameters(), b.model.parameters()):
+        assert torch.equal(pa, pb)
+
+
+def test_loss_decreases_on_the_review_preset():
+    lab = preset_lab("reviews_ko")
+    lab.run(60)
+    assert lab.losses[-1] < 0.5 * lab.losses[0]
+    probs = lab.predict()
+    assert (probs.argmax(1) == torch.tensor(lab.recipe.labels)).float().mean() > 0.9
+
+
+def test_with_momentum_a_row_absent_from_this_step_still_moves():
+    lab = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=3, seed=4, optimizer="momentum", batch_size=1)
+    lab.step()  # sentence 0: a b a c
+    rec = lab.step()  # sentence 1: b zz(→UNK) — 'a' is absent
+    assert 1 not in rec.grad_ids.tolist()
+    assert rec.delta[1] > 0  # moved by the velocity left from step 1 (C8)
+    sgd = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=3, seed=4, optimizer="sgd", batch_size=1)
+    sgd.step()
+    assert sgd.step().delta[1] == 0  # plain SGD: absent rows stay
+
+
+def test_hand_set_pad_row_is_not_rezeroed_and_weight_decay_shrinks_it():
+    lab = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=3, seed=4, optimizer="adamw", weight_decay=0.5)
+    lab.set_pad_row([1.0, -2.0, 0.5])
+    with torch.no_grad():
+        assert torch.equal(lab.model.embedding(torch.tensor([0]))[0], torch.tensor([1.0, -2.0, 0.5]))
+    before = lab.weight[0].detach().norm()
+    lab.run(5)
+    assert 0 < lab.weight[0].detach().norm() < before
+
+
+def test_snapshot_history_is_thinned_within_budget(monkeypatch):
+    from core import limits
+
+    monkeypatch.setattr(limits, "SNAPSHOT_BUDGET_FLOATS", 7 * 4 * 6)  # room for 6 snapshots
+    lab = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=4)
+    lab.run(40)
+    assert len(lab.snapshots) <= 6 and 0 in lab.snapshots and 40 in lab.snapshots
+
+
+def test_training_without_labels_is_refused_with_a_problem():
+    from core.problems import InputError
+
+    lab = make_lab(ROWS_PAD0, "a b\nc | 1", ("neg", "pos"))
+    with pytest.raises(InputError) as e:
+        lab.step()
+    assert e.value.problems[0].code == "labels_missing"
