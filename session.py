@@ -87,8 +87,9 @@ class Workspace:
 
 def vocab_frame(vocab: Vocab) -> pd.DataFrame:
     """The editor's table for a vocabulary: columns token, id, role."""
-    rows = vocab.rows()
-    return pd.DataFrame({"token": [r[0] for r in rows], "id": [r[1] for r in rows], "role": [r[2] or "normal" for r in rows]})
+    roles = np.full(vocab.size, "normal", dtype=object)
+    roles[vocab.unk_id], roles[vocab.pad_id] = "unk", "pad"
+    return pd.DataFrame({"token": list(vocab.tokens), "id": np.arange(vocab.size), "role": roles})
 
 
 def config_defaults(preset: dict) -> dict:

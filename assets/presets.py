@@ -12,7 +12,8 @@ from pathlib import Path
 
 DIR = Path(__file__).resolve().parent / "presets"
 DEFAULT = "chapter"
-ORDER = ("chapter", "reviews_ko", "reviews_en")
+ORDER = ("chapter", "reviews_ko", "reviews_en", "large")
+LARGE_V, LARGE_E, LARGE_B, LARGE_T = 100_000, 300, 256, 50
 
 
 @lru_cache(maxsize=None)
@@ -24,8 +25,34 @@ def load(preset_id: str) -> dict:
     """A fresh dict each call (callers may not mutate shared data); unknown ids raise KeyError."""
     if preset_id not in ORDER:
         raise KeyError(preset_id)
+    if preset_id == "large":
+        return large()
     return json.loads(_read(preset_id))
 
 
+def large(v: int = LARGE_V, e: int = LARGE_E, b: int = LARGE_B, t: int = LARGE_T, seed: int = 0) -> dict:
+    """A generated vocabulary-scale preset: V tokens 'w00002'…, B sentences of T tokens drawn with a fixed seed.
+
+    Sentences whose first token id is even are labelled positive, so training has something to learn.
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    width = len(str(v))
+    vocab = [["<UNK>", 0, "unk"], ["<PAD>", 1, "pad"]] + [[f"w{i:0{width}d}", i, ""] for i in range(2, v)]
+    ids = rng.integers(2, v, size=(b, t))
+    lens = rng.integers(max(1, t // 2), t + 1, size=b)
+    lines = [" ".join(f"w{i:0{width}d}" for i in row[:n]) + (" | 1" if row[0] % 2 == 0 else " | 0")
+             for row, n in zip(ids, lens)]
+    return {"id": "large", "title": {"ko": f"대규모: V={v:,}, E={e}, B={b}, T≤{t} (생성)",
+                                      "en": f"Large: V={v:,}, E={e}, B={b}, T≤{t} (generated)"},
+            "classes": ["0", "1"], "vocab": vocab, "sentences": "\n".join(lines),
+            "config": {"embedding_dim": e, "seed": seed, "optimizer": "adam", "lr": 0.05}}
+
+
 def titles(lang: str) -> dict[str, str]:
-    return {pid: load(pid)["title"][lang] for pid in ORDER}
+    """Preset titles without building the generated one."""
+    out = {pid: json.loads(_read(pid))["title"][lang] for pid in ORDER if pid != "large"}
+    out["large"] = {"ko": f"대규모: V={LARGE_V:,}, E={LARGE_E}, B={LARGE_B}, T≤{LARGE_T} (생성)",
+                    "en": f"Large: V={LARGE_V:,}, E={LARGE_E}, B={LARGE_B}, T≤{LARGE_T} (generated)"}[lang]
+    return out

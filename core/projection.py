@@ -11,6 +11,7 @@ PCA at each step would move the centre and may flip axes, and the PAD row would 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from sklearn.decomposition import PCA
@@ -31,8 +32,9 @@ class Frame:
         return self.axes.shape[0]
 
     def transform(self, w: np.ndarray) -> np.ndarray:
-        """(V, E) → (V, k), always with this frame's mean and axes."""
-        return (np.asarray(w, dtype=np.float64) - self.mean) @ self.axes.T
+        """(V, E) → (V, k), always with this frame's mean and axes (float32 arithmetic, like W)."""
+        w = np.asarray(w, dtype=np.float32)
+        return w @ self.axes.T.astype(np.float32) - (self.mean @ self.axes.T).astype(np.float32)
 
 
 def fit_frame(snapshots: list[np.ndarray], n_components: int = 2, previous: Frame | None = None,
@@ -40,21 +42,33 @@ def fit_frame(snapshots: list[np.ndarray], n_components: int = 2, previous: Fram
     """Fit one frame on the rows of all given snapshots stacked (each (V, E)).
 
     With ``previous``, each new axis is sign-aligned to the old one so a refit does not mirror
-    the picture. k is at most E (an E=1 table gives a 1-D frame).
+    the picture. k is at most E (an E=1 table gives a 1-D frame). Big tables are fitted on a
+    fixed-seed sample of MAX_FIT_ROWS rows; every row is still transformed.
     """
-    data = np.concatenate([np.asarray(s, dtype=np.float64) for s in snapshots], axis=0)  # (n, E)
-    if data.shape[0] > MAX_FIT_ROWS:
-        rng = np.random.default_rng(seed)
-        data = data[rng.choice(data.shape[0], MAX_FIT_ROWS, replace=False)]
+    data = _sample_rows(snapshots, seed)  # (n, E) float64
     n, e = data.shape
     k = max(1, min(n_components, e, n))
-    full = PCA(n_components=min(n, e), svd_solver="full").fit(data)
+    solver = "covariance_eigh" if n >= 4 * e else "full"
+    full = PCA(n_components=min(n, e), svd_solver=solver).fit(data)
     axes = full.components_[:k].copy()
     if previous is not None and previous.axes.shape == axes.shape:
         signs = np.sign(np.sum(axes * previous.axes, axis=1))
         axes *= np.where(signs == 0, 1.0, signs)[:, None]
     ratio = np.nan_to_num(full.explained_variance_ratio_)
     return Frame(full.mean_.copy(), axes, ratio[:k].copy(), ratio.copy())
+
+
+def _sample_rows(snapshots: list[np.ndarray], seed: int) -> np.ndarray:
+    """All rows of all snapshots, or a seeded sample of MAX_FIT_ROWS of them, as float64."""
+    sizes = [s.shape[0] for s in snapshots]
+    total = sum(sizes)
+    if total <= MAX_FIT_ROWS:
+        return np.concatenate([np.asarray(s, dtype=np.float64) for s in snapshots], axis=0)
+    picks = np.sort(np.random.default_rng(seed).choice(total, MAX_FIT_ROWS, replace=False))
+    starts = np.cumsum([0] + sizes)
+    parts = [np.asarray(s[picks[(picks >= a) & (picks < b)] - a], dtype=np.float64)
+             for s, a, b in zip(snapshots, starts[:-1], starts[1:])]
+    return np.concatenate(parts, axis=0)
 
 
 def spectrum_is_flat(frame: Frame, n_rows: int, seed: int = 0) -> bool:
@@ -65,13 +79,22 @@ def spectrum_is_flat(frame: Frame, n_rows: int, seed: int = 0) -> bool:
     e = frame.spectrum.shape[0]
     if e < 2:
         return False
-    rows = min(n_rows, 2000)
+    return float(frame.spectrum[0]) <= random_top_ratio(min(n_rows, 2000), e, seed)
+
+
+@lru_cache(maxsize=64)
+def random_top_ratio(rows: int, e: int, seed: int) -> float:
+    """95th percentile of the top explained-variance ratio over RANDOM_TABLES N(0,1) tables (rows × e).
+
+    A pure function of its arguments, so caching it shares nothing a user can change.
+    """
     rng = np.random.default_rng(seed)
     tops = []
     for _ in range(RANDOM_TABLES):
         r = rng.standard_normal((rows, e))
-        tops.append(PCA(n_components=e, svd_solver="full").fit(r).explained_variance_ratio_[0])
-    return float(frame.spectrum[0]) <= float(np.quantile(tops, 0.95))
+        eig = np.linalg.eigvalsh(np.cov(r, rowvar=False).reshape(e, e))  # ascending
+        tops.append(eig[-1] / eig.sum())
+    return float(np.quantile(tops, 0.95))
 
 
 def axis_ranges(points: list[np.ndarray], margin: float = 0.08) -> list[tuple[float, float]]:
