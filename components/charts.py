@@ -78,13 +78,33 @@ def loss_curve(losses: list[float], title: str) -> go.Figure:
     return _layout(fig, height=280, title=title)
 
 
-def point_colors(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: int | None) -> list[str]:
-    colors = np.where(used, USED_COLOR, PLAIN_COLOR).astype(object)
-    colors[pad_id] = PAD_COLOR
-    colors[unk_id] = UNK_COLOR
+def point_groups(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: int | None) -> list[tuple[str, np.ndarray, str]]:
+    """Split the V points into drawn groups (name, ids, colour): one trace each, so no per-point colour lists."""
+    role = np.where(used, 1, 0)  # 0 plain, 1 looked up, 2 PAD, 3 UNK, 4 selected
+    role[unk_id], role[pad_id] = 3, 2
     if selected is not None and 0 <= selected < n:
-        colors[selected] = SELECT_COLOR
-    return colors.tolist()
+        role[selected] = 4
+    names = ("plain", "used", "PAD", "UNK", "selected")
+    colors = (PLAIN_COLOR, USED_COLOR, PAD_COLOR, UNK_COLOR, SELECT_COLOR)
+    return [(names[r], np.flatnonzero(role == r), colors[r]) for r in range(5) if (role == r).any()]
+
+
+def _points_traces(xy: np.ndarray, k: int, tokens: list[str], groups, big: bool) -> list[go.BaseTraceType]:
+    v = xy.shape[0]
+    show_text = v <= MAX_LABELS
+    traces = []
+    for name, ids, color in groups:
+        special = name in ("PAD", "UNK", "selected")
+        label = show_text or special
+        traces.append(_trace(xy[ids].astype(np.float32), k, gl=big,
+                             mode="markers+text" if label else "markers",
+                             text=[tokens[i] for i in ids] if label else None, textposition="top center",
+                             hovertext=[f"{i} · {tokens[i]}" for i in ids] if len(ids) <= 5000 else None,
+                             hoverinfo="text" if len(ids) <= 5000 else "skip",
+                             marker=dict(size=13 if special else 11 if not big else 3, color=color,
+                                         symbol="diamond" if name == "PAD" else "circle"),
+                             name=name, showlegend=False))
+    return traces
 
 
 def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad_id: int, unk_id: int,
@@ -96,18 +116,17 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
     """
     xy = points[step]
     v, k = xy.shape
+    big = v > 1000
     steps = sorted(s for s in points if s <= step)
     fig = go.Figure()
-    for i in trail_ids:  # trails: where each watched token has been
-        path = np.stack([points[s][int(i)] for s in steps])
-        fig.add_trace(_trace(path, k, mode="lines", line=dict(width=1, color=SELECT_COLOR if selected == int(i) else "#c0c4c8"),
-                             hoverinfo="skip", showlegend=False))
-    show_text = v <= MAX_LABELS
-    fig.add_trace(_trace(xy, k, mode="markers+text" if show_text else "markers",
-                         text=tokens if show_text else None, textposition="top center",
-                         hovertext=[f"{i} · {t}" for i, t in enumerate(tokens)] if v <= 5000 else None,
-                         marker=dict(size=11 if v <= 1000 else 4, color=point_colors(v, pad_id, unk_id, used, selected)),
-                         name="W", showlegend=False, gl=v > 1000))
+    if len(steps) > 1 and len(trail_ids):  # trails: where each watched token has been, one trace for all
+        path = np.stack([points[s][trail_ids] for s in steps], axis=1)  # (n, S, k)
+        gaps = np.full((len(trail_ids), 1, k), np.nan)
+        flat = np.concatenate([path, gaps], axis=1).reshape(-1, k).astype(np.float32)
+        fig.add_trace(_trace(flat, k, mode="lines", line=dict(width=1, color="#c0c4c8"), hoverinfo="skip",
+                             showlegend=False, connectgaps=False, gl=big))
+    for tr in _points_traces(xy, k, tokens, point_groups(v, pad_id, unk_id, used, selected), big):
+        fig.add_trace(tr)
     _fix_axes(fig, k, ranges, axis_titles)
     return _layout(fig, height=520, title=title)
 
@@ -115,19 +134,23 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
 def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int, unk_id: int, used: np.ndarray,
                   selected: int | None, ranges: list[tuple[float, float]], title: str, axis_titles: list[str],
                   play_label: str = "▶", pause_label: str = "⏸") -> go.Figure:
-    """Every kept snapshot as a Plotly frame: replayed in the browser without a server round trip."""
+    """Every kept snapshot as a Plotly frame: replayed in the browser without a server round trip.
+
+    At large V only the looked-up and special rows are animated, so the payload stays small.
+    """
     steps = sorted(points)
     v, k = points[steps[0]].shape
-    stride = max(1, int(np.ceil(len(steps) * v / MAX_ANIMATION_POINTS)))
+    groups = point_groups(v, pad_id, unk_id, used, selected)
+    if v > MAX_LABELS * 10:
+        groups = [g for g in groups if g[0] != "plain"]
+    n = sum(len(g[1]) for g in groups)
+    stride = max(1, int(np.ceil(len(steps) * n / MAX_ANIMATION_POINTS)))
     steps = steps[::stride] + ([steps[-1]] if (len(steps) - 1) % stride else [])
-    colors = point_colors(v, pad_id, unk_id, used, selected)
-    show_text = v <= MAX_LABELS
 
-    def trace(s: int) -> go.BaseTraceType:
-        return _trace(points[s], k, mode="markers+text" if show_text else "markers", text=tokens if show_text else None,
-                      textposition="top center", marker=dict(size=11 if v <= 1000 else 4, color=colors), showlegend=False)
+    def traces(s: int) -> list[go.BaseTraceType]:
+        return _points_traces(points[s], k, tokens, groups, big=False)
 
-    fig = go.Figure(data=[trace(steps[0])], frames=[go.Frame(data=[trace(s)], name=str(s)) for s in steps])
+    fig = go.Figure(data=traces(steps[0]), frames=[go.Frame(data=traces(s), name=str(s)) for s in steps])
     fig.update_layout(
         updatemenus=[dict(type="buttons", showactive=False, x=0, y=-0.08, xanchor="left", buttons=[
             dict(label=play_label, method="animate", args=[None, dict(frame=dict(duration=120, redraw=k == 3), fromcurrent=True, transition=dict(duration=0))]),
@@ -140,7 +163,9 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     return _layout(fig, height=560, title=title)
 
 
-def _trace(xy: np.ndarray, k: int, gl: bool = False, **kw) -> go.BaseTraceType:
+def _trace(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> go.BaseTraceType:
+    if connectgaps is not None and k < 3:
+        kw["connectgaps"] = connectgaps
     x = xy[:, 0]
     y = xy[:, 1] if k > 1 else np.zeros_like(x)
     if k >= 3:

@@ -79,7 +79,7 @@ def spectrum_is_flat(frame: Frame, n_rows: int, seed: int = 0) -> bool:
     e = frame.spectrum.shape[0]
     if e < 2:
         return False
-    return float(frame.spectrum[0]) <= random_top_ratio(min(n_rows, 2000), e, seed)
+    return float(frame.spectrum[0]) <= random_top_ratio(min(n_rows, 1000), e, seed)
 
 
 @lru_cache(maxsize=64)

@@ -114,3 +114,19 @@ def test_english_page_renders(at):
     for section in ("lookup", "train", "lessons", "share"):
         at.button_group(key="section").set_value(section).run()
         assert not at.exception, section
+
+
+def test_two_sessions_side_by_side_share_nothing():
+    a, b = start("ko"), start("en")
+    w_b = array(figure(b, "W: 6 × 3")["data"][0]["z"]).copy()
+    a.button_group(key="section").set_value("train").run()
+    a.number_input(key="n_steps").set_value(30).run()
+    a.button(key="run_steps").click().run()
+    a.text_area(key="sentences").input("영화 영화 | 긍정").run()
+    b.run()
+    lab_a, lab_b = a.session_state["_ws"].lab, b.session_state["_ws"].lab
+    assert lab_a is not lab_b and lab_b.steps == 0
+    assert lab_a.weight.data_ptr() != lab_b.weight.data_ptr()
+    assert id_matrix(b) == [[2, 0, 3], [2, 4, 1]]
+    np.testing.assert_array_equal(array(figure(b, "W: 6 × 3")["data"][0]["z"]), w_b)
+    np.testing.assert_array_equal(w_b.reshape(6, 3), chapter_w())

@@ -1,0 +1,100 @@
+"""Property-based tests (hypothesis): arbitrary vocabularies and texts never crash core.
+
+Every input either builds a valid object or raises `InputError` whose every problem has a
+message in both languages; a failed input leaves the previous valid state untouched.
+Profiles: ``ci`` (default, fast) and ``thorough`` (HYPOTHESIS_PROFILE=thorough, ≥10,000 cases).
+"""
+
+from __future__ import annotations
+
+import os
+
+import torch
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from components.i18n import problem_text, strings
+from core.batch import make_batch, parse_sentences
+from core.problems import InputError
+from core.training import Config, Lab, Recipe
+from core.vocab import Vocab
+
+settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=10_000, deadline=None, suppress_health_check=list(HealthCheck))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+CLASSES = ("neg", "pos")
+text_chars = st.characters(codec="utf-8", exclude_categories=("Cs",))  # any Unicode a browser can send
+tokens = st.one_of(st.text(text_chars, max_size=8), st.sampled_from(["<UNK>", "<PAD>", "영화", "😀", "שלום", "a|b", " ", ""]))
+ids = st.one_of(st.integers(-3, 12), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=3), st.none(),
+                st.booleans())
+roles = st.one_of(st.sampled_from(["", "normal", "unk", "pad", "<UNK>", "PAD"]), st.text(max_size=4), st.none())
+rows = st.lists(st.tuples(tokens, ids, roles), max_size=10)
+texts = st.one_of(
+    st.text(text_chars, max_size=200),
+    st.lists(st.tuples(st.lists(tokens, max_size=6), st.sampled_from(["", " | pos", " | 0", " | 7", " |", "|neg"])),
+             max_size=6).map(lambda ls: "\n".join(" ".join(t) + lab for t, lab in ls)),
+)
+
+
+def assert_explained(e: InputError) -> None:
+    assert e.problems, "an InputError must carry at least one problem"
+    for p in e.problems:
+        assert f"err.{p.code}" in strings(), p.code
+        for lang in ("ko", "en"):
+            text = problem_text(lang, p)
+            assert text and "[err." not in text and "{" not in text, (p, text)
+
+
+@given(rows)
+def test_any_vocabulary_is_valid_or_explained(r):
+    try:
+        v = Vocab.from_rows(r)
+    except InputError as e:
+        assert_explained(e)
+        return
+    assert sorted(v.index.values()) == list(range(v.size))
+    assert v.unk_id != v.pad_id and 0 <= v.unk_id < v.size and 0 <= v.pad_id < v.size
+
+
+@given(texts)
+def test_any_text_is_valid_or_explained(text):
+    try:
+        lines = parse_sentences(text, CLASSES)
+    except InputError as e:
+        assert_explained(e)
+        return
+    assert lines and all(l.tokens for l in lines)
+    assert all(l.label in (None, 0, 1) for l in lines)
+
+
+@given(rows, texts, st.integers(-2, 9), st.floats(allow_nan=True, allow_infinity=True, min_value=None))
+@settings(max_examples=int(os.environ.get("HYPOTHESIS_LAB_EXAMPLES", "60")))
+def test_lab_builds_from_any_valid_input_and_matches_torch(r, text, dim, lr):
+    try:
+        vocab = Vocab.from_rows(r)
+        lines = parse_sentences(text, CLASSES)
+        lab = Lab(Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), CLASSES,
+                         Config(embedding_dim=dim, lr=lr)))
+    except InputError as e:
+        assert_explained(e)
+        return
+    batch = make_batch(vocab, [l.tokens for l in lines])
+    assert torch.equal(lab.batch.ids, batch.ids)
+    assert ((batch.ids == vocab.pad_id) == ~batch.mask).all() or vocab.pad_id in batch.ids[batch.mask]
+    with torch.no_grad():
+        assert torch.equal(lab.vectors(), lab.weight[batch.ids])  # lookup == row selection (C2)
+    assert torch.count_nonzero(lab.weight[vocab.pad_id]) == 0
+
+
+@given(rows, rows)
+def test_a_failed_edit_leaves_the_previous_state_untouched(good, bad):
+    try:
+        before = Vocab.from_rows(good)
+    except InputError:
+        return
+    snapshot = (before.tokens, before.unk_id, before.pad_id)
+    try:
+        Vocab.from_rows(bad)
+    except InputError:
+        pass
+    assert (before.tokens, before.unk_id, before.pad_id) == snapshot
