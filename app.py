@@ -38,9 +38,12 @@ def main() -> None:
     update_vocab(lang, ws, edited)
     update_sentences(lang, ws, text)
     update_lab(lang, ws, raw_config)
-    for key in ws.notices:
-        st.info(t(lang, key), icon=":material/info:")
+    for key, params in ws.notices:
+        st.info(t(lang, key, **params), icon=":material/info:")
     ws.notices.clear()
+    if ws.link_problems:
+        inputs.show_problems(lang, "err.link_title", ws.link_problems)
+        ws.link_problems = []
     session.ensure(Keys.SECTION, SECTIONS[0])
     section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,
                                    format_func=lambda s: t(lang, f"section.{s}"), width="stretch")
@@ -100,7 +103,7 @@ def update_lab(lang: str, ws: Workspace, raw: dict) -> None:
         inputs.show_problems(lang, "err.config_title", e.problems)
         return
     if ws.lab.steps:
-        ws.notices.append("notice.restarted")
+        ws.notices.append(("notice.restarted", {}))
     ws.lab = lab
     ws.frame, ws.frame_steps = None, ()
 

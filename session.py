@@ -18,6 +18,8 @@ from assets import presets
 from core.batch import Line, parse_sentences
 from core.problems import Problem
 from core.projection import Frame
+from core.problems import InputError
+from core.state import SHARE_PARAM, AppState, Restored, from_query_params, restore
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
 
@@ -54,10 +56,14 @@ class Keys:
     MODE = "mode"
     LESSON = "lesson"
     EXPORT_STATE = "export_state"
+    EXPORT_CODE = "export_code"
+    EXPORT_W_CSV = "export_w_csv"
     IMPORT_STATE = "import_state"
+    IMPORT_APPLY = "import_apply"
 
 
 _WS = "_ws"
+_PENDING = "_pending_state"
 
 
 @dataclass
@@ -77,7 +83,9 @@ class Workspace:
     text_seen: str | None = None  # the text the current lines were parsed from
     vocab_problems: list[Problem] = field(default_factory=list)  # what is wrong with the table now
     text_problems: list[Problem] = field(default_factory=list)  # what is wrong with the text now
-    notices: list[str] = field(default_factory=list)  # string keys to show once
+    notices: list[tuple[str, dict]] = field(default_factory=list)  # (string key, params) to show once
+    link_problems: list[Problem] = field(default_factory=list)  # why a share link could not be opened
+    import_problems: list[Problem] = field(default_factory=list)  # why the last imported file was refused
     points: dict[int, np.ndarray] = field(default_factory=dict)  # step → (V, k) in `frame`
 
     def recipe(self, config: Config) -> Recipe:
@@ -94,7 +102,11 @@ def vocab_frame(vocab: Vocab) -> pd.DataFrame:
 
 def config_defaults(preset: dict) -> dict:
     """Widget values for a preset's config (Config's defaults for whatever it leaves out)."""
-    cfg = Config(**preset.get("config", {}))
+    return config_widgets(Config(**preset.get("config", {})))
+
+
+def config_widgets(cfg: Config) -> dict:
+    """Widget key → value for every knob of a Config."""
     return {Keys.EMBEDDING_DIM: cfg.embedding_dim, Keys.SEED: cfg.seed, Keys.OPTIMIZER: cfg.optimizer,
             Keys.LR: cfg.lr, Keys.WEIGHT_DECAY: cfg.weight_decay, Keys.POOLING: cfg.pooling,
             Keys.BATCH_SIZE: cfg.batch_size, Keys.PAD_MODE: "fixed" if cfg.fixed_len else "longest",
@@ -102,11 +114,50 @@ def config_defaults(preset: dict) -> dict:
 
 
 def workspace() -> Workspace:
-    """This session's workspace, created from the default preset on the first run."""
+    """This session's workspace: from a share link (``?s=…``) on the first run, else the default preset.
+
+    A state queued by an import (`queue_state`) is applied here, before any widget is drawn.
+    """
+    pending = st.session_state.pop(_PENDING, None)
+    if pending is not None:
+        st.session_state[_WS] = _from_state(*pending)
     ws = st.session_state.get(_WS)
     if ws is None:
         ws = _from_preset(presets.load(presets.DEFAULT), set_widgets=True)
         st.session_state[_WS] = ws
+        if SHARE_PARAM in st.query_params:
+            _open_share_link(ws)
+    return st.session_state[_WS]
+
+
+def _open_share_link(ws: Workspace) -> None:
+    """Open the example a share link carries, replaying its steps; a bad link leaves the default and says why."""
+    try:
+        state = from_query_params(st.query_params.to_dict())
+        restored = restore(state)
+    except InputError as e:
+        ws.link_problems = e.problems
+        return
+    st.session_state[_WS] = _from_state(state, restored, "share.loaded_from_link")
+
+
+def queue_state(state: AppState, restored: Restored, notice: str) -> None:
+    """Apply an imported state on the next run (widgets drawn in this run cannot change now)."""
+    st.session_state[_PENDING] = (state, restored, notice)
+
+
+def _from_state(state: AppState, restored: Restored, notice: str) -> Workspace:
+    lab = restored.lab
+    st.session_state[Keys.SENTENCES] = state.sentences
+    st.session_state[Keys.LANG] = state.lang
+    for key, value in config_widgets(lab.recipe.config).items():
+        st.session_state[key] = value
+    st.session_state.pop(Keys.VOCAB, None)
+    st.session_state.pop(Keys.TIMELINE, None)
+    vocab = lab.recipe.vocab
+    ws = Workspace("import", lab.recipe.classes, vocab_frame(vocab), vocab,
+                   parse_sentences(state.sentences, lab.recipe.classes), lab, text_seen=state.sentences)
+    ws.notices.append((notice, {"steps": lab.steps}))
     return ws
 
 

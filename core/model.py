@@ -54,12 +54,13 @@ class ToyClassifier(nn.Module):
         g = torch.Generator().manual_seed(seed + 1)
         self.lstm = None
         if pooling in ("lstm", "packed_lstm"):
-            self.lstm = nn.LSTM(dim, dim, batch_first=True)
+            # Built on the meta device and given empty storage: no draw from the global RNG.
+            self.lstm = nn.LSTM(dim, dim, batch_first=True, device="meta").to_empty(device="cpu")
             bound = 1 / math.sqrt(dim)  # nn.LSTM's own init, drawn from our generator
             with torch.no_grad():
                 for p in self.lstm.parameters():
                     p.uniform_(-bound, bound, generator=g)
-        self.head = nn.Linear(dim, n_classes)
+        self.head = nn.utils.skip_init(nn.Linear, dim, n_classes)  # no global-RNG init
         with torch.no_grad():  # nn.Linear's own init, drawn from our generator
             nn.init.kaiming_uniform_(self.head.weight, a=math.sqrt(5), generator=g)
             bound = 1 / math.sqrt(dim)

@@ -60,11 +60,13 @@ from core.vocab import ROLES, Vocab
 SCHEMA_VERSION = 1
 # Limits of this module. They belong with the others in core/limits.py (not ours to edit yet).
 MAX_STEPS = 5000  # steps an imported state may ask to replay
-MAX_REPLAY_WORK = limits.MAX_STEPS_PER_CLICK * limits.MAX_TABLE_FLOATS  # steps·V·E: one maximal click
+MAX_REPLAY_WORK = limits.MAX_STEPS_PER_CLICK * limits.MAX_TABLE_FLOATS  # `replay_cost`: one maximal click
+_STEP_OVERHEAD = 10_000  # replay_cost's fixed cost of one step (Python, autograd, snapshot)
 MAX_PAD_EDITS = 1000
 MAX_SHARE_PARAM_CHARS = 8192  # the `s` query parameter of a share link
 MAX_SHARE_JSON_BYTES = 1_000_000  # what that parameter may inflate to (a zlib bomb stops here)
 SHARE_PARAM = "s"
+MAX_SCHEMA_ERRORS = 1000  # past this many, a file is not an edited export: say so, list none
 F32_MAX = 3.4028234663852886e38  # largest finite float32: a larger JSON number would become inf
 
 # ---- the schema ------------------------------------------------------------------------------
@@ -140,7 +142,7 @@ class AppState(_Strict):
     version: Literal[1]
     lang: Literal["ko", "en"]
     vocab: Annotated[list[_VocabRow], Field(min_length=1, max_length=limits.MAX_VOCAB)]
-    classes: Annotated[list[_Token], Field(max_length=limits.MAX_CLASSES)]
+    classes: Annotated[list[_Token], Field(min_length=2, max_length=limits.MAX_CLASSES)]
     sentences: Annotated[str, Field(max_length=limits.MAX_TEXT_CHARS)]
     config: StateConfig
     steps: Annotated[_Int, Field(ge=0, le=MAX_STEPS)]
@@ -168,7 +170,7 @@ def export_state(recipe: Recipe, sentences_text: str, lang: str, lab: Lab, inclu
     or would push the file past `limits.MAX_IMPORT_BYTES`.
 
     >>> export_state(recipe, "영화 정말 좋다 | 긍정\\n영화 나쁘다 | 부정", "ko", lab)[:40]
-    b'{"version":1,"lang":"ko","vocab":[["<UN'
+    b'{"version":1,"lang":"ko","vocab":[["<UNK'
     """
     if lab.recipe != recipe:
         raise ValueError("export_state: lab was not made from this recipe")
@@ -261,8 +263,10 @@ def parse_state(data: bytes | str) -> AppState:
         _check_version(obj)
         try:
             state = AppState.model_validate(obj)
-        except ValidationError as e:
-            raise InputError(_schema_problems(e.errors())) from None
+        except ValidationError as e:  # listing a million errors takes seconds: count them instead
+            many = e.error_count() > MAX_SCHEMA_ERRORS
+            raise InputError([Problem("import_many_errors", {"n": e.error_count()})] if many
+                             else _schema_problems(e.errors(include_url=False, include_input=False))) from None
         require(_checked(state)[1])
         return state
     except InputError:
@@ -302,7 +306,8 @@ def _check_version(obj: Any) -> None:
         require([Problem("import_not_state")])
     v = obj["version"]
     if type(v) is not int or v != SCHEMA_VERSION:
-        require([Problem("import_version", {"found": _safe(json.dumps(v))[:20], "expected": SCHEMA_VERSION})])
+        shown = json.dumps(v[:20] if isinstance(v, str) else v) if isinstance(v, (str, int, float)) else type(v).__name__
+        require([Problem("import_version", {"found": _safe(shown)[:20], "expected": SCHEMA_VERSION})])
 
 
 def _schema_problems(errors: list[dict[str, Any]], most: int = 5) -> list[Problem]:
@@ -340,4 +345,250 @@ def _loc_text(loc: Sequence[Any]) -> str:
 
 def _safe(s: str) -> str:
     """Text from an untrusted file, fit to show inside a message: printable, no markup."""
-    return "".join(ch if ch.isprintable() and ch not in "`*_<>[]\\" else "?" for ch in s)
+    return "".join(ch if ch.isprintable() and ch not in "`<>[]()\\" else "?" for ch in s)
+
+
+# ---- meaning: the checks pydantic cannot make ------------------------------------------------
+def recipe_of(state: AppState) -> Recipe:
+    """The `Recipe` a valid state describes; `InputError` naming every problem otherwise.
+
+    >>> recipe_of(parse_state(data)).vocab.pad_id
+    1
+    """
+    recipe, problems = _checked(state)
+    require(problems)
+    return recipe
+
+
+def _checked(state: AppState) -> tuple[Recipe | None, list[Problem]]:
+    """(recipe or None, every problem with the state's meaning)."""
+    problems = _class_problems(state.classes)
+    vocab = lines = None
+    try:
+        vocab = Vocab.from_rows(state.vocab)
+    except InputError as e:
+        problems += e.problems
+    try:
+        lines = parse_sentences(state.sentences, tuple(state.classes))
+    except InputError as e:
+        problems += e.problems
+    config = state.config.to_config()
+    problems += config.problems()
+    if vocab is None or lines is None or problems:
+        return None, problems
+    recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), tuple(state.classes), config)
+    problems += recipe.problems() + _replay_problems(recipe, state) + _tensor_problems(recipe, state)
+    return (None if problems else recipe), problems
+
+
+def _class_problems(classes: Sequence[str]) -> list[Problem]:
+    """Class names must be usable as labels: not blank, no ``|``, no control characters, unique."""
+    problems, seen = [], set()
+    for i, name in enumerate(classes, start=1):
+        key = name.strip().casefold()
+        if not key or "|" in name or not name.isprintable():
+            problems.append(Problem("import_class_name", {"index": i, "name": _safe(name)[:20]}))
+        elif key in seen:
+            problems.append(Problem("import_class_duplicate", {"index": i, "name": _safe(name)[:20]}))
+        seen.add(key)
+    return problems
+
+
+def _replay_problems(recipe: Recipe, state: AppState) -> list[Problem]:
+    """Can `replay` rebuild this state, in bounded time? Labels, work budget, PAD edits."""
+    problems = []
+    missing = sum(label is None for label in recipe.labels)
+    if state.steps > 0 and missing:
+        problems.append(Problem("labels_missing", {"n": missing}))
+    per_step = replay_cost(recipe, 1)
+    if state.steps * per_step > MAX_REPLAY_WORK:
+        problems.append(Problem("import_replay_too_long", {"steps": state.steps, "max": MAX_REPLAY_WORK // per_step}))
+    for i, edit in enumerate(state.pad_edits, start=1):
+        if edit.step > state.steps:
+            problems.append(Problem("import_pad_step", {"index": i, "step": edit.step, "steps": state.steps}))
+        if len(edit.vector) != recipe.config.embedding_dim:
+            problems.append(Problem("import_pad_length", {"index": i, "n": len(edit.vector),
+                                                          "e": recipe.config.embedding_dim}))
+    return problems
+
+
+def replay_cost(recipe: Recipe, steps: int) -> int:
+    """A rough count of the multiply-adds ``steps`` training steps take, to bound an import's replay.
+
+    Per step: the optimizer touches all V·E weights; the batch's K·T·E lookups feed the pooling,
+    and an LSTM adds 8·E multiply-adds per position (four gates, input and hidden); plus a fixed
+    overhead. The chapter's example (V=6, E=3, two sentences of ≤3 tokens):
+
+    >>> replay_cost(recipe, 100)      # 100 · (10_000 + 18 + 2·3·3)
+    1003600
+    """
+    cfg = recipe.config
+    B = len(recipe.sentences)
+    K = cfg.batch_size if 0 < cfg.batch_size < B else B
+    T = cfg.fixed_len or max((len(s) for s in recipe.sentences), default=0)
+    per_position = cfg.embedding_dim * (1 + 8 * cfg.embedding_dim if cfg.pooling in ("lstm", "packed_lstm") else 1)
+    return steps * (_STEP_OVERHEAD + recipe.vocab.size * cfg.embedding_dim + K * T * per_position)
+
+
+def model_shapes(recipe: Recipe) -> dict[str, list[int]]:
+    """Shapes of the model's parameters other than W, as `core.model.ToyClassifier` makes them.
+
+    >>> model_shapes(recipe)          # E = 3, two classes, masked_mean pooling
+    {'head.weight': [2, 3], 'head.bias': [2]}
+    """
+    E, C = recipe.config.embedding_dim, max(2, len(recipe.classes))
+    shapes: dict[str, list[int]] = {}
+    if recipe.config.pooling in ("lstm", "packed_lstm"):
+        shapes |= {"lstm.weight_ih_l0": [4 * E, E], "lstm.weight_hh_l0": [4 * E, E],
+                   "lstm.bias_ih_l0": [4 * E], "lstm.bias_hh_l0": [4 * E]}
+    return shapes | {"head.weight": [C, E], "head.bias": [C]}
+
+
+def _tensor_problems(recipe: Recipe, state: AppState) -> list[Problem]:
+    """Stored tensors must have the recipe's shapes and decode to finite float32."""
+    expected = {"weights": [recipe.vocab.size, recipe.config.embedding_dim]}
+    given = {"weights": state.weights} if state.weights is not None else {}
+    if state.model is not None:
+        shapes = model_shapes(recipe)
+        if set(state.model) != set(shapes):
+            return [Problem("import_model_params", {"names": _safe(", ".join(sorted(state.model)))[:120],
+                                                    "expected": ", ".join(shapes)})]
+        expected |= shapes
+        given |= state.model
+    problems = []
+    for name, data in given.items():
+        if data.shape != expected[name]:
+            problems.append(Problem("import_weights_shape", {"name": name, "shape": _shape_text(data.shape),
+                                                             "expected": _shape_text(expected[name])}))
+            continue
+        try:
+            data.tensor(name)
+        except InputError as e:
+            problems += e.problems
+    return problems
+
+
+# ---- restore ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Restored:
+    """What `restore` rebuilt. ``*_verified``: None when the file had no such tensors, True when
+    they equal the replay bitwise, False when they differed and the file's values were loaded."""
+
+    recipe: Recipe
+    lab: Lab
+    weights_verified: bool | None
+    model_verified: bool | None
+
+
+def restore(state: AppState) -> Restored:
+    """Replay the state's recipe for its steps and PAD edits; check (or load) stored tensors.
+
+    >>> r = restore(parse_state(data))
+    >>> r.lab.steps, r.weights_verified
+    (7, True)
+    """
+    recipe = recipe_of(state)
+    lab = replay(recipe, state.steps, state.pad_edit_tuples())
+    weights_ok = model_ok = None
+    if state.weights is not None:
+        weights_ok = _check_or_load(lab.weight, state.weights.tensor("weights"))
+    if state.model is not None:
+        params = dict(lab.model.named_parameters())
+        model_ok = all([_check_or_load(params[n], d.tensor(n)) for n, d in state.model.items()])
+    if weights_ok is False or model_ok is False:
+        lab.snapshots[lab.steps] = lab.weight_numpy()  # the latest snapshot shows what was loaded
+    return Restored(recipe, lab, weights_ok, model_ok)
+
+
+def _check_or_load(param: torch.Tensor, stored: torch.Tensor) -> bool:
+    """True if ``stored`` equals ``param`` bit for bit; otherwise copy it in and return False."""
+    if bitwise_equal(param, stored):
+        return True
+    with torch.no_grad():
+        param.copy_(stored)
+    return False
+
+
+def bitwise_equal(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Same shape and the same float32 bits (so NaN equals the same NaN, and 0.0 ≠ -0.0)."""
+    a, b = a.detach().to(torch.float32).contiguous(), b.detach().to(torch.float32).contiguous()
+    return a.shape == b.shape and torch.equal(a.view(torch.int32), b.view(torch.int32))
+
+
+# ---- share link ------------------------------------------------------------------------------
+def to_query_params(state: AppState) -> dict[str, str]:
+    """The state without tensors as one URL-safe query parameter: base64url(zlib(JSON)).
+
+    Raises `InputError` (``share_too_large``) past `MAX_SHARE_PARAM_CHARS`: export a file instead.
+
+    >>> to_query_params(parse_state(data))
+    {'s': 'eNo9kE1Lw0AQhv9KmPMi1eoliCB4E8SLpxrCJjtNl2x2Q3dbP2rBehKK4EEhXoqI4EXwJv1NJv4HJx_2tvO8...'}
+    """
+    small = state.model_copy(update={"weights": None, "model": None})
+    packed = base64.urlsafe_b64encode(zlib.compress(_dumps(small), 9)).rstrip(b"=").decode("ascii")
+    if len(packed) > MAX_SHARE_PARAM_CHARS:
+        require([Problem("share_too_large", {"n": len(packed), "max": MAX_SHARE_PARAM_CHARS})])
+    return {SHARE_PARAM: packed}
+
+
+def from_query_params(params: Mapping[str, str | list[str]]) -> AppState:
+    """Read a share link's parameters (``st.query_params`` or a dict of lists) back into a state.
+
+    The parameter is untrusted: bounded before decoding, bounded while inflating, then checked
+    exactly as an imported file (`parse_state`).
+    """
+    value = params.get(SHARE_PARAM)
+    if isinstance(value, (list, tuple)):
+        value = value[-1] if value else None
+    if value is None:
+        require([Problem("share_missing")])
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]*={0,2}", value[:MAX_SHARE_PARAM_CHARS + 3]):
+        require([Problem("share_invalid")])
+    if len(value) > MAX_SHARE_PARAM_CHARS:
+        require([Problem("share_too_large", {"n": len(value), "max": MAX_SHARE_PARAM_CHARS})])
+    return parse_state(_inflate(value.rstrip("=")))
+
+
+def _inflate(packed: str) -> bytes:
+    """base64url → zlib → at most MAX_SHARE_JSON_BYTES bytes (a zlib bomb stops there)."""
+    try:
+        compressed = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(compressed, MAX_SHARE_JSON_BYTES)
+    except (binascii.Error, ValueError, zlib.error):
+        require([Problem("share_invalid")])
+    if inflater.unconsumed_tail:
+        require([Problem("share_too_large", {"n": len(packed), "max": MAX_SHARE_PARAM_CHARS})])
+    if not inflater.eof or inflater.unused_data:
+        require([Problem("share_invalid")])
+    return raw
+
+
+def share_url(base_url: str, params: Mapping[str, str]) -> str:
+    """``base_url`` with its query replaced by ``params`` (and no fragment).
+
+    >>> share_url("http://localhost:8501/?old=1#x", {"s": "eNq"})
+    'http://localhost:8501/?s=eNq'
+    """
+    parts = urllib.parse.urlsplit(base_url)
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path or "/", urllib.parse.urlencode(params), ""))
+
+
+# ---- W as a table ----------------------------------------------------------------------------
+def weights_csv(vocab: Vocab, weight: torch.Tensor) -> bytes:
+    """W as CSV (UTF-8 with BOM, for spreadsheets): ``id,token,role,e0,e1,...``, exact floats.
+
+    A token a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@`` first) is written
+    with a leading ``'``.
+
+    >>> weights_csv(vocab, lab.weight).decode("utf-8-sig").splitlines()[:2]
+    ['id,token,role,e0,e1,e2', '0,<UNK>,unk,-1.1258398294448853,-1.152360200881958,0.5666506290435791']
+    """
+    w = weight.detach().to(torch.float32)  # (V, E)
+    header = ["id", "token", "role"] + [f"e{j}" for j in range(w.shape[1])]
+    lines = [",".join(header)]
+    for (token, i, role), row in zip(vocab.rows(), w.tolist()):
+        cell = "'" + token if token[:1] in "=+-@" else token
+        cell = '"' + cell.replace('"', '""') + '"' if any(c in cell for c in ',"') else cell
+        lines.append(",".join([str(i), cell, role] + [repr(float(x)) for x in row]))
+    return ("\n".join(lines) + "\n").encode("utf-8-sig")

@@ -44,6 +44,10 @@ class Config:
     def problems(self) -> list[Problem]:
         """Validate numbers a learner (or an imported file) can set; [] when fine."""
         p: list[Problem] = []
+        ints = (self.embedding_dim, self.seed, self.batch_size, self.fixed_len or 1)
+        floats = (self.lr, self.weight_decay)
+        if any(isinstance(x, bool) for x in ints + floats):  # True is an int to Python, not to a learner
+            return [Problem("config_invalid")]
         if not (isinstance(self.embedding_dim, int) and 1 <= self.embedding_dim <= limits.MAX_EMBEDDING_DIM):
             p.append(Problem("dim_range", {"max": limits.MAX_EMBEDDING_DIM}))
         if not (isinstance(self.seed, int) and 0 <= self.seed <= limits.MAX_SEED):

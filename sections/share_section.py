@@ -1,12 +1,65 @@
-"""Section 4: export, import, share link and generated code (filled in by the state work)."""
+"""Section 4: export the whole state, import it back, a share link, plain PyTorch code, W as CSV."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+import session
+from components import inputs, share
 from components.i18n import t
-from session import Workspace
+from core.codegen import script_for
+from core.problems import InputError
+from core.state import export_state, parse_state, restore, share_url, to_query_params, weights_csv
+from session import Keys, Workspace
+
+LINK_MAX_STATE_BYTES = 64_000  # a state bigger than this makes no usable link; export a file instead
 
 
 def render(lang: str, ws: Workspace) -> None:
-    st.info(t(lang, "section.share"))
+    lab = ws.lab
+    recipe = lab.recipe
+    text = session.get(Keys.SENTENCES, "")
+    try:
+        code = script_for(recipe, lab.steps, lab.pad_edits)
+    except InputError as e:
+        code = "# " + t(lang, "err.labels_missing", **e.problems[0].params) if e.problems else ""
+    uploaded = share.render_share(
+        lang,
+        lambda: export_state(recipe, text, lang, lab),  # built only when the learner clicks download
+        code,
+        lambda: weights_csv(recipe.vocab, lab.weight.detach()),
+        link_for(recipe, text, lang, lab),
+    )
+    if uploaded is not None:
+        ws.import_problems = []
+        apply_import(lang, ws, uploaded)
+    inputs.show_problems(lang, "err.import_title", ws.import_problems)
+
+
+def link_for(recipe, text: str, lang: str, lab) -> str:
+    """The share link for the current state without weights, or '' when it is too large for a URL."""
+    try:
+        small = export_state(recipe, text, lang, lab, include_weights=False)
+        if len(small) > LINK_MAX_STATE_BYTES:
+            return ""
+        return share_url(st.context.url or "http://localhost:8501/", to_query_params(parse_state(small)))
+    except InputError:
+        return ""
+
+
+def apply_import(lang: str, ws: Workspace, data: bytes) -> None:
+    """Validate an uploaded state; apply it on a fresh run, or keep its problems to show and change nothing."""
+    try:
+        state = parse_state(data)
+        restored = restore(state)
+    except InputError as e:
+        ws.import_problems = e.problems
+        return
+    if restored.weights_verified is False or restored.model_verified is False:
+        notice = "share.imported_unverified"
+    elif restored.weights_verified is None:
+        notice = "share.imported_replayed"
+    else:
+        notice = "share.imported"
+    session.queue_state(state, restored, notice)
+    st.rerun()
