@@ -51,6 +51,7 @@ class Keys:
     BATCH_SIZE = "batch_size"
     TIMELINE = "timeline"
     PCA_DIMS = "pca_dims"
+    PCA_CHART = "pca_chart"
     PAD_VECTOR = "pad_vector"
     SET_PAD = "set_pad"
     MODE = "mode"
@@ -86,6 +87,7 @@ class Workspace:
     notices: list[tuple[str, dict]] = field(default_factory=list)  # (string key, params) to show once
     link_problems: list[Problem] = field(default_factory=list)  # why a share link could not be opened
     import_problems: list[Problem] = field(default_factory=list)  # why the last imported file was refused
+    selected_token: int | None = None  # the token followed everywhere (id cell, PCA point, token picker)
     points: dict[int, np.ndarray] = field(default_factory=dict)  # step → (V, k) in `frame`
 
     def recipe(self, config: Config) -> Recipe:
@@ -199,3 +201,37 @@ def ensure(key: str, value) -> None:
     """Give a widget its first value without passing ``value=`` (avoids Streamlit's double-default warning)."""
     if key not in st.session_state:
         st.session_state[key] = value
+
+
+def select_token_from_cell(ws: Workspace) -> None:
+    """Callback of the id matrix: the clicked cell's id becomes the token followed in every view."""
+    cells = st.session_state.get(Keys.ID_CELL, {}).get("selection", {}).get("cells", [])
+    if cells:
+        b, col = cells[0]
+        t = int(str(col).removeprefix("t="))
+        ids = ws.lab.batch.ids
+        if 0 <= b < ids.shape[0] and 0 <= t < ids.shape[1]:
+            ws.selected_token = int(ids[b, t])
+
+
+def select_token_from_chart(ws: Workspace) -> None:
+    """Callback of the PCA scatter: a clicked point's id (its customdata) becomes the followed token."""
+    points = st.session_state.get(Keys.PCA_CHART, {}).get("selection", {}).get("points", [])
+    for p in points:
+        i = p.get("customdata")
+        if isinstance(i, list):
+            i = i[0] if i else None
+        if isinstance(i, (int, float)) and 0 <= int(i) < ws.lab.recipe.vocab.size:
+            ws.selected_token = int(i)
+            return
+
+
+def select_token_from_picker(ws: Workspace) -> None:
+    ws.selected_token = st.session_state.get(Keys.TOKEN)
+
+
+def sync_token_picker(ws: Workspace, default: int) -> None:
+    """Before the token picker is drawn: show the followed token (or ``default`` when none is valid)."""
+    if ws.selected_token is None or not 0 <= ws.selected_token < ws.lab.recipe.vocab.size:
+        ws.selected_token = default
+    st.session_state[Keys.TOKEN] = ws.selected_token

@@ -100,7 +100,7 @@ def _points_traces(xy: np.ndarray, k: int, tokens: list[str], groups, big: bool)
                              mode="markers+text" if label else "markers",
                              text=[tokens[i] for i in ids] if label else None, textposition="top center",
                              hovertext=[f"{i} · {tokens[i]}" for i in ids] if len(ids) <= 5000 else None,
-                             hoverinfo="text" if len(ids) <= 5000 else "skip",
+                             hoverinfo="text" if len(ids) <= 5000 else "skip", customdata=ids,
                              marker=dict(size=13 if special else 11 if not big else 3, color=color,
                                          symbol="diamond" if name == "PAD" else "circle"),
                              name=name, showlegend=False))

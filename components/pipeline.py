@@ -33,7 +33,7 @@ def token_table(lang: str, vocab: Vocab, batch: Batch, raw: list[tuple[str, ...]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
-def id_matrix(lang: str, vocab: Vocab, batch: Batch) -> tuple[int, int] | None:
+def id_matrix(lang: str, vocab: Vocab, batch: Batch, on_select=None) -> tuple[int, int] | None:
     """The (B, T) id matrix, one clickable cell per id; PAD grey, UNK orange. Returns the selected (b, t)."""
     ids = batch.ids.numpy()
     B, T = ids.shape
@@ -45,7 +45,7 @@ def id_matrix(lang: str, vocab: Vocab, batch: Batch) -> tuple[int, int] | None:
         return pd.DataFrame([[_cell_style(vocab, int(ids[b, j])) for j in range(T)] for b in range(B)],
                             index=df.index, columns=df.columns)
 
-    event = st.dataframe(df.style.apply(colour, axis=None), key=Keys.ID_CELL, on_select="rerun",
+    event = st.dataframe(df.style.apply(colour, axis=None), key=Keys.ID_CELL, on_select=on_select or "rerun",
                          selection_mode="single-cell", width="stretch")
     st.caption(t(lang, "pipe.ids_caption", b=B, t=T, pad=vocab.pad_id, unk=vocab.unk_id))
     cells_sel = event.selection.get("cells", []) if event is not None else []

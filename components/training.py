@@ -14,6 +14,7 @@ import streamlit as st
 from components import charts
 from components.i18n import t
 from core import limits
+from core.problems import Problem
 from core.training import Lab
 from session import Keys
 
@@ -25,15 +26,19 @@ class Intent:
     pad_vector: tuple[float, ...] = ()
 
 
+def play_toggle(lang: str, can_train: bool) -> bool:
+    """Play / Pause. Drawn outside the training fragment: switching it reruns the page, which (re)starts the ticks."""
+    return st.toggle(t(lang, "train.play"), key=Keys.PLAY, disabled=not can_train, help=t(lang, "train.play_help"))
+
+
 def controls(lang: str, can_train: bool) -> Intent:
-    """Step / Run N / Play / Reset. Disabled (with the reason shown by the caller) when training cannot run."""
-    c1, c2, c3, c4, c5 = st.columns([1, 1.1, 1, 1, 1], vertical_alignment="bottom")
+    """Step / Run N / Reset. Disabled (with the reason shown by the caller) when training cannot run."""
+    c1, c2, c3, c5 = st.columns([1, 1.1, 1, 1], vertical_alignment="bottom")
     step = c1.button(t(lang, "train.step"), key=Keys.STEP, type="primary", disabled=not can_train, width="stretch")
     if Keys.N_STEPS not in st.session_state:
         st.session_state[Keys.N_STEPS] = 50
     n = c2.number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1, max_value=limits.MAX_STEPS_PER_CLICK, step=10)
     run = c3.button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch")
-    c4.toggle(t(lang, "train.play"), key=Keys.PLAY, disabled=not can_train)
     reset = c5.button(t(lang, "train.reset"), key=Keys.RESET, width="stretch")
     if reset:
         return Intent("reset")
@@ -42,6 +47,25 @@ def controls(lang: str, can_train: bool) -> Intent:
     if run:
         return Intent("run", int(n))
     return Intent()
+
+
+def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> Intent | list:
+    """Set the PAD row by hand (C13). Returns Intent("set_pad", …), or a list of problems for a bad vector."""
+    with st.expander(t(lang, "train.pad_title", pad=pad_id)):
+        st.caption(t(lang, "train.pad_help", e=dim))
+        if Keys.PAD_VECTOR not in st.session_state:
+            st.session_state[Keys.PAD_VECTOR] = ", ".join(["1.0"] * dim)
+        text = st.text_input(t(lang, "train.pad_vector"), key=Keys.PAD_VECTOR)
+        st.markdown(t(lang, "train.pad_now", row=np.array2string(pad_row, precision=4, separator=", ")))
+        if not st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD):
+            return Intent()
+        try:
+            values = tuple(float(x) for x in text.replace(",", " ").split())
+        except ValueError:
+            values = ()
+        if len(values) != dim or not all(np.isfinite(values)):
+            return [Problem("pad_vector_shape", {"e": dim})]
+        return Intent("set_pad", pad_vector=values)
 
 
 def loss_and_predictions(lang: str, lab: Lab, probs: np.ndarray) -> None:

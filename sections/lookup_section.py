@@ -6,6 +6,7 @@ import streamlit as st
 
 from components import pipeline
 from components.i18n import t
+import session
 from session import Workspace
 
 
@@ -17,10 +18,10 @@ def render(lang: str, ws: Workspace) -> None:
     st.subheader(t(lang, "pipe.step1"))
     pipeline.token_table(lang, vocab, batch, [l.tokens for l in ws.lines])
     st.subheader(t(lang, "pipe.step2", b=batch.shape[0], t=batch.shape[1]))
-    sel = pipeline.id_matrix(lang, vocab, batch)
+    sel = pipeline.id_matrix(lang, vocab, batch, on_select=lambda: session.select_token_from_cell(ws))
     with st.expander(t(lang, "pipe.mask_title")):
         pipeline.mask_table(batch)
-    selected_id = int(batch.ids[sel]) if sel is not None else None
+    selected_id = int(batch.ids[sel]) if sel is not None else ws.selected_token
     if sel is not None:
         st.success(t(lang, "pipe.selected", b=sel[0], t=sel[1], i=selected_id, token=vocab.tokens[selected_id]))
     left, right = st.columns([1.1, 1])

@@ -10,6 +10,7 @@ from components.i18n import t
 from core.problems import InputError
 from core.projection import axis_ranges, fit_frame, spectrum_is_flat
 from core.training import Lab
+import session
 from session import Keys, Workspace
 
 PLAY_SECONDS = 0.6  # one training step per tick while playing
@@ -19,14 +20,20 @@ MAX_TRAILS = 60  # tokens that get a trail in the scatter
 def render(lang: str, ws: Workspace) -> None:
     problems = ws.lab.train_problems()
     inputs.show_problems(lang, "err.train_title", problems)
-    playing = bool(st.session_state.get(Keys.PLAY)) and not problems
     st.caption(t(lang, "train.intro"))
+    playing = training.play_toggle(lang, can_train=not problems) and not problems
 
     @st.fragment(run_every=PLAY_SECONDS if playing else None)
     def area() -> None:
         intent = training.controls(lang, can_train=not problems)
         apply(lang, ws, intent, playing)
         lab = ws.lab
+        vocab = lab.recipe.vocab
+        pad = training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id, lab.weight_numpy()[vocab.pad_id])
+        if isinstance(pad, list):
+            inputs.show_problems(lang, "err.pad_title", pad)
+        else:
+            apply(lang, ws, pad, playing=False)
         training.loss_and_predictions(lang, lab, lab.predict().numpy())
         g, m = st.columns(2)
         with g:
@@ -49,6 +56,9 @@ def apply(lang: str, ws: Workspace, intent: training.Intent, playing: bool) -> N
             st.session_state.pop(Keys.TIMELINE, None)
         elif intent.action == "step" or (playing and intent.action is None):
             ws.lab.step()
+        elif intent.action == "set_pad":
+            ws.lab.set_pad_row(list(intent.pad_vector))
+            ws.frame, ws.frame_steps, ws.points = None, (), {}  # the latest snapshot changed in place
         elif intent.action == "run":
             bar = st.progress(0.0, text=t(lang, "train.running", n=intent.n))
             ws.lab.run(intent.n, on_progress=lambda done, n: bar.progress(done / n, text=t(lang, "train.running", n=n)))
@@ -77,23 +87,32 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
     vocab = lab.recipe.vocab
     used = lab.batch.id_counts(vocab.size).numpy() > 0
     normal = [i for i in np.flatnonzero(used).tolist() if i not in (vocab.pad_id, vocab.unk_id)]
-    if st.session_state.get(Keys.TOKEN) not in range(vocab.size):
-        st.session_state[Keys.TOKEN] = normal[0] if normal else 0
+    session.sync_token_picker(ws, normal[0] if normal else 0)
     token = st.selectbox(t(lang, "proj.token"), list(range(vocab.size)), key=Keys.TOKEN,
-                         format_func=lambda i: f"{i} · {vocab.tokens[i]}") if vocab.size <= 5000 else None
+                         on_change=lambda: session.select_token_from_picker(ws),
+                         format_func=lambda i: f"{i} · {vocab.tokens[i]}") if vocab.size <= 5000 else ws.selected_token
     ranges = axis_ranges(list(ws.points.values()))
     axis_titles = [f"PC{j + 1} ({ws.frame.explained[j]:.0%})" for j in range(k)]
     trail_ids = np.flatnonzero(used)[:MAX_TRAILS]
     fig = charts.pca_scatter(ws.points, shown, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token, ranges,
                              trail_ids, t(lang, "proj.scatter_title", step=shown), axis_titles)
-    st.plotly_chart(fig, key="pca_chart", config={"displaylogo": False})
-    pad_xy = ws.points[shown][vocab.pad_id]
-    st.caption(t(lang, "proj.pad_fixed", xy=", ".join(f"{x:.4f}" for x in pad_xy), n=len(steps)))
+    st.plotly_chart(fig, key=Keys.PCA_CHART, config={"displaylogo": False}, on_select=lambda: session.select_token_from_chart(ws),
+                    selection_mode="points")
+    pad_xy = np.stack([ws.points[s][vocab.pad_id] for s in steps])  # (S, k)
+    xy_text = ", ".join(f"{x:.4f}" for x in pad_xy[-1])
+    if (pad_xy == pad_xy[0]).all():
+        st.caption(t(lang, "proj.pad_fixed", xy=xy_text, n=len(steps)))
+    else:
+        st.caption(t(lang, "proj.pad_moved", xy=xy_text, steps=", ".join(str(s) for s, _ in lab.pad_edits) or "—"))
     if ws.frame_flat:
         st.info(t(lang, "proj.flat"), icon=":material/casino:")
     if token is not None:
         st.markdown(t(lang, "proj.neighbours", token=vocab.tokens[token], step=shown))
-        st.dataframe(training.neighbours(lab.snapshots[shown], list(vocab.tokens), token), hide_index=True)
+        first, now = st.columns(2)
+        first.caption(t(lang, "proj.neighbours_at", step=steps[0]))
+        first.dataframe(training.neighbours(lab.snapshots[steps[0]], list(vocab.tokens), token), hide_index=True)
+        now.caption(t(lang, "proj.neighbours_at", step=shown))
+        now.dataframe(training.neighbours(lab.snapshots[shown], list(vocab.tokens), token), hide_index=True)
     if len(steps) > 1 and not frozen:
         with st.expander(t(lang, "proj.replay")):
             st.plotly_chart(charts.pca_animation(ws.points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token,

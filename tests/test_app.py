@@ -130,3 +130,42 @@ def test_two_sessions_side_by_side_share_nothing():
     assert id_matrix(b) == [[2, 0, 3], [2, 4, 1]]
     np.testing.assert_array_equal(array(figure(b, "W: 6 × 3")["data"][0]["z"]), w_b)
     np.testing.assert_array_equal(w_b.reshape(6, 3), chapter_w())
+
+
+def test_pad_row_set_by_hand_is_returned_by_lookups_and_reported(at):
+    at.button_group(key="section").set_value("train").run()
+    at.text_input(key="pad_vector").input("0.5, -1, 2").run()
+    at.button(key="set_pad").click().run()
+    assert not at.exception and not errors(at)
+    lab = at.session_state["_ws"].lab
+    with torch.no_grad():
+        np.testing.assert_array_equal(lab.model.embedding(torch.tensor([[2, 4, 1]]))[0, 2].numpy(), [0.5, -1.0, 2.0])
+    at.text_input(key="pad_vector").input("1, nan, 3").run()
+    at.button(key="set_pad").click().run()
+    assert errors(at) and not at.exception
+    np.testing.assert_array_equal(lab.weight[1].detach().numpy(), [0.5, -1.0, 2.0])  # unchanged by the bad input
+
+
+def test_timeline_scrubs_back_and_the_pad_point_is_the_same_in_every_step(at):
+    at.button_group(key="section").set_value("train").run()
+    at.number_input(key="n_steps").set_value(10).run()
+    at.button(key="run_steps").click().run()
+    at.select_slider(key="timeline").set_value(3).run()
+    assert not at.exception
+    pad = [tr for tr in figure(at, "3단계의 W")["data"] if tr.get("name") == "PAD"][0]
+    at.select_slider(key="timeline").set_value(10).run()
+    pad10 = [tr for tr in figure(at, "10단계의 W")["data"] if tr.get("name") == "PAD"][0]
+    assert array(pad["x"]).tolist() == array(pad10["x"]).tolist() and array(pad["y"]).tolist() == array(pad10["y"]).tolist()
+    assert any("PAD" in c.value for c in at.caption)
+
+
+def test_play_toggle_and_token_picker_render_without_error(at):
+    at.button_group(key="section").set_value("train").run()
+    at.toggle(key="play").set_value(True).run()
+    assert not at.exception
+    at.toggle(key="play").set_value(False).run()
+    at.selectbox(key="selected_token").set_value(4).run()
+    assert not at.exception and at.session_state["_ws"].selected_token == 4
+    at.button_group(key="section").set_value("lookup").run()
+    w_fig = figure(at, "W: 6 × 3")
+    assert any(s["line"]["color"] == "#d93025" for s in w_fig["layout"]["shapes"])  # the followed token is boxed in W

@@ -1,0 +1,194 @@
+"""The lessons panel: one live demonstration per claim (core.lessons), drawn in the learner's language.
+
+Components take data and give intent: `render_lessons` draws and returns the lesson index the
+learner moved to (or None); it never touches the lab, and in ``st.session_state`` only its own
+widget keys (the lesson picker ``Keys.LESSON``, ``lesson_prev``/``lesson_next``, and per lesson
+``predict_<id>``/``reveal_<id>``).
+
+The formatting helpers (`fact_label`, `format_value`, `template_params`, `table_frame`) are pure,
+so tests check every string a demo can show without running Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from components.i18n import strings, t
+from core.lessons import GRAD_ANSWERS, LESSON_IDS, Demo, run_demo
+from core.training import Lab
+from session import Keys
+
+PREV_KEY, NEXT_KEY = "lesson_prev", "lesson_next"  # proposed for session.Keys (LESSON_PREV, LESSON_NEXT)
+PREDICT_PREFIX, REVEAL_PREFIX = "predict_", "reveal_"  # + lesson id
+PREDICT_LESSONS = ("C8", "C13")  # predict-then-reveal: "which rows get a non-zero gradient?"
+TRANSLATED_FACTS = ("loss_kind", "other_objective", "optimizer")  # facts whose value is a code, not a token
+METRICS_PER_ROW = 4
+
+
+# ---- pure helpers ------------------------------------------------------------------------------
+def fact_label(lang: str, lesson_id: str, key: str) -> str:
+    """The fact's own label (``lesson.<id>.fact.<key>``), else the shared one (``lesson.fact.<key>``)."""
+    for name in (f"lesson.{lesson_id}.fact.{key}", f"lesson.fact.{key}"):
+        if name in strings():
+            return t(lang, name)
+    return key
+
+
+def _is_error(value: Any) -> bool:
+    return isinstance(value, dict) and "type" in value and "message" in value
+
+
+def format_value(lang: str, value: Any, key: str = "") -> str:
+    """A fact's value as display text: 4 significant digits, yes/no, translated codes and answers."""
+    if value is None:
+        return t(lang, "lesson.none")
+    if isinstance(value, bool):
+        return t(lang, "lesson.yes" if value else "lesson.no")
+    if isinstance(value, float):
+        return "inf" if math.isinf(value) else "nan" if math.isnan(value) else f"{value:.4g}"
+    if _is_error(value):
+        return f"{value['type']}: {value['message']}"
+    if key == "grad_rows":
+        return " / ".join(t(lang, f"lesson.answer.{a}") for a in value) or t(lang, "lesson.none")
+    if key in TRANSLATED_FACTS and f"lesson.value.{value}" in strings():
+        return t(lang, f"lesson.value.{value}")
+    return str(value)
+
+
+def template_params(lang: str, demo: Demo) -> dict[str, str]:
+    """Every scalar fact, formatted, for the ``{placeholders}`` of a lesson's body and check text."""
+    return {k: format_value(lang, v, k) for k, v in demo.facts.items()
+            if v is None or isinstance(v, (bool, int, float, str))}
+
+
+def table_frame(lang: str, rows: list[list]) -> pd.DataFrame:
+    """A demo table ``[header, *rows]`` as a DataFrame with translated column names and cells."""
+    header, body = rows[0], rows[1:]
+    cells = []
+    for row in body:
+        out = []
+        for col, v in zip(header, row):
+            if col == "case":
+                out.append(t(lang, f"lesson.case.{v}"))
+            elif isinstance(v, (bool, list, tuple)) or v is None:
+                out.append(format_value(lang, v))
+            else:
+                out.append(v)
+        cells.append(out)
+    return pd.DataFrame(cells, columns=[t(lang, f"lesson.col.{c}") for c in header])
+
+
+def lesson_title(lang: str, lesson_id: str) -> str:
+    return f"{lesson_id} · {t(lang, f'lesson.{lesson_id}.title')}"
+
+
+# ---- drawing -------------------------------------------------------------------------------------
+def _facts(lang: str, demo: Demo) -> None:
+    numbers = {k: v for k, v in demo.facts.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    errors = {k: v for k, v in demo.facts.items() if _is_error(v)}
+    others = [k for k in demo.facts if k not in numbers and k not in errors]
+    keys = list(numbers)
+    for start in range(0, len(keys), METRICS_PER_ROW):
+        for col, k in zip(st.columns(METRICS_PER_ROW), keys[start: start + METRICS_PER_ROW]):
+            col.metric(fact_label(lang, demo.id, k), format_value(lang, numbers[k], k))
+    if others:
+        st.dataframe(pd.DataFrame({"": [fact_label(lang, demo.id, k) for k in others],
+                                   " ": [format_value(lang, demo.facts[k], k) for k in others]}),
+                     hide_index=True, width="stretch")
+    for k, err in errors.items():
+        st.caption(fact_label(lang, demo.id, k))
+        st.code(f"{err['type']}: {err['message']}", language=None, wrap_lines=True)
+
+
+def _verdict(lang: str, demo: Demo, params: dict[str, str]) -> None:
+    check = t(lang, "lesson.ui.check", check=t(lang, f"lesson.{demo.id}.check", **params))
+    if demo.verdict:
+        st.success(f"**{t(lang, 'lesson.verdict.pass')}** · {check}", icon=":material/check_circle:")
+        return
+    hint = f"lesson.{demo.id}.fail" if f"lesson.{demo.id}.fail" in strings() else "lesson.verdict.fail_hint"
+    st.error(f"**{t(lang, 'lesson.verdict.fail')}** · {check}\n\n{t(lang, hint)}", icon=":material/error:")
+
+
+def _prediction(lang: str, demo: Demo) -> bool:
+    """The predict-then-reveal question; True once the learner reveals the answer."""
+    guess = st.radio(t(lang, "lesson.ui.predict"), GRAD_ANSWERS, index=None, key=PREDICT_PREFIX + demo.id,
+                     format_func=lambda a: t(lang, f"lesson.answer.{a}"))
+    if not st.toggle(t(lang, "lesson.ui.reveal"), key=REVEAL_PREFIX + demo.id):
+        st.caption(t(lang, "lesson.ui.reveal_hint"))
+        return False
+    right = demo.facts.get("grad_rows", [])
+    answer = format_value(lang, right, "grad_rows")
+    (st.success if guess in right else st.warning)(t(lang, "lesson.ui.right" if guess in right else "lesson.ui.wrong",
+                                                     answer=answer))
+    return True
+
+
+def render_lesson(lang: str, demo: Demo) -> None:
+    """One lesson: title, explanation, (prediction,) facts, tables and the verdict of its check."""
+    params = template_params(lang, demo)
+    st.subheader(lesson_title(lang, demo.id))
+    st.markdown(t(lang, f"lesson.{demo.id}.body", **params))
+    st.caption(t(lang, "lesson.ui.live"))
+    if demo.id in PREDICT_LESSONS and not _prediction(lang, demo):
+        return
+    _facts(lang, demo)
+    for rows in demo.tables.values():
+        if len(rows) > 1:
+            st.dataframe(table_frame(lang, rows), hide_index=True, width="stretch")
+    _verdict(lang, demo, params)
+
+
+def _safe_render(lab: Lab, lang: str, lesson_id: str) -> Demo | None:
+    try:
+        demo = run_demo(lesson_id, lab)
+    except Exception as exc:  # noqa: BLE001 - a failing demo must not take the page down
+        st.error(t(lang, "lesson.ui.error", error=f"{type(exc).__name__}: {exc}"))
+        return None
+    render_lesson(lang, demo)
+    return demo
+
+
+def _go(lesson_id: str) -> None:
+    """Button callback (runs before the rerun): move the lesson picker, our own widget."""
+    st.session_state[Keys.LESSON] = lesson_id
+
+
+def _guided(lab: Lab, lang: str, index: int) -> int | None:
+    index = min(max(index, 0), len(LESSON_IDS) - 1)
+    if Keys.LESSON not in st.session_state:  # first draw: the caller's index seeds the picker
+        st.session_state[Keys.LESSON] = LESSON_IDS[index]
+    chosen = st.selectbox(t(lang, "lesson.ui.select"), LESSON_IDS, key=Keys.LESSON,
+                          format_func=lambda i: lesson_title(lang, i))
+    at = LESSON_IDS.index(chosen)
+    prev_col, mid, next_col = st.columns([1, 2, 1], vertical_alignment="center")
+    prev_col.button(t(lang, "lesson.ui.prev"), key=PREV_KEY, disabled=at == 0, width="stretch",
+                    on_click=_go, args=(LESSON_IDS[max(at - 1, 0)],))
+    mid.progress((at + 1) / len(LESSON_IDS), text=t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS)))
+    next_col.button(t(lang, "lesson.ui.next"), key=NEXT_KEY, disabled=at == len(LESSON_IDS) - 1, width="stretch",
+                    on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
+    _safe_render(lab, lang, chosen)
+    return at if at != index else None
+
+
+def _free(lab: Lab, lang: str) -> None:
+    for group in ("C", "X"):
+        st.markdown(f"#### {t(lang, f'lesson.ui.group.{group}')}")
+        for lesson_id in (i for i in LESSON_IDS if i.startswith(group)):
+            with st.expander(lesson_title(lang, lesson_id)):
+                _safe_render(lab, lang, lesson_id)
+
+
+def render_lessons(lab: Lab, lang: str, mode: str, index: int) -> int | None:
+    """Guided (one lesson, previous/next, a picker) or free (every lesson in an expander).
+
+    Returns the lesson index the learner moved to in guided mode, None otherwise. The picker's
+    own state (key ``Keys.LESSON``) wins over ``index`` once it exists; ``index`` seeds it.
+    """
+    if mode == "guided":
+        return _guided(lab, lang, index)
+    _free(lab, lang)
+    return None
