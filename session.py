@@ -53,6 +53,7 @@ class Keys:
     PCA_DIMS = "pca_dims"
     PCA_CHART = "pca_chart"
     PAD_VECTOR = "pad_vector"
+    PREDICT_ROWS = "predict_rows"
     SET_PAD = "set_pad"
     MODE = "mode"
     LESSON = "lesson"
@@ -87,6 +88,7 @@ class Workspace:
     notices: list[tuple[str, dict]] = field(default_factory=list)  # (string key, params) to show once
     link_problems: list[Problem] = field(default_factory=list)  # why a share link could not be opened
     import_problems: list[Problem] = field(default_factory=list)  # why the last imported file was refused
+    guess: tuple[int, tuple[int, ...]] | None = None  # (step, rows) the learner predicted before that step
     selected_token: int | None = None  # the token followed everywhere (id cell, PCA point, token picker)
     points: dict[int, np.ndarray] = field(default_factory=dict)  # step → (V, k) in `frame`
 

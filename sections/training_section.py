@@ -25,10 +25,15 @@ def render(lang: str, ws: Workspace) -> None:
 
     @st.fragment(run_every=PLAY_SECONDS if playing else None)
     def area() -> None:
+        guess = training.predict_rows(lang, ws.lab.recipe.vocab.tokens)
         intent = training.controls(lang, can_train=not problems)
+        if intent.action == "step" and guess:
+            ws.guess = (ws.lab.steps + 1, tuple(guess))
         apply(lang, ws, intent, playing)
         lab = ws.lab
         vocab = lab.recipe.vocab
+        if ws.guess and lab.last is not None and ws.guess[0] == lab.last.step:
+            training.prediction_result(lang, vocab.tokens, ws.guess[1], lab.last)
         pad = training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id, lab.weight_numpy()[vocab.pad_id])
         if isinstance(pad, list):
             inputs.show_problems(lang, "err.pad_title", pad)

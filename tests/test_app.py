@@ -169,3 +169,15 @@ def test_play_toggle_and_token_picker_render_without_error(at):
     at.button_group(key="section").set_value("lookup").run()
     w_fig = figure(at, "W: 6 × 3")
     assert any(s["line"]["color"] == "#d93025" for s in w_fig["layout"]["shapes"])  # the followed token is boxed in W
+
+
+def test_predict_then_reveal_compares_the_guess_with_torch(at):
+    at.button_group(key="section").set_value("train").run()
+    at.multiselect(key="predict_rows").set_value([0, 1, 2, 3, 4]).run()
+    at.button(key="step").click().run()
+    assert not at.exception
+    # torch's answer: every looked-up row but PAD (id 1) gets a non-zero gradient.
+    lab = at.session_state["_ws"].lab
+    nonzero = [int(i) for i, g in zip(lab.last.grad_ids.tolist(), lab.last.grad_rows) if g.any()]
+    assert nonzero == [0, 2, 3, 4]
+    assert any("0 · <UNK>, 2 · 영화, 3 · 좋다, 4 · 나쁘다" in w.value for w in at.warning)
