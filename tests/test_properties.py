@@ -8,6 +8,7 @@ Profiles: ``ci`` (default, fast) and ``thorough`` (HYPOTHESIS_PROFILE=thorough, 
 from __future__ import annotations
 
 import os
+import string
 
 import torch
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -41,8 +42,11 @@ def assert_explained(e: InputError) -> None:
     for p in e.problems:
         assert f"err.{p.code}" in strings(), p.code
         for lang in ("ko", "en"):
+            template = strings()[f"err.{p.code}"][lang]
+            fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+            assert fields <= set(p.params), (p, fields)  # every placeholder is filled
             text = problem_text(lang, p)
-            assert text and "[err." not in text and "{" not in text, (p, text)
+            assert text and "[err." not in text, (p, text)
 
 
 @given(rows)
