@@ -57,6 +57,10 @@ class Keys:
     SET_PAD = "set_pad"
     MODE = "mode"
     LESSON = "lesson"
+    LESSON_PREV = "lesson_prev"
+    LESSON_NEXT = "lesson_next"
+    PREDICT_PREFIX = "predict_"  # + lesson id (C8, C13)
+    REVEAL_PREFIX = "reveal_"  # + lesson id
     EXPORT_STATE = "export_state"
     EXPORT_CODE = "export_code"
     EXPORT_W_CSV = "export_w_csv"
@@ -89,6 +93,8 @@ class Workspace:
     link_problems: list[Problem] = field(default_factory=list)  # why a share link could not be opened
     import_problems: list[Problem] = field(default_factory=list)  # why the last imported file was refused
     guess: tuple[int, tuple[int, ...]] | None = None  # (step, rows) the learner predicted before that step
+    lesson_mode: str = "guided"  # "guided" (one lesson, previous/next) or "free" (all lessons)
+    lesson_index: int = 0  # the lesson shown in guided mode
     selected_token: int | None = None  # the token followed everywhere (id cell, PCA point, token picker)
     points: dict[int, np.ndarray] = field(default_factory=dict)  # step → (V, k) in `frame`
 

@@ -22,11 +22,24 @@ from core.lessons import GRAD_ANSWERS, LESSON_IDS, Demo, run_demo
 from core.training import Lab
 from session import Keys
 
-PREV_KEY, NEXT_KEY = "lesson_prev", "lesson_next"  # proposed for session.Keys (LESSON_PREV, LESSON_NEXT)
-PREDICT_PREFIX, REVEAL_PREFIX = "predict_", "reveal_"  # + lesson id
+PREV_KEY, NEXT_KEY = Keys.LESSON_PREV, Keys.LESSON_NEXT
+PREDICT_PREFIX, REVEAL_PREFIX = Keys.PREDICT_PREFIX, Keys.REVEAL_PREFIX  # + lesson id
 PREDICT_LESSONS = ("C8", "C13")  # predict-then-reveal: "which rows get a non-zero gradient?"
 TRANSLATED_FACTS = ("loss_kind", "other_objective", "optimizer")  # facts whose value is a code, not a token
-METRICS_PER_ROW = 4
+HEADLINES = (  # the numbers each lesson shows as metrics; every other fact goes in its table
+    ("C1", ("adjacent_cos", "random_cos")), ("C2", ("vocab_size", "dim", "ids_checked")), ("C3", ("dim",)),
+    ("C4", ("max_diff", "inf_nan_cells", "cost_ratio")), ("C5", ("n_params", "lookups", "lookups_longer")),
+    ("C6", ("vocab_size", "max_id", "sentence_length")), ("C7", ("fresh_mean", "fresh_std", "z_mean")),
+    ("C8", ("unused_grad_max", "pad_grad_max", "repeated_sum_diff")),
+    ("C9", ("fresh_top_share", "random_top_share", "rows_differing")), ("C10", ("positions", "lstm_max_diff")),
+    ("C11", ("unk_cells", "pad_cells", "oov_count")), ("C12", ("pad_id", "padding_idx", "oov_encoded")),
+    ("C13", ("pad_grad_max", "pad_grad_without_idx", "norm_adam_l2", "norm_adamw")),
+    ("C14", ("n_params", "pad_row_params", "params_without_pad")),
+    ("C15", ("state_diff_no_bias", "packed_max_diff", "padded_max_diff")), ("C16", ("unknown_became",)),
+    ("X1", ("filled_cells", "default_wrote")), ("X2", ("max_norm", "largest_norm_before", "largest_norm_after")),
+    ("X3", ("max_count", "max_diff")), ("X4", ("rows_stored", "dense_floats")), ("X5", ("value_before", "value_after")),
+    ("X6", ("max_diff", "naive_max_diff")), ("X7", ("refit_move", "fixed_move", "axis_flips")),
+)
 
 
 # ---- pure helpers ------------------------------------------------------------------------------
@@ -87,21 +100,34 @@ def lesson_title(lang: str, lesson_id: str) -> str:
 
 
 # ---- drawing -------------------------------------------------------------------------------------
+def headline_keys(demo: Demo) -> tuple[str, ...]:
+    """The facts of ``demo`` shown as metrics: its lesson's headline numbers that it has."""
+    keys = next((keys for lesson_id, keys in HEADLINES if lesson_id == demo.id), ())
+    return tuple(k for k in keys if isinstance(demo.facts.get(k), (int, float)) and not isinstance(demo.facts[k], bool))
+
+
 def _facts(lang: str, demo: Demo) -> None:
-    numbers = {k: v for k, v in demo.facts.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    """Headline numbers as metrics, every other fact in a two-column table, exceptions as code."""
+    headline = headline_keys(demo)
+    for col, k in zip(st.columns(max(len(headline), 1)), headline):
+        v = demo.facts[k]
+        col.metric(fact_label(lang, demo.id, k), f"{v:,}" if isinstance(v, int) else format_value(lang, v, k),
+                   help=fact_label(lang, demo.id, k))
     errors = {k: v for k, v in demo.facts.items() if _is_error(v)}
-    others = [k for k in demo.facts if k not in numbers and k not in errors]
-    keys = list(numbers)
-    for start in range(0, len(keys), METRICS_PER_ROW):
-        for col, k in zip(st.columns(METRICS_PER_ROW), keys[start: start + METRICS_PER_ROW]):
-            col.metric(fact_label(lang, demo.id, k), format_value(lang, numbers[k], k))
+    others = [k for k in demo.facts if k not in headline and k not in errors]
     if others:
-        st.dataframe(pd.DataFrame({"": [fact_label(lang, demo.id, k) for k in others],
-                                   " ": [format_value(lang, demo.facts[k], k) for k in others]}),
-                     hide_index=True, width="stretch")
+        table = {t(lang, "lesson.ui.fact_col"): [fact_label(lang, demo.id, k) for k in others],
+                 t(lang, "lesson.ui.value_col"): [format_value(lang, demo.facts[k], k) for k in others]}
+        st.dataframe(pd.DataFrame(table),
+                     hide_index=True, width="stretch", height=_rows_height(len(others)))
     for k, err in errors.items():
         st.caption(fact_label(lang, demo.id, k))
         st.code(f"{err['type']}: {err['message']}", language=None, wrap_lines=True)
+
+
+def _rows_height(n: int) -> int:
+    """Pixels for a table of n rows plus its header, so short tables never scroll."""
+    return 35 * (n + 1) + 3
 
 
 def _verdict(lang: str, demo: Demo, params: dict[str, str]) -> None:
@@ -138,18 +164,23 @@ def render_lesson(lang: str, demo: Demo) -> None:
     _facts(lang, demo)
     for rows in demo.tables.values():
         if len(rows) > 1:
-            st.dataframe(table_frame(lang, rows), hide_index=True, width="stretch")
+            st.dataframe(table_frame(lang, rows), hide_index=True, width="stretch", height=_rows_height(len(rows) - 1))
     _verdict(lang, demo, params)
 
 
-def _safe_render(lab: Lab, lang: str, lesson_id: str) -> Demo | None:
+def _try_demo(lab: Lab, lang: str, lesson_id: str) -> Demo | str:
+    """The demo, or the message to show if it failed (a failing demo must not take the page down)."""
     try:
-        demo = run_demo(lesson_id, lab)
-    except Exception as exc:  # noqa: BLE001 - a failing demo must not take the page down
-        st.error(t(lang, "lesson.ui.error", error=f"{type(exc).__name__}: {exc}"))
-        return None
-    render_lesson(lang, demo)
-    return demo
+        return run_demo(lesson_id, lab)
+    except Exception as exc:  # noqa: BLE001
+        return t(lang, "lesson.ui.error", error=f"{type(exc).__name__}: {exc}")
+
+
+def _show(lang: str, demo: Demo | str) -> None:
+    if isinstance(demo, str):
+        st.error(demo)
+    else:
+        render_lesson(lang, demo)
 
 
 def _go(lesson_id: str) -> None:
@@ -170,7 +201,7 @@ def _guided(lab: Lab, lang: str, index: int) -> int | None:
     mid.progress((at + 1) / len(LESSON_IDS), text=t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS)))
     next_col.button(t(lang, "lesson.ui.next"), key=NEXT_KEY, disabled=at == len(LESSON_IDS) - 1, width="stretch",
                     on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
-    _safe_render(lab, lang, chosen)
+    _show(lang, _try_demo(lab, lang, chosen))
     return at if at != index else None
 
 
@@ -178,8 +209,11 @@ def _free(lab: Lab, lang: str) -> None:
     for group in ("C", "X"):
         st.markdown(f"#### {t(lang, f'lesson.ui.group.{group}')}")
         for lesson_id in (i for i in LESSON_IDS if i.startswith(group)):
-            with st.expander(lesson_title(lang, lesson_id)):
-                _safe_render(lab, lang, lesson_id)
+            demo = _try_demo(lab, lang, lesson_id)
+            held = isinstance(demo, Demo) and demo.verdict
+            icon = ":material/check_circle:" if held else ":material/error:"
+            with st.expander(lesson_title(lang, lesson_id), icon=icon):
+                _show(lang, demo)
 
 
 def render_lessons(lab: Lab, lang: str, mode: str, index: int) -> int | None:

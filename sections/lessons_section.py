@@ -1,12 +1,23 @@
-"""Section 3: every claim of the chapter, live on the learner's data (filled in by the lessons work)."""
+"""Section 3: every claim of the chapter (C1–C16) and the pitfalls beyond it (X1–X7), live on the learner's data."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+import session
 from components.i18n import t
-from session import Workspace
+from components.lessons import render_lessons
+from session import Keys, Workspace
+
+MODES = ("guided", "free")
 
 
 def render(lang: str, ws: Workspace) -> None:
-    st.info(t(lang, "section.lessons"))
+    st.caption(t(lang, "lessons.intro"))
+    session.set_value(Keys.MODE, ws.lesson_mode)  # the workspace remembers it while other views are shown
+    mode = st.radio(t(lang, "lessons.mode"), MODES, key=Keys.MODE, horizontal=True,
+                    format_func=lambda m: t(lang, f"lessons.mode.{m}"),
+                    on_change=lambda: setattr(ws, "lesson_mode", session.get(Keys.MODE)))
+    moved = render_lessons(ws.lab, lang, mode, ws.lesson_index)
+    if moved is not None:
+        ws.lesson_index = moved

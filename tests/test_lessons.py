@@ -1,0 +1,635 @@
+"""Every lesson's demonstration, checked against fresh torch code (torch is the answer key).
+
+Labs here are deliberately not the chapter's example: PAD is 0 and UNK is 3 (lab A), or PAD is 2
+(lab B), sentences repeat ids, contain unknown tokens and need padding. Each test recomputes the
+fact a demo shows with its own torch code, so a demo that showed something torch does not do
+would fail here.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from sklearn.decomposition import PCA
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_sequence
+
+from components.i18n import LANGS, strings, t
+from core import lessons
+from core.lessons import LESSON_IDS, run_all, run_demo
+from tests.conftest import make_lab
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_TEXT = ROOT.parent / "shared" / "seed" / "nn-embedding-chapter.ko.txt"
+
+ROWS_A = [("<PAD>", 0, "pad"), ("a", 1, ""), ("b", 2, ""), ("<UNK>", 3, "unk"),
+          ("c", 4, ""), ("d", 5, ""), ("e", 6, "")]
+TEXT_A = "a b a c | 1\nb zz | 0\nd a a | 1"  # zz is unknown; sentence 2 gets 2 pads, sentence 3 one
+ROWS_B = [("<UNK>", 0, "unk"), ("x", 1, ""), ("<PAD>", 2, "pad"), ("y", 3, ""), ("w", 4, "")]
+TEXT_B = "x y x | 0\ny | 1\nq x | 0"  # PAD is 2: padding with 0 would write <UNK>
+
+
+def lab_a(**config):
+    return make_lab(ROWS_A, TEXT_A, ("neg", "pos"), **{"embedding_dim": 4, "seed": 3, **config})
+
+
+def lab_b(**config):
+    return make_lab(ROWS_B, TEXT_B, ("neg", "pos"), **{"embedding_dim": 2, "seed": 11, **config})
+
+
+@pytest.fixture(scope="module")
+def lab():
+    return lab_a()
+
+
+@pytest.fixture(scope="module")
+def trained():
+    """Lab A after 3 momentum steps (optimizer state exists, W has moved)."""
+    lab = lab_a(optimizer="momentum", lr=0.5)
+    lab.run(3)
+    return lab
+
+
+def W(lab) -> torch.Tensor:
+    return lab.weight.detach().clone()  # (V, E)
+
+
+def fresh(lab, **options) -> nn.Embedding:
+    """An independent layer with the lab's current table."""
+    return nn.Embedding.from_pretrained(W(lab), freeze=False, padding_idx=lab.recipe.vocab.pad_id, **options)
+
+
+def error_of(fn):
+    with pytest.raises(Exception) as info:
+        fn()
+    return {"type": type(info.value).__name__, "message": str(info.value)}
+
+
+# ---- C1–C6 ------------------------------------------------------------------------------------
+def test_C1_ids_are_names(lab):
+    d = run_demo("C1", lab)
+    w, pad = W(lab), lab.recipe.vocab.pad_id
+    a, b = d.facts["adjacent_ids"]
+    assert b == a + 1 and pad not in (a, b)
+    assert d.facts["adjacent_cos"] == pytest.approx(F.cosine_similarity(w[a], w[b], dim=0).item(), abs=1e-6)
+    c, e = d.facts["random_ids"]
+    assert d.facts["random_cos"] == pytest.approx(F.cosine_similarity(w[c], w[e], dim=0).item(), abs=1e-6)
+    perm = torch.randperm(w.shape[0], generator=torch.Generator().manual_seed(99))  # new id of each old id
+    renamed = w[perm.argsort()]  # renamed[perm[i]] = w[i]
+    ids = lab.batch.ids
+    assert torch.equal(F.embedding(perm[ids], renamed), F.embedding(ids, w)) == d.facts["renamed_equal"] is True
+    assert d.verdict
+
+
+def test_C2_lookup_is_row(lab):
+    d = run_demo("C2", lab)
+    emb, w = fresh(lab), W(lab)
+    ids = torch.unique(lab.batch.ids)
+    assert d.facts["ids_checked"] == len(ids) and d.facts["weight_shape"] == [7, 4]
+    for i in ids.tolist():
+        assert torch.equal(emb(torch.tensor(i)), w[i])
+    shown = {row[0]: row[1] for row in d.tables["lookups"][1:]}
+    assert shown == {i: lab.recipe.vocab.tokens[i] for i in ids.tolist()}
+    assert d.facts["row0_token"] == "<PAD>" and d.verdict
+
+
+def test_C3_shapes(lab):
+    d = run_demo("C3", lab)
+    emb = fresh(lab)
+    assert d.facts["batch_out"] == list(emb(lab.batch.ids).shape) == [3, 4, 4]
+    assert d.facts["sentence_out"] == list(emb(torch.tensor([1, 2, 1, 4])).shape) == [4, 4]
+    assert d.facts["scalar_out"] == list(emb(torch.tensor(1)).shape) == [4]
+    assert d.facts["empty_out"] == list(emb(torch.zeros(2, 0, dtype=torch.long)).shape) == [2, 0, 4]
+    assert d.verdict
+
+
+def test_C4_one_hot_product(lab):
+    d = run_demo("C4", lab)
+    w, ids = W(lab), lab.batch.ids.reshape(-1)
+    one_hot = F.one_hot(ids, 7)  # (12, 7) int64
+    assert d.facts["max_diff"] == (one_hot.float() @ w - w[ids]).abs().max().item() == 0.0
+    assert d.facts["bitwise_equal"] and d.facts["one_hot_dtype"] == "int64"
+    assert d.facts["no_float_error"] == error_of(lambda: one_hot @ w)
+    r = d.facts["inf_row"]
+    assert 0 <= r and r not in ids.tolist()
+    w[r, 0] = math.inf
+    assert d.facts["inf_nan_cells"] == int((one_hot.float() @ w).isnan().sum()) > 0
+    assert d.facts["inf_lookup_finite"] and bool(w[ids].isfinite().all())
+    assert (d.facts["lookup_cost"], d.facts["matmul_cost"]) == (4, 28)
+    assert d.verdict
+
+
+def test_C4_when_every_row_is_used_an_extra_row_holds_the_inf():
+    lab = lab_a()
+    lab = make_lab(ROWS_A, "a b c d e <PAD> <UNK> | 1", ("neg", "pos"), embedding_dim=3, seed=5)
+    d = run_demo("C4", lab)
+    ids = lab.batch.ids.reshape(-1)
+    assert d.facts["every_row_used"] and d.facts["inf_row"] == -1
+    extra = torch.cat([W(lab), torch.tensor([[math.inf, 0.0, 0.0]])])  # (V+1, E)
+    assert d.facts["inf_nan_cells"] == int((F.one_hot(ids, 8).float() @ extra).isnan().sum())
+    assert d.verdict
+
+
+def test_C5_and_C14_parameters(lab):
+    emb = fresh(lab)
+    names = [n for n, _ in emb.named_parameters()]
+    for lesson in ("C5", "C14"):
+        d = run_demo(lesson, lab)
+        assert d.facts["param_names"] == names == ["weight"]
+        assert d.facts["n_params"] == sum(p.numel() for p in emb.parameters()) == 7 * 4
+        assert d.verdict
+    d5 = run_demo("C5", lab)
+    assert d5.facts["output_shape_longer"] == list(emb(torch.cat([lab.batch.ids] * 2, dim=1)).shape) == [3, 8, 4]
+    assert d5.facts["n_params_after_longer"] == 28
+    d14 = run_demo("C14", lab)
+    assert d14.facts["params_without_pad"] == 6 * 4 and d14.facts["pad_row_params"] == 4
+
+
+def test_C6_what_the_layer_accepts(lab):
+    d = run_demo("C6", lab)
+    emb, ids = fresh(lab), lab.batch.ids[0]
+    assert d.facts["id_v_error"] == error_of(lambda: emb(torch.tensor([7])))
+    assert d.facts["id_negative_error"] == error_of(lambda: emb(torch.tensor([-1])))
+    assert d.facts["id_v_error"] == {"type": "IndexError", "message": "index out of range in self"}
+    assert d.facts["float_ids_error"] == error_of(lambda: emb(ids.float()))
+    assert d.facts["float_ids_error"]["type"] == "RuntimeError"
+    assert d.facts["python_list_error"] == error_of(lambda: emb(ids.tolist()))
+    assert d.facts["string_error"] == error_of(lambda: emb("a"))
+    assert d.facts["int32_error"] is None and torch.equal(emb(ids.int()), emb(ids)) and d.facts["int32_equal"]
+    assert d.facts["longer_than_v_shape"] == list(emb(torch.arange(8) % 7).shape) == [8, 4]
+    assert d.verdict
+
+
+def test_C12_preprocessing_owns_strings_and_unk(lab):
+    d = run_demo("C12", lab)
+    assert d.facts["oov_token"] == "zz" and d.facts["oov_encoded"] == lab.recipe.vocab.encode(["zz"])[0] == 3
+    assert d.facts["tensor_of_str_error"] == error_of(lambda: torch.tensor(["zz"]))
+    assert d.facts["tensor_of_str_error"]["type"] == "ValueError"
+    assert d.facts["str_input_error"] == error_of(lambda: fresh(lab)("zz"))
+    assert d.facts["out_of_range_error"]["type"] == "IndexError"
+    assert d.facts["padding_idx"] == lab.model.embedding.padding_idx == 0 and d.facts["ids_agree"]
+    assert d.verdict
+
+
+# ---- C7–C11 ------------------------------------------------------------------------------------
+def test_C7_fresh_table_is_standard_normal(lab):
+    d = run_demo("C7", lab)
+    w0 = torch.randn(7, 4, generator=torch.Generator().manual_seed(3))
+    w0[0] = 0.0
+    ordinary = w0[1:].double()
+    assert d.facts["fresh_mean"] == pytest.approx(ordinary.mean().item(), abs=1e-9)
+    assert d.facts["fresh_std"] == pytest.approx(ordinary.std(correction=0).item(), abs=1e-9)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(3)
+        same = torch.equal(nn.Embedding(7, 4, padding_idx=0).weight.detach(), w0)
+    assert same and d.facts["same_as_nn_embedding"] and d.facts["pad_row_zero"]
+    assert d.verdict
+
+
+def test_C8_gradient_reaches_only_looked_up_rows(trained):
+    d = run_demo("C8", trained)
+    ids, lengths = trained.batch.ids, trained.batch.lengths
+    targets = torch.tensor(trained.recipe.labels)
+    model = copy.deepcopy(trained.model)
+    model.zero_grad(set_to_none=True)
+    F.cross_entropy(model(ids, lengths), targets).backward()
+    g = model.embedding.weight.grad  # (V, E)
+    unused = torch.ones(7, dtype=torch.bool)
+    unused[ids.reshape(-1)] = False
+    assert d.facts["unused_grad_max"] == g[unused].abs().max().item() == 0.0
+    assert d.facts["pad_grad_max"] == g[0].abs().max().item() == 0.0
+    assert d.facts["repeated_id"] == 1 and d.facts["repeated_count"] == int((ids == 1).sum()) == 4
+    vectors = W(trained)[ids].requires_grad_()  # (B, T, E): dL/d(vector) at each position
+    loss = F.cross_entropy(model.head(model.pool(vectors, lengths)), targets)
+    (per_position,) = torch.autograd.grad(loss, vectors)
+    summed = per_position[ids == 1].sum(dim=0)
+    assert torch.allclose(summed, g[1], atol=1e-6) and d.facts["repeated_sum_close"]
+    assert d.facts["repeated_sum_diff"] == pytest.approx((summed - g[1]).abs().max().item(), abs=1e-6)
+    assert d.facts["grad_rows"] == ["used_but_pad"]
+    assert d.facts["ids_unchanged"] and d.verdict
+
+
+def test_C8_absent_row_moves_only_with_optimizer_state(trained):
+    d = run_demo("C8", trained)
+    ids = trained.batch.ids
+    second = torch.where(ids == 1, 0, ids)  # row 1 absent from batch 2
+    moved = {}
+    for name, make in (("sgd", lambda p: torch.optim.SGD(p, lr=0.5)),
+                       ("adam", lambda p: torch.optim.Adam(p, lr=0.5))):
+        emb = fresh(trained)
+        opt = make([emb.weight])
+        g = torch.Generator().manual_seed(0)
+        for batch in (ids, second):
+            before = emb.weight.detach()[1].clone()
+            opt.zero_grad()
+            (emb(batch) * torch.randn(3, 4, 4, generator=g)).sum().backward()
+            opt.step()
+        moved[name] = (emb.weight.detach()[1] - before).norm().item()
+    assert moved["sgd"] == 0.0 == d.facts["absent_move_sgd"]
+    assert moved["adam"] > 0 and d.facts["absent_move_adam"] > 0 and d.facts["absent_move_momentum"] > 0
+
+
+def test_C9_untrained_spectrum_and_objective(lab):
+    d = run_demo("C9", lab)
+    w0 = lab.snapshots[0].astype(np.float64)
+    s = np.linalg.svd(w0 - w0.mean(axis=0), compute_uv=False) ** 2
+    assert d.facts["fresh_top_share"] == pytest.approx(s[0] / s.sum(), abs=1e-9)
+    tables = []  # one Adam step on the labels vs on the labels moved to the other class
+    for shift in (0, 1):
+        model = copy.deepcopy(lab.model)
+        opt = torch.optim.Adam(model.parameters(), lr=0.1)
+        targets = (torch.tensor(lab.recipe.labels) + shift) % 2
+        F.cross_entropy(model(lab.batch.ids, lab.batch.lengths), targets).backward()
+        opt.step()
+        tables.append(model.embedding.weight.detach())
+    assert not torch.equal(*tables)
+    assert d.facts["other_objective"] == "labels_shifted" and d.facts["rows_differing"] > 0
+    assert d.verdict
+
+
+def test_C10_same_id_same_vector(lab):
+    d = run_demo("C10", lab)
+    ids, w = lab.batch.ids, W(lab)
+    vectors = fresh(lab)(ids)  # (B, T, E)
+    i = d.facts["id"]
+    assert i == 1 and d.facts["positions"] == int((ids == i).sum()) == 4 and not d.facts["constructed"]
+    assert all(torch.equal(v, w[i]) for v in vectors[ids == i])
+    assert d.facts["lstm_max_diff"] > 0 and d.verdict
+
+
+def test_C11_unk_and_pad_are_different(lab):
+    d = run_demo("C11", lab)
+    ids, mask = lab.batch.ids, lab.batch.mask
+    assert d.facts["unk_id"] == 3 and d.facts["pad_id"] == 0 and d.facts["ids_differ"]
+    assert d.facts["unk_cells"] == int(((ids == 3) & mask).sum()) == 1
+    assert d.facts["oov_tokens"] == ["zz"] and d.facts["oov_count"] == 1
+    assert d.facts["pad_cells"] == int((ids.shape[1] - lab.batch.lengths).sum()) == 3
+    assert d.verdict
+
+
+# ---- C13–C16 -------------------------------------------------------------------------------------
+def test_C13_pad_gradient_is_zero_with_pad_in_batch(lab):
+    d = run_demo("C13", lab)
+    ids = lab.batch.ids
+    direction = torch.randn(3, 4, 4, generator=torch.Generator().manual_seed(1))
+    with_idx, without = fresh(lab), nn.Embedding.from_pretrained(W(lab), freeze=False)
+    (with_idx(ids) * direction).sum().backward()
+    (without(ids) * direction).sum().backward()
+    assert with_idx.weight.grad[0].abs().max().item() == 0.0 == d.facts["pad_grad_max"]
+    assert without.weight.grad[0].norm().item() > 0 and d.facts["pad_grad_without_idx"] > 0
+    assert d.facts["pad_in_batch"] and d.facts["pad_cells"] == int((ids == 0).sum())
+    assert d.facts["grad_rows"] == ["used_but_pad"]
+
+
+@pytest.mark.parametrize("make", [lambda p: torch.optim.SGD(p, lr=0.5, momentum=0.9, weight_decay=0.1),
+                                  lambda p: torch.optim.Adam(p, lr=0.5, weight_decay=0.1),
+                                  lambda p: torch.optim.AdamW(p, lr=0.5, weight_decay=0.1)])
+def test_C13_zero_pad_row_stays_zero(lab, make):
+    d = run_demo("C13", lab)
+    emb = fresh(lab)
+    opt = make([emb.weight])
+    g = torch.Generator().manual_seed(2)
+    for _ in range(3):
+        opt.zero_grad()
+        (emb(lab.batch.ids) * torch.randn(3, 4, 4, generator=g)).sum().backward()
+        opt.step()
+    assert torch.count_nonzero(emb.weight.detach()[0]) == 0
+    assert all(d.facts[f"zero_after_{n}"] == 0.0 for n in ("sgd", "momentum", "adam", "adamw"))
+
+
+def test_C13_decay_hand_set_row_and_padding_idx_rules(lab):
+    d = run_demo("C13", lab)
+    norms = {}
+    for name, make in (("adam_l2", torch.optim.Adam), ("adamw", torch.optim.AdamW)):
+        row = torch.full((4,), 0.5, requires_grad=True)  # PAD's gradient is 0: only decay acts on it
+        opt = make([row], lr=lessons.DECAY_LR, weight_decay=lessons.DECAY)
+        for _ in range(lessons.DECAY_STEPS):
+            row.grad = torch.zeros(4)
+            opt.step()
+        norms[name] = row.detach().norm().item()
+    assert d.facts["norm_adam_l2"] == pytest.approx(norms["adam_l2"], rel=1e-5)
+    assert d.facts["norm_adamw"] == pytest.approx(norms["adamw"], rel=1e-5)
+    assert norms["adam_l2"] < norms["adamw"] < d.facts["norm_start"] == 1.0
+    w = W(lab)
+    w[0] = 0.25
+    assert torch.equal(nn.Embedding.from_pretrained(w, padding_idx=0).weight[0], torch.full((4,), 0.25))
+    assert d.facts["from_pretrained_kept"]
+    assert d.facts["minus_one_means"] == nn.Embedding.from_pretrained(W(lab), padding_idx=-1).padding_idx == 6
+    assert d.facts["out_of_range_error"] == error_of(lambda: nn.Embedding.from_pretrained(W(lab), padding_idx=7))
+    assert d.facts["out_of_range_error"]["type"] == "AssertionError"
+    assert d.verdict
+
+
+def test_C13_hand_set_pad_row_is_looked_up_not_rezeroed():
+    lab = lab_a()
+    lab.set_pad_row([0.1, -0.2, 0.3, 0.4])
+    vec = torch.tensor([0.1, -0.2, 0.3, 0.4])
+    with torch.no_grad():
+        assert torch.equal(lab.model.embedding(torch.tensor(0)), vec)  # the learner's own layer returns it
+    d = run_demo("C13", lab)
+    assert d.facts["hand_vector"] == lessons._vec(vec)
+    assert d.facts["hand_lookup_equal"] and d.facts["hand_kept_after_steps"] and d.verdict
+
+
+def test_C15_zero_inputs_still_update_an_lstm(lab):
+    d = run_demo("C15", lab)
+    b, length = d.facts["sentence"], d.facts["length"]
+    assert length == int(lab.batch.lengths[b]) == 2
+    x = W(lab)[lab.batch.ids[b, :length]][None]  # (1, L, E)
+    g = torch.Generator().manual_seed(0)
+    lstm = nn.LSTM(4, 3, batch_first=True, bias=False)
+    with torch.no_grad():
+        for p in lstm.parameters():
+            p.uniform_(-0.5, 0.5, generator=g)
+        h_real = lstm(x)[1][0]
+        h_pad = lstm(torch.cat([x, torch.zeros(1, 2, 4)], dim=1))[1][0]
+        assert (h_pad - h_real).abs().max() > 0 and d.facts["state_diff_no_bias"] > 0
+        vectors = W(lab)[lab.batch.ids]  # (B, T, E)
+        packed = pack_padded_sequence(vectors, lab.batch.lengths, batch_first=True, enforce_sorted=False)
+        h_packed = lstm(packed)[1][0]
+        alone = torch.cat([lstm(vectors[i: i + 1, : int(n)])[1][0] for i, n in enumerate(lab.batch.lengths)], dim=1)
+    assert torch.allclose(h_packed, alone, atol=1e-6) and d.facts["packed_close"]
+    mask = lab.batch.mask.unsqueeze(-1)
+    masked = (vectors * mask).sum(1) / lab.batch.lengths.unsqueeze(1)
+    assert torch.allclose(vectors.mean(1), masked * lab.batch.lengths.unsqueeze(1) / 4, atol=1e-6)
+    assert d.facts["mean_relation"] and d.facts["output_shape"] == [3, 4, 4] and d.verdict
+
+
+def test_C16_the_chapter_code_runs_as_written(lab):
+    if SEED_TEXT.exists():
+        assert lessons.CHAPTER_CODE.strip() in SEED_TEXT.read_text(encoding="utf-8")
+    namespace = {}
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        exec(lessons.CHAPTER_CODE, namespace)  # noqa: S102
+    d = run_demo("C16", lab)
+    assert d.facts["inputs"] == namespace["inputs"].tolist() == [[2, 0, 3], [2, 4, 1]]
+    assert d.facts["vectors_shape"] == list(namespace["vectors"].shape) == [2, 3, 3]
+    assert d.facts["pad_vector"] == [0.0, 0.0, 0.0] and d.facts["pad_vector_zero"]
+    assert d.facts["learner_ids"] == lab.batch.ids.tolist() and d.facts["learner_matches_batch"]
+    assert not d.facts["learner_is_chapter"] and d.verdict
+
+
+def test_C16_chapter_preprocessing_needs_the_special_token_names():
+    rows = [("[PAD]", 0, "pad"), ("a", 1, ""), ("[UNK]", 2, "unk")]
+    d = run_demo("C16", make_lab(rows, "a q | 0", ("n", "p")))
+    assert d.facts["learner_error"]["type"] == "KeyError" and d.facts["learner_ids"] is None
+    assert d.verdict  # the chapter's own run still holds
+
+
+# ---- X1–X7 -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("which", ["a", "b"])
+def test_X1_pad_sequence_pads_with_zero(which):
+    lab = lab_a() if which == "a" else lab_b()
+    d = run_demo("X1", lab)
+    vocab = lab.recipe.vocab
+    seqs = [torch.tensor(vocab.encode(s)) for s in lab.batch.tokens]
+    default = pad_sequence(seqs, batch_first=True)
+    assert d.facts["default_equals_batch"] == torch.equal(default, lab.batch.ids) == (vocab.pad_id == 0)
+    assert torch.equal(pad_sequence(seqs, batch_first=True, padding_value=vocab.pad_id), lab.batch.ids)
+    assert d.facts["with_pad_equals_batch"] and d.facts["token_at_0"] == vocab.tokens[0]
+    assert d.facts["default_wrote"] == int((default[~lab.batch.mask] == 0).sum()) == 3
+    assert d.verdict
+
+
+def test_X2_max_norm_rewrites_weight_under_no_grad(lab):
+    d = run_demo("X2", lab)
+    emb = nn.Embedding.from_pretrained(W(lab), max_norm=d.facts["max_norm"])
+    before = emb.weight.detach().clone()
+    with torch.no_grad():
+        emb(lab.batch.ids)
+    used = torch.unique(lab.batch.ids)
+    assert bool((emb.weight[used].norm(dim=1) <= d.facts["max_norm"] * (1 + 1e-6)).all())
+    assert d.facts["rows_changed"] == int((emb.weight != before).any(dim=1).sum()) > 0
+    assert torch.equal(emb.weight[[6]], before[[6]]) and d.facts["unused_unchanged"] and d.verdict
+
+
+def test_X3_scale_grad_by_freq_divides_by_count(lab):
+    d = run_demo("X3", lab)
+    ids = lab.batch.ids
+    direction = torch.randn(3, 4, 4, generator=torch.Generator().manual_seed(5))
+    plain, scaled = fresh(lab), fresh(lab, scale_grad_by_freq=True)
+    for emb in (plain, scaled):
+        (emb(ids) * direction).sum().backward()
+    counts = torch.bincount(ids.reshape(-1), minlength=7)
+    rows = [i for i in range(1, 7) if counts[i] > 0]
+    assert torch.allclose(scaled.weight.grad[rows] * counts[rows].unsqueeze(1), plain.weight.grad[rows], atol=1e-6)
+    assert d.facts["max_count"] == int(counts[1:].max()) == 4 and d.facts["rows_checked"] == len(rows)
+    assert d.facts["close"] and d.verdict
+
+
+def test_X4_sparse_gradients_and_optimizers(lab):
+    d = run_demo("X4", lab)
+    emb = fresh(lab, sparse=True)
+    emb(lab.batch.ids).sum().backward()
+    assert emb.weight.grad.is_sparse and d.facts["is_sparse"]
+    assert d.facts["rows_stored"] == emb.weight.grad.coalesce().indices().shape[1] == 5  # a, b, c, d, UNK
+    assert d.facts["adam_error"] == error_of(lambda: torch.optim.Adam([emb.weight]).step())
+    assert d.facts["adamw_error"] == error_of(lambda: torch.optim.AdamW([emb.weight]).step())
+    torch.optim.SGD([emb.weight], lr=0.1).step()
+    torch.optim.SparseAdam([emb.weight], lr=0.1).step()
+    assert d.facts["sgd_error"] is None and d.facts["sparse_adam_error"] is None and d.verdict
+
+
+def test_X5_from_pretrained_freezes_and_shares(lab):
+    d = run_demo("X5", lab)
+    w = W(lab)
+    emb = nn.Embedding.from_pretrained(w)
+    assert emb.weight.requires_grad is False is d.facts["default_requires_grad"]
+    assert emb.weight.data_ptr() == w.data_ptr() and d.facts["shares_memory"]
+    w[0, 0] += 1.0
+    assert emb.weight[0, 0].item() == w[0, 0].item() and d.facts["value_after"] == d.facts["value_before"] + 1.0
+    assert d.facts["lab_requires_grad"] and d.verdict
+
+
+def test_X6_embedding_bag_is_the_masked_mean(lab):
+    d = run_demo("X6", lab)
+    ids = lab.batch.ids
+    bag = nn.EmbeddingBag.from_pretrained(W(lab), mode="mean", padding_idx=0)(ids)
+    keep = (ids != 0).unsqueeze(-1)
+    masked = (W(lab)[ids] * keep).sum(1) / keep.sum(1)
+    assert torch.allclose(bag, masked, atol=1e-6)
+    assert d.facts["max_diff"] == pytest.approx((bag - masked).abs().max().item(), abs=1e-6)
+    assert d.facts["pad_cells"] == int((ids == 0).sum()) == 3 and d.facts["close"] and d.verdict
+
+
+def pad_moves(tables, pad):
+    """PAD's movement from the first snapshot: PCA refit on every snapshot vs one PCA on all of them."""
+    refit = [PCA(2, svd_solver="full").fit(w).transform(w[pad: pad + 1])[0] for w in tables]
+    fixed_pca = PCA(2, svd_solver="full").fit(np.concatenate(tables))
+    fixed = [fixed_pca.transform(w[pad: pad + 1])[0] for w in tables]
+    return [max(np.linalg.norm(p - pts[0]) for p in pts) for pts in (refit, fixed)]
+
+
+def test_X7_refit_moves_pad_fixed_frame_does_not(trained):
+    d = run_demo("X7", trained)
+    tables = [trained.snapshots[s].astype(np.float64) for s in sorted(trained.snapshots)]
+    refit, fixed = pad_moves(tables, 0)
+    assert refit > 0 and fixed == 0.0
+    assert d.facts["refit_move"] == pytest.approx(refit, abs=1e-6) and d.facts["fixed_move"] == 0.0
+    assert d.facts["snapshots"] == 4 and not d.facts["trained_copy"] and d.verdict
+
+
+def test_X7_a_hand_set_pad_row_moves_in_the_fixed_frame_too():
+    lab = lab_a(optimizer="sgd", lr=0.5)
+    lab.run(2)
+    lab.set_pad_row([1.0, 1.0, 1.0, 1.0])
+    d = run_demo("X7", lab)
+    assert d.facts["pad_row_changed"] and d.facts["fixed_move"] > 0 and d.verdict
+
+
+def test_X7_trains_a_copy_when_only_one_snapshot_exists(lab):
+    d = run_demo("X7", lab)
+    assert d.facts["trained_copy"] and d.facts["snapshots"] == lessons.TRAIN_STEPS + 1
+    assert d.facts["refit_move"] > 0 and d.facts["fixed_move"] == 0.0 and d.verdict
+
+
+# ---- every demo, every state ---------------------------------------------------------------------
+def lab_state(lab) -> dict:
+    opt = lab.optimizer.state_dict()
+    return {"params": {n: p.detach().clone() for n, p in lab.model.named_parameters()},
+            "grads": {n: None if p.grad is None else p.grad.clone() for n, p in lab.model.named_parameters()},
+            "opt": copy.deepcopy(opt), "steps": lab.steps, "losses": list(lab.losses),
+            "snapshots": {k: v.copy() for k, v in lab.snapshots.items()}, "ids": lab.batch.ids.clone(),
+            "pad_edits": list(lab.pad_edits), "rng": torch.random.get_rng_state()}
+
+
+def same(a, b) -> bool:
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.dtype == b.dtype and torch.equal(a, b)
+    if isinstance(a, np.ndarray):
+        return np.array_equal(a, b)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+@pytest.mark.parametrize("optimizer", ["adam", "momentum"])
+def test_no_demo_changes_the_lab_or_the_global_rng(optimizer):
+    lab = lab_a(optimizer=optimizer, pooling="lstm")
+    lab.run(2)
+    lab.set_pad_row([0.5, 0.0, -0.5, 1.0])
+    before = lab_state(lab)
+    run_all(lab)
+    after = lab_state(lab)
+    assert same(before, after)
+    assert lab.model.embedding.padding_idx == 0 and lab.model.embedding.max_norm is None
+
+
+EDGE_STATES = {
+    "chapter": (None, None, {}),
+    "every_row_used_lstm": (ROWS_A, "a b c d e <PAD> <UNK> | 1\na | 0", {"pooling": "lstm"}),
+    "one_token_one_sentence": (ROWS_A, "a | 1", {"embedding_dim": 1}),
+    "unlabelled_packed": (ROWS_A, "a b\nc c c | 1", {"pooling": "packed_lstm", "optimizer": "sgd"}),
+    "all_unknown_no_pads": (ROWS_B, "q r | 0\ns t | 1", {"embedding_dim": 3}),
+    "two_rows_only": ([("<PAD>", 0, "pad"), ("<UNK>", 1, "unk")], "zz yy | 0\nzz | 1", {"embedding_dim": 2}),
+    "pad_last_truncated": ([("a", 0, ""), ("<UNK>", 1, "unk"), ("b", 2, ""), ("<PAD>", 3, "pad")],
+                           "a b a b a | 0\nb | 1", {"fixed_len": 3, "pooling": "mean", "optimizer": "adamw"}),
+    "pad_typed_as_word": (ROWS_B, "<PAD> <PAD> | 0\nx | 1", {"weight_decay": 0.1}),
+}
+
+
+def edge_lab(name):
+    rows, text, config = EDGE_STATES[name]
+    if rows is None:
+        return make_lab(**config)
+    return make_lab(rows, text, ("n", "p"), **{"seed": 7, **config})
+
+
+def plain(value) -> bool:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and plain(v) for k, v in value.items())
+    return False
+
+
+@pytest.mark.parametrize("name", list(EDGE_STATES))
+def test_every_demo_handles_every_state(name):
+    lab = edge_lab(name)
+    if all(label is not None for label in lab.recipe.labels):
+        lab.run(2)
+    demos = run_all(lab)
+    assert list(demos) == list(LESSON_IDS)
+    for lesson_id, d in demos.items():
+        assert d.id == lesson_id and isinstance(d.verdict, bool)
+        assert plain(d.facts) and plain(d.tables), lesson_id
+        for rows in d.tables.values():
+            assert all(len(row) == len(rows[0]) for row in rows), lesson_id
+    failed = [i for i, d in demos.items() if not d.verdict]
+    assert failed == [], failed
+
+
+def test_every_lesson_string_exists_in_both_languages():
+    data = json.loads((ROOT / "assets" / "strings" / "lessons.json").read_text(encoding="utf-8"))
+    assert data and all(key.startswith("lesson.") for key in data)
+    for key, entry in data.items():
+        assert set(entry) == set(LANGS) and all(entry[lang].strip() for lang in LANGS), key
+    for lesson_id in LESSON_IDS:
+        for part in ("title", "body", "check"):
+            assert f"lesson.{lesson_id}.{part}" in data
+    for answer in lessons.GRAD_ANSWERS:
+        assert f"lesson.answer.{answer}" in data
+
+
+@pytest.mark.parametrize("name", ["chapter", "every_row_used_lstm", "two_rows_only", "pad_typed_as_word"])
+def test_everything_a_demo_shows_has_words(name):
+    from components.lessons import fact_label, table_frame, template_params
+
+    s = strings()
+    lab = edge_lab(name)
+    for d in run_all(lab).values():
+        for key in d.facts:
+            assert f"lesson.{d.id}.fact.{key}" in s or f"lesson.fact.{key}" in s, (d.id, key)
+        for rows in d.tables.values():
+            assert all(f"lesson.col.{c}" in s for c in rows[0]), (d.id, rows[0])
+            if "case" in rows[0]:
+                assert all(f"lesson.case.{r[rows[0].index('case')]}" in s for r in rows[1:])
+        for lang in LANGS:
+            params = template_params(lang, d)
+            for part in ("title", "body", "check", "fail"):
+                if f"lesson.{d.id}.{part}" in s:
+                    assert "[lesson." not in t(lang, f"lesson.{d.id}.{part}", **params)
+            assert fact_label(lang, d.id, next(iter(d.facts))) != next(iter(d.facts))
+            for rows in d.tables.values():
+                assert table_frame(lang, rows).shape == (len(rows) - 1, len(rows[0]))
+
+
+# ---- the panel, driven like a learner ---------------------------------------------------------------
+def _lessons_page():
+    import streamlit as st
+
+    from components.lessons import render_lessons
+    from tests.conftest import make_lab
+
+    lab = make_lab()
+    moved = render_lessons(lab, "ko", st.session_state.get("test_mode", "guided"), 0)
+    st.session_state["test_moved"] = moved
+
+
+def test_guided_and_free_modes_render():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_lessons_page, default_timeout=60).run()
+    assert not at.exception and at.selectbox(key="lesson").value == "C1"
+    at.button(key="lesson_next").click().run()
+    assert at.selectbox(key="lesson").value == "C2" and at.session_state["test_moved"] == 1
+    at.selectbox(key="lesson").set_value("C8").run()
+    assert at.session_state["test_moved"] == 7 and not at.exception
+    at.radio(key="predict_C8").set_value("used_but_pad").run()
+    at.toggle(key="reveal_C8").set_value(True).run()
+    assert any("맞았습니다" in s.value for s in at.success)
+    at.session_state["test_mode"] = "free"
+    at.run()
+    assert not at.exception and len(at.expander) == len(LESSON_IDS) and not at.error
