@@ -84,7 +84,8 @@ def spectrum_is_flat(frame: Frame, n_rows: int, seed: int = 0) -> bool:
 
 @lru_cache(maxsize=64)
 def random_top_ratio(rows: int, e: int, seed: int) -> float:
-    """95th percentile of the top explained-variance ratio over RANDOM_TABLES N(0,1) tables (rows × e).
+    """95th percentile of the top explained-variance ratio over RANDOM_TABLES fresh-like tables (rows × e):
+    N(0, 1) with one zero row, as ``nn.Embedding(padding_idx=…)`` starts.
 
     A pure function of its arguments, so caching it shares nothing a user can change.
     """
@@ -92,6 +93,7 @@ def random_top_ratio(rows: int, e: int, seed: int) -> float:
     tops = []
     for _ in range(RANDOM_TABLES):
         r = rng.standard_normal((rows, e))
+        r[0] = 0.0  # like a fresh nn.Embedding table: N(0, 1) with one zero (PAD) row
         eig = np.linalg.eigvalsh(np.cov(r, rowvar=False).reshape(e, e))  # ascending
         tops.append(eig[-1] / eig.sum())
     return float(np.quantile(tops, 0.95))

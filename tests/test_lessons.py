@@ -22,6 +22,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_sequence
 
 from components.i18n import LANGS, strings, t
+import core.lessons.common as lessons_common
 from core import lessons
 from core.lessons import LESSON_IDS, run_all, run_demo
 from tests.conftest import make_lab
@@ -309,8 +310,8 @@ def test_C13_decay_hand_set_row_and_padding_idx_rules(lab):
     norms = {}
     for name, make in (("adam_l2", torch.optim.Adam), ("adamw", torch.optim.AdamW)):
         row = torch.full((4,), 0.5, requires_grad=True)  # PAD's gradient is 0: only decay acts on it
-        opt = make([row], lr=lessons.DECAY_LR, weight_decay=lessons.DECAY)
-        for _ in range(lessons.DECAY_STEPS):
+        opt = make([row], lr=lessons_common.DECAY_LR, weight_decay=lessons_common.DECAY)
+        for _ in range(lessons_common.DECAY_STEPS):
             row.grad = torch.zeros(4)
             opt.step()
         norms[name] = row.detach().norm().item()
@@ -334,7 +335,7 @@ def test_C13_hand_set_pad_row_is_looked_up_not_rezeroed():
     with torch.no_grad():
         assert torch.equal(lab.model.embedding(torch.tensor(0)), vec)  # the learner's own layer returns it
     d = run_demo("C13", lab)
-    assert d.facts["hand_vector"] == lessons._vec(vec)
+    assert d.facts["hand_vector"] == lessons_common._vec(vec)
     assert d.facts["hand_lookup_equal"] and d.facts["hand_kept_after_steps"] and d.verdict
 
 
@@ -487,7 +488,7 @@ def test_X7_a_hand_set_pad_row_moves_in_the_fixed_frame_too():
 
 def test_X7_trains_a_copy_when_only_one_snapshot_exists(lab):
     d = run_demo("X7", lab)
-    assert d.facts["trained_copy"] and d.facts["snapshots"] == lessons.TRAIN_STEPS + 1
+    assert d.facts["trained_copy"] and d.facts["snapshots"] == lessons_common.TRAIN_STEPS + 1
     assert d.facts["refit_move"] > 0 and d.facts["fixed_move"] == 0.0 and d.verdict
 
 

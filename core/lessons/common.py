@@ -1,0 +1,223 @@
+"""Shared pieces of the lessons: size bounds, the Demo record, and helpers that copy the learner's state."""
+
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from core.model import seeded_embedding_weight
+from core.training import Lab
+
+# ---- bounds: every demo stays fast on the biggest table core allows (V·E ≤ 40M) -------------
+MAX_COPY_FLOATS = 1_000_000  # W is copied whole up to this size; beyond it only the rows needed
+EXTRA_UNUSED_ROWS = 8  # rows not looked up that a partial copy keeps, so "unused" can be shown
+MAX_OUTPUT_FLOATS = 200_000  # b·T·E: demos that compute vectors use the first b sentences
+ONE_HOT_MAX_MACS = 20_000_000  # n·V·E: the one-hot matmul of C4 runs on the first n tokens only
+LSTM_HIDDEN = 8  # hidden size of the small seeded LSTMs of C10 and C15
+LSTM_SENTENCES = 4  # sentences run through them one by one (C15)
+STATS_MAX_FLOATS = 1_000_000  # C7: the first rows of a big table are enough for a mean and a std
+PCA_MAX_ROWS = 1_000  # C9, X7: PCA of the first rows (and PAD) of a big table
+SHOW_ROWS = 12  # rows in a displayed table
+SHOW_COMPONENTS = 6  # vector components shown in a table cell
+TRAIN_STEPS = 3  # steps on a copy (C9, C13, X7)
+DECAY_LR, DECAY, DECAY_STEPS = 0.01, 0.01, 10  # C13: weight decay on a non-zero PAD row
+X7_MAX_SNAPSHOTS = 8
+X7_MAX_FLOATS = 4_000_000  # snapshots × V·E fitted by X7's PCAs
+
+LESSON_IDS = tuple(f"C{i}" for i in range(1, 17)) + tuple(f"X{i}" for i in range(1, 8))
+GRAD_ANSWERS = ("all", "used", "used_but_pad", "none")  # C8/C13: which rows get a gradient
+
+CHAPTER_CODE = '''import torch
+from torch import nn
+
+vocab = {
+    "<UNK>": 0, "<PAD>": 1,
+    "영화": 2, "좋다": 3, "나쁘다": 4, "재미있다": 5,
+}
+tokens = [["영화", "정말", "좋다"], ["영화", "나쁘다"]]
+encoded = [[vocab.get(token, vocab["<UNK>"]) for token in seq]
+           for seq in tokens]
+max_len = max(len(seq) for seq in encoded)
+padded = [seq + [vocab["<PAD>"]] * (max_len - len(seq))
+          for seq in encoded]
+inputs = torch.tensor(padded, dtype=torch.long)
+
+embedding = nn.Embedding(len(vocab), 3, padding_idx=vocab["<PAD>"])
+vectors = embedding(inputs)
+'''  # the chapter's code, verbatim (tests check it against the seed text)
+CHAPTER_PREPROCESSING = CHAPTER_CODE[CHAPTER_CODE.index("encoded ="): CHAPTER_CODE.index("\nembedding =")]
+CHAPTER_IDS = ((2, 0, 3), (2, 4, 1))  # the matrix printed in the chapter
+
+
+@dataclass(frozen=True)
+class Demo:
+    """What one demonstration saw. ``facts`` and ``tables`` hold plain Python values only."""
+
+    id: str
+    verdict: bool  # did the check this demo performs hold
+    facts: dict[str, Any]
+    tables: dict[str, list[list]] = field(default_factory=dict)
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Bench:
+    """A private copy of (part of) W with the first b sentences renumbered into it."""
+
+    weight: torch.Tensor  # (n, E) copy: all V rows, or the rows looked up + PAD, UNK, a few unused
+    rows: torch.Tensor  # (n,) the learner's id of each row of `weight`
+    ids: torch.Tensor  # (b, T) the first b sentences, ids renumbered into `weight`
+    lengths: torch.Tensor  # (b,)
+    mask: torch.Tensor  # (b, T) True at real tokens
+    pad: int  # PAD's row in `weight`
+    unk: int  # UNK's row in `weight`
+    full: bool  # True when `weight` is all of W (then rows == arange(V))
+
+    def embedding(self, pad_row: torch.Tensor | None = None, **options) -> nn.Embedding:
+        """A fresh trainable layer on a copy of the bench's table, like the lab's (from_pretrained)."""
+        w = self.weight.clone()  # (n, E)
+        if pad_row is not None:
+            w[self.pad] = pad_row
+        return nn.Embedding.from_pretrained(w, freeze=False, padding_idx=self.pad, **options)
+
+    def vocab_id(self, row: int) -> int:
+        return int(self.rows[row])
+
+    def facts(self, lab: Lab) -> dict[str, Any]:
+        return {"sentences_used": int(self.ids.shape[0]), "sentences": int(lab.batch.ids.shape[0]),
+                "table_rows": int(self.weight.shape[0]), "full_table": self.full}
+
+
+def _sentences_used(lab: Lab) -> int:
+    """How many sentences (from the first) a demo runs through layers: b·T·E ≤ MAX_OUTPUT_FLOATS."""
+    B, T = lab.batch.ids.shape
+    E = lab.weight.shape[1]
+    return max(1, min(B, MAX_OUTPUT_FLOATS // max(1, T * E)))
+
+
+def _bench(lab: Lab) -> _Bench:
+    """Copy W whole when small; otherwise only the rows the first b sentences look up."""
+    vocab, batch = lab.recipe.vocab, lab.batch
+    b = _sentences_used(lab)
+    ids = batch.ids[:b]  # (b, T)
+    W = lab.weight.detach()  # (V, E), read only
+    V, E = W.shape
+    if V * E <= MAX_COPY_FLOATS:
+        return _Bench(W.clone(), torch.arange(V), ids.clone(), batch.lengths[:b].clone(),
+                      batch.mask[:b].clone(), vocab.pad_id, vocab.unk_id, True)
+    used = torch.zeros(V, dtype=torch.bool)
+    used[ids.reshape(-1)] = True
+    used[[vocab.pad_id, vocab.unk_id]] = True
+    unused = (~used).nonzero()[:EXTRA_UNUSED_ROWS, 0]
+    rows = torch.sort(torch.cat([used.nonzero()[:, 0], unused])).values  # (n,)
+    renumber = lambda i: int(torch.searchsorted(rows, torch.tensor(i)))  # noqa: E731
+    return _Bench(W[rows].clone(), rows, torch.searchsorted(rows, ids), batch.lengths[:b].clone(),
+                  batch.mask[:b].clone(), renumber(vocab.pad_id), renumber(vocab.unk_id), False)
+
+
+def _error(fn: Callable[[], Any]) -> dict[str, str] | None:
+    """Run ``fn``; the exception it raised as {"type", "message"}, or None when it ran."""
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - recording what torch raises is the point
+        return {"type": type(exc).__name__, "message": str(exc)[:300]}
+    return None
+
+
+def _raised(err: dict[str, str] | None, name: str) -> bool:
+    return err is not None and err["type"] == name
+
+
+def _vec(v: torch.Tensor) -> str:
+    """A row vector for a table cell: its first components, 4 decimals."""
+    v = v.detach().reshape(-1)
+    shown = ", ".join(f"{x:.4f}" for x in v[:SHOW_COMPONENTS].tolist())
+    return f"[{shown}{', …' if v.numel() > SHOW_COMPONENTS else ''}]"
+
+
+def _token(lab: Lab, i: int) -> str:
+    return lab.recipe.vocab.tokens[i]
+
+
+def _gen(lab: Lab, salt: int) -> torch.Generator:
+    """A private generator: the recipe's seed mixed with a per-demo salt, never the global RNG."""
+    return torch.Generator().manual_seed(lab.recipe.config.seed * 1_000 + salt)
+
+
+def _probe_loss(emb: nn.Embedding, ids: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """A loss that sends a random, non-zero gradient to every position, pads included."""
+    vectors = emb(ids)  # (b, T, E)
+    direction = torch.randn(vectors.shape, generator=g)  # (b, T, E)
+    return (vectors * direction).sum()
+
+
+def _model_copy(lab: Lab, emb: nn.Embedding) -> nn.Module:
+    """A deep copy of the learner's classifier with ``emb`` in place of its embedding."""
+    model = copy.deepcopy(lab.model, memo={id(lab.model.embedding): emb})
+    for p in model.parameters():
+        p.grad = None
+    return model
+
+
+def _model_loss(lab: Lab, model: nn.Module, bench: _Bench, ids: torch.Tensor | None = None):
+    """Cross-entropy on the recipe's labels when every used sentence has one; else sum of logits."""
+    ids = bench.ids if ids is None else ids
+    logits = model(ids, bench.lengths)  # (b, C)
+    labels = lab.recipe.labels[: ids.shape[0]]
+    if all(label is not None for label in labels):
+        return F.cross_entropy(logits, torch.tensor(labels, dtype=torch.long)), "cross_entropy"
+    return logits.sum(), "sum_of_logits"
+
+
+def _grad_answers(grad: torch.Tensor, ids: torch.Tensor, pad: int) -> list[str]:
+    """Every answer of GRAD_ANSWERS that names exactly the rows of ``grad`` that are non-zero.
+
+    Two can be right at once (no PAD in the batch: "used" and "used_but_pad" are the same rows).
+    """
+    nonzero = set((grad != 0).any(dim=1).nonzero()[:, 0].tolist())
+    used = set(torch.unique(ids).tolist())
+    rows = {"all": set(range(grad.shape[0])), "used": used, "used_but_pad": used - {pad}, "none": set()}
+    return [answer for answer in GRAD_ANSWERS if rows[answer] == nonzero]
+
+
+def _seeded_lstm(input_size: int, g: torch.Generator, bias: bool = True) -> nn.LSTM:
+    """An LSTM initialised like nn.LSTM (uniform ±1/√H) from ``g``; built on meta: no global RNG."""
+    lstm = nn.LSTM(input_size, LSTM_HIDDEN, batch_first=True, bias=bias, device="meta").to_empty(device="cpu")
+    bound = 1 / math.sqrt(LSTM_HIDDEN)
+    with torch.no_grad():
+        for p in lstm.parameters():
+            p.uniform_(-bound, bound, generator=g)
+    return lstm
+
+
+def _fresh_table(lab: Lab) -> np.ndarray:
+    """W at step 0: the stored snapshot when no PAD row was set by hand at step 0, else re-seeded. (V, E)"""
+    if 0 in lab.snapshots and not any(step == 0 for step, _ in lab.pad_edits):
+        return lab.snapshots[0]
+    vocab, cfg = lab.recipe.vocab, lab.recipe.config
+    return seeded_embedding_weight(vocab.size, cfg.embedding_dim, vocab.pad_id, cfg.seed).numpy()
+
+
+def _pca_rows(lab: Lab) -> tuple[np.ndarray, int]:
+    """Rows of W a PCA demo uses: all, or the first PCA_MAX_ROWS and PAD; and PAD's place among them."""
+    V, pad = lab.recipe.vocab.size, lab.recipe.vocab.pad_id
+    if V <= PCA_MAX_ROWS:
+        return np.arange(V), pad
+    keep = np.arange(PCA_MAX_ROWS) if pad < PCA_MAX_ROWS else np.append(np.arange(PCA_MAX_ROWS), pad)
+    return keep, int(np.flatnonzero(keep == pad)[0])
+
+
+def _most_repeated(ids: torch.Tensor, n_rows: int, exclude: int) -> tuple[int | None, int]:
+    """The id looked up most often (not ``exclude``) and its count; (None, 0) if there is none."""
+    counts = torch.bincount(ids.reshape(-1), minlength=n_rows)  # (n,)
+    counts[exclude] = 0
+    best = int(counts.argmax())
+    return (best, int(counts[best])) if int(counts[best]) > 0 else (None, 0)
