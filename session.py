@@ -19,7 +19,8 @@ from core.batch import Line, parse_sentences
 from core.problems import Problem
 from core.projection import Frame
 from core.problems import InputError
-from core.state import SHARE_PARAM, AppState, Restored, from_query_params, restore
+from core.share_link import SHARE_PARAM, from_query_params
+from core.state import AppState, Restored, restore
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
 

@@ -36,127 +36,40 @@ sentences in ``assets/strings/state.json`` (``err.import_*``, ``err.share_*``).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
-import math
-import re
-import urllib.parse
-import zlib
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Mapping, Sequence
+from typing import Any, Sequence
 
-import numpy as np
 import torch
-from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
+from pydantic import ValidationError
 
 from core import limits
 from core.batch import parse_sentences
-from core.model import POOLINGS
 from core.problems import InputError, Problem, require
-from core.training import OPTIMIZERS, Config, Lab, Recipe, replay
-from core.vocab import ROLES, Vocab
+from core.training import Lab, Recipe, replay
+from core.vocab import Vocab
 
-SCHEMA_VERSION = 1
-# Limits of this module. They belong with the others in core/limits.py (not ours to edit yet).
-MAX_STEPS = 5000  # steps an imported state may ask to replay
-MAX_REPLAY_WORK = limits.MAX_STEPS_PER_CLICK * limits.MAX_TABLE_FLOATS  # `replay_cost`: one maximal click
-_STEP_OVERHEAD = 10_000  # replay_cost's fixed cost of one step (Python, autograd, snapshot)
-MAX_PAD_EDITS = 1000
-MAX_SHARE_PARAM_CHARS = 8192  # the `s` query parameter of a share link
-MAX_SHARE_JSON_BYTES = 1_000_000  # what that parameter may inflate to (a zlib bomb stops here)
-SHARE_PARAM = "s"
-MAX_SCHEMA_ERRORS = 1000  # past this many, a file is not an edited export: say so, list none
-F32_MAX = 3.4028234663852886e38  # largest finite float32: a larger JSON number would become inf
-
-# ---- the schema ------------------------------------------------------------------------------
-_Int = Annotated[int, Strict()]
-_F32 = Annotated[float, Field(allow_inf_nan=False, ge=-F32_MAX, le=F32_MAX)]
-_Token = Annotated[str, Field(min_length=1, max_length=limits.MAX_TOKEN_CHARS)]
-_VocabRow = Annotated[tuple[_Token, Annotated[_Int, Field(ge=0, lt=limits.MAX_VOCAB)], Literal[ROLES]],
-                      Strict(False)]  # a JSON array [token, id, role]; its items stay strict
-_ParamName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.]{0,39}$")]
-_DEFAULT = Config()
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-
-class StateConfig(_Strict):
-    """`core.training.Config` as stored; its defaults are Config's (one home for defaults)."""
-
-    embedding_dim: Annotated[_Int, Field(ge=1, le=limits.MAX_EMBEDDING_DIM)] = _DEFAULT.embedding_dim
-    seed: Annotated[_Int, Field(ge=0, le=limits.MAX_SEED)] = _DEFAULT.seed
-    pooling: Literal[POOLINGS] = _DEFAULT.pooling
-    optimizer: Literal[OPTIMIZERS] = _DEFAULT.optimizer
-    lr: Annotated[float, Field(allow_inf_nan=False, gt=0, le=limits.MAX_LR)] = _DEFAULT.lr
-    weight_decay: Annotated[float, Field(allow_inf_nan=False, ge=0, le=limits.MAX_WEIGHT_DECAY)] = _DEFAULT.weight_decay
-    batch_size: Annotated[_Int, Field(ge=0, le=limits.MAX_SENTENCES)] = _DEFAULT.batch_size
-    fixed_len: Annotated[_Int, Field(ge=1, le=limits.MAX_TOKENS_PER_SENTENCE)] | None = _DEFAULT.fixed_len
-
-    def to_config(self) -> Config:
-        return Config(**{**self.model_dump(), "lr": float(self.lr), "weight_decay": float(self.weight_decay)})
-
-
-class PadEdit(_Strict):
-    """The PAD row set by hand to ``vector`` after ``step`` steps (C13)."""
-
-    step: Annotated[_Int, Field(ge=0, le=MAX_STEPS)]
-    vector: Annotated[list[_F32], Field(min_length=1, max_length=limits.MAX_EMBEDDING_DIM)]
-
-
-class TensorData(_Strict):
-    """A float32 tensor: ``shape`` and base64 of its little-endian bytes, row-major.
-
-    >>> TensorData.of(torch.tensor([[1.0, -2.0]])).model_dump()
-    {'shape': [1, 2], 'data': 'AACAPwAAAMA='}
-    """
-
-    shape: Annotated[list[Annotated[_Int, Field(ge=0, le=limits.MAX_VOCAB * 4)]], Field(min_length=1, max_length=2)]
-    data: Annotated[str, Field(max_length=limits.MAX_IMPORT_BYTES)]
-
-    @classmethod
-    def of(cls, t: torch.Tensor) -> "TensorData":
-        raw = t.detach().to(torch.float32).contiguous().numpy().astype("<f4").tobytes()
-        return cls(shape=list(t.shape), data=base64.b64encode(raw).decode("ascii"))
-
-    def tensor(self, name: str) -> torch.Tensor:
-        """Decode; raise `InputError` (``import_weights_data``/``_nonfinite``) on bad data."""
-        n = math.prod(self.shape)
-        try:
-            raw = base64.b64decode(self.data, validate=True)
-        except (binascii.Error, ValueError):
-            raw = None
-        if raw is None or len(raw) != 4 * n:
-            require([Problem("import_weights_data", {"name": name, "shape": _shape_text(self.shape)})])
-        t = torch.from_numpy(np.frombuffer(raw, dtype="<f4").astype(np.float32)).reshape(self.shape)
-        if not bool(torch.isfinite(t).all()):
-            require([Problem("import_weights_nonfinite", {"name": name})])
-        return t
-
-
-class AppState(_Strict):
-    """One learner's whole state, version 1 (see the module docstring for the JSON)."""
-
-    version: Literal[1]
-    lang: Literal["ko", "en"]
-    vocab: Annotated[list[_VocabRow], Field(min_length=1, max_length=limits.MAX_VOCAB)]
-    classes: Annotated[list[_Token], Field(min_length=2, max_length=limits.MAX_CLASSES)]
-    sentences: Annotated[str, Field(max_length=limits.MAX_TEXT_CHARS)]
-    config: StateConfig
-    steps: Annotated[_Int, Field(ge=0, le=MAX_STEPS)]
-    pad_edits: Annotated[list[PadEdit], Field(default_factory=list, max_length=MAX_PAD_EDITS)]
-    weights: TensorData | None = None
-    model: Annotated[dict[_ParamName, TensorData], Field(max_length=8)] | None = None
-
-    def pad_edit_tuples(self) -> list[tuple[int, tuple[float, ...]]]:
-        """``pad_edits`` in the form of ``Lab.pad_edits``: [(step, vector)]."""
-        return [(e.step, tuple(e.vector)) for e in self.pad_edits]
-
-
-def _shape_text(shape: Sequence[int]) -> str:
-    return "×".join(map(str, shape))
+from core.state_schema import (  # noqa: F401  (re-exported: the schema is part of this module's API)
+    SCHEMA_VERSION,
+    MAX_STEPS,
+    MAX_REPLAY_WORK,
+    _STEP_OVERHEAD,
+    MAX_PAD_EDITS,
+    MAX_SCHEMA_ERRORS,
+    F32_MAX,
+    _Int,
+    _F32,
+    _Token,
+    _VocabRow,
+    _ParamName,
+    _DEFAULT,
+    _Strict,
+    StateConfig,
+    PadEdit,
+    TensorData,
+    AppState,
+    _shape_text,
+)
 
 
 # ---- export ----------------------------------------------------------------------------------
@@ -513,82 +426,3 @@ def bitwise_equal(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Same shape and the same float32 bits (so NaN equals the same NaN, and 0.0 ≠ -0.0)."""
     a, b = a.detach().to(torch.float32).contiguous(), b.detach().to(torch.float32).contiguous()
     return a.shape == b.shape and torch.equal(a.view(torch.int32), b.view(torch.int32))
-
-
-# ---- share link ------------------------------------------------------------------------------
-def to_query_params(state: AppState) -> dict[str, str]:
-    """The state without tensors as one URL-safe query parameter: base64url(zlib(JSON)).
-
-    Raises `InputError` (``share_too_large``) past `MAX_SHARE_PARAM_CHARS`: export a file instead.
-
-    >>> to_query_params(parse_state(data))
-    {'s': 'eNo9kE1Lw0AQhv9KmPMi1eoliCB4E8SLpxrCJjtNl2x2Q3dbP2rBehKK4EEhXoqI4EXwJv1NJv4HJx_2tvO8...'}
-    """
-    small = state.model_copy(update={"weights": None, "model": None})
-    packed = base64.urlsafe_b64encode(zlib.compress(_dumps(small), 9)).rstrip(b"=").decode("ascii")
-    if len(packed) > MAX_SHARE_PARAM_CHARS:
-        require([Problem("share_too_large", {"n": len(packed), "max": MAX_SHARE_PARAM_CHARS})])
-    return {SHARE_PARAM: packed}
-
-
-def from_query_params(params: Mapping[str, str | list[str]]) -> AppState:
-    """Read a share link's parameters (``st.query_params`` or a dict of lists) back into a state.
-
-    The parameter is untrusted: bounded before decoding, bounded while inflating, then checked
-    exactly as an imported file (`parse_state`).
-    """
-    value = params.get(SHARE_PARAM)
-    if isinstance(value, (list, tuple)):
-        value = value[-1] if value else None
-    if value is None:
-        require([Problem("share_missing")])
-    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]*={0,2}", value[:MAX_SHARE_PARAM_CHARS + 3]):
-        require([Problem("share_invalid")])
-    if len(value) > MAX_SHARE_PARAM_CHARS:
-        require([Problem("share_too_large", {"n": len(value), "max": MAX_SHARE_PARAM_CHARS})])
-    return parse_state(_inflate(value.rstrip("=")))
-
-
-def _inflate(packed: str) -> bytes:
-    """base64url → zlib → at most MAX_SHARE_JSON_BYTES bytes (a zlib bomb stops there)."""
-    try:
-        compressed = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
-        inflater = zlib.decompressobj()
-        raw = inflater.decompress(compressed, MAX_SHARE_JSON_BYTES)
-    except (binascii.Error, ValueError, zlib.error):
-        require([Problem("share_invalid")])
-    if inflater.unconsumed_tail:
-        require([Problem("share_too_large", {"n": len(packed), "max": MAX_SHARE_PARAM_CHARS})])
-    if not inflater.eof or inflater.unused_data:
-        require([Problem("share_invalid")])
-    return raw
-
-
-def share_url(base_url: str, params: Mapping[str, str]) -> str:
-    """``base_url`` with its query replaced by ``params`` (and no fragment).
-
-    >>> share_url("http://localhost:8501/?old=1#x", {"s": "eNq"})
-    'http://localhost:8501/?s=eNq'
-    """
-    parts = urllib.parse.urlsplit(base_url)
-    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path or "/", urllib.parse.urlencode(params), ""))
-
-
-# ---- W as a table ----------------------------------------------------------------------------
-def weights_csv(vocab: Vocab, weight: torch.Tensor) -> bytes:
-    """W as CSV (UTF-8 with BOM, for spreadsheets): ``id,token,role,e0,e1,...``, exact floats.
-
-    A token a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@`` first) is written
-    with a leading ``'``.
-
-    >>> weights_csv(vocab, lab.weight).decode("utf-8-sig").splitlines()[:2]
-    ['id,token,role,e0,e1,e2', '0,<UNK>,unk,-1.1258398294448853,-1.152360200881958,0.5666506290435791']
-    """
-    w = weight.detach().to(torch.float32)  # (V, E)
-    header = ["id", "token", "role"] + [f"e{j}" for j in range(w.shape[1])]
-    lines = [",".join(header)]
-    for (token, i, role), row in zip(vocab.rows(), w.tolist()):
-        cell = "'" + token if token[:1] in "=+-@" else token
-        cell = '"' + cell.replace('"', '""') + '"' if any(c in cell for c in ',"') else cell
-        lines.append(",".join([str(i), cell, role] + [repr(float(x)) for x in row]))
-    return ("\n".join(lines) + "\n").encode("utf-8-sig")

@@ -9,7 +9,9 @@ from components import inputs, share
 from components.i18n import t
 from core.codegen import script_for
 from core.problems import InputError
-from core.state import export_state, parse_state, restore, share_url, to_query_params, weights_csv
+from core.share_link import share_url, to_query_params
+from core.state import export_state, parse_state, restore
+from core.weights_csv import weights_csv
 from session import Keys, Workspace
 
 LINK_MAX_STATE_BYTES = 64_000  # a state bigger than this makes no usable link; export a file instead

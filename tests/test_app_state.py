@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from core.state import export_state, parse_state, to_query_params
+from core.share_link import to_query_params
+from core.state import export_state, parse_state
 from core.training import replay
 from tests.apptest_helpers import array, errors, figure, id_matrix, start
 from tests.conftest import make_lab

@@ -18,7 +18,9 @@ import torch
 
 from components.i18n import strings, t
 from core import limits
+from core import share_link as L
 from core import state as S
+from core.weights_csv import weights_csv
 from core.batch import parse_sentences
 from core.problems import InputError
 from core.training import Config, Lab, Recipe
@@ -323,13 +325,13 @@ def test_random_value_swaps_are_rejected_or_restore(exported):
 # ---- share link --------------------------------------------------------------------------------
 def test_query_params_round_trip(exported):
     state = S.parse_state(exported[2])
-    params = S.to_query_params(state)
+    params = L.to_query_params(state)
     assert list(params) == ["s"] and len(params["s"]) < 1000
-    back = S.from_query_params(params)
+    back = L.from_query_params(params)
     assert back == state.model_copy(update={"weights": None, "model": None})
-    assert S.from_query_params({"s": ["junk", params["s"]]}) == back  # a dict of lists: the last wins
+    assert L.from_query_params({"s": ["junk", params["s"]]}) == back  # a dict of lists: the last wins
     assert bits_equal(S.restore(back).lab.weight, exported[1].weight)
-    url = S.share_url("http://localhost:8501/app?x=1#top", params)
+    url = L.share_url("http://localhost:8501/app?x=1#top", params)
     assert url == "http://localhost:8501/app?s=" + params["s"]
 
 
@@ -341,7 +343,7 @@ def _packed(raw: bytes) -> str:
     ({}, "share_missing"),
     ({"s": []}, "share_missing"),
     ({"s": "abc$%^"}, "share_invalid"),
-    ({"s": "A" * (S.MAX_SHARE_PARAM_CHARS + 1)}, "share_too_large"),
+    ({"s": "A" * (L.MAX_SHARE_PARAM_CHARS + 1)}, "share_too_large"),
     ({"s": base64.urlsafe_b64encode(b"plain text, not zlib").decode()}, "share_invalid"),
     ({"s": _packed(b" " * 2_000_000)}, "share_too_large"),  # a zlib bomb: 2 MB from ~2 KB
     ({"s": _packed(b"{not json")}, "import_not_json"),
@@ -350,19 +352,19 @@ def _packed(raw: bytes) -> str:
 ])
 def test_bad_share_params_are_rejected(params, code):
     with pytest.raises(InputError) as info:
-        S.from_query_params(params)
+        L.from_query_params(params)
     assert [p.code for p in info.value.problems] == [code]
     assert_explained(info.value.problems)
 
 
 def test_tampered_share_param_never_escapes(exported):
-    packed = S.to_query_params(S.parse_state(exported[2]))["s"]
+    packed = L.to_query_params(S.parse_state(exported[2]))["s"]
     rng = random.Random(1)
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
     for _ in range(200):
         i = rng.randrange(len(packed))
         try:
-            S.from_query_params({"s": packed[:i] + rng.choice(alphabet) + packed[i + 1:]})
+            L.from_query_params({"s": packed[:i] + rng.choice(alphabet) + packed[i + 1:]})
         except InputError:
             pass
 
@@ -373,13 +375,13 @@ def test_state_too_large_for_a_link_says_so(exported):
     noise = "\n".join(" ".join(f"w{rng.randrange(10**9)}" for _ in range(8)) + " | 0" for _ in range(400))
     big = state.model_copy(update={"sentences": noise})
     with pytest.raises(InputError) as info:
-        S.to_query_params(big)
+        L.to_query_params(big)
     assert info.value.problems[0].code == "share_too_large"
 
 
 def test_weights_csv_is_exact(exported):
     _, lab, _ = exported
-    lines = S.weights_csv(lab.recipe.vocab, lab.weight).decode("utf-8-sig").splitlines()
+    lines = weights_csv(lab.recipe.vocab, lab.weight).decode("utf-8-sig").splitlines()
     assert lines[0] == "id,token,role,e0,e1,e2,e3" and lines[1].startswith("0,<PAD>,pad,0.24")
     assert lines[7].startswith('6,"""인용""",,')
     back = torch.tensor([[float(x) for x in line.rsplit(",", 4)[1:]] for line in lines[1:]])

@@ -1,0 +1,121 @@
+"""The versioned JSON schema of a learner's state (pydantic v2, strict), and its size limits.
+
+`core.state` exports, parses and restores states with it; see that module's docstring for the
+JSON itself. Strict means: ints are ints (no ``true``, ``3.0`` or ``"3"``), floats are finite and
+within float32, no extra fields anywhere, every list and string bounded by `core.limits`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+from typing import Annotated, Literal, Sequence
+
+import numpy as np
+import torch
+from pydantic import BaseModel, ConfigDict, Field, Strict
+
+from core import limits
+from core.model import POOLINGS
+from core.problems import Problem, require
+from core.training import OPTIMIZERS, Config
+from core.vocab import ROLES
+
+SCHEMA_VERSION = 1
+# Limits of this module. They belong with the others in core/limits.py (not ours to edit yet).
+MAX_STEPS = 5000  # steps an imported state may ask to replay
+MAX_REPLAY_WORK = limits.MAX_STEPS_PER_CLICK * limits.MAX_TABLE_FLOATS  # `replay_cost`: one maximal click
+_STEP_OVERHEAD = 10_000  # replay_cost's fixed cost of one step (Python, autograd, snapshot)
+MAX_PAD_EDITS = 1000
+MAX_SCHEMA_ERRORS = 1000  # past this many, a file is not an edited export: say so, list none
+F32_MAX = 3.4028234663852886e38  # largest finite float32: a larger JSON number would become inf
+
+# ---- the schema ------------------------------------------------------------------------------
+_Int = Annotated[int, Strict()]
+_F32 = Annotated[float, Field(allow_inf_nan=False, ge=-F32_MAX, le=F32_MAX)]
+_Token = Annotated[str, Field(min_length=1, max_length=limits.MAX_TOKEN_CHARS)]
+_VocabRow = Annotated[tuple[_Token, Annotated[_Int, Field(ge=0, lt=limits.MAX_VOCAB)], Literal[ROLES]],
+                      Strict(False)]  # a JSON array [token, id, role]; its items stay strict
+_ParamName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.]{0,39}$")]
+_DEFAULT = Config()
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class StateConfig(_Strict):
+    """`core.training.Config` as stored; its defaults are Config's (one home for defaults)."""
+
+    embedding_dim: Annotated[_Int, Field(ge=1, le=limits.MAX_EMBEDDING_DIM)] = _DEFAULT.embedding_dim
+    seed: Annotated[_Int, Field(ge=0, le=limits.MAX_SEED)] = _DEFAULT.seed
+    pooling: Literal[POOLINGS] = _DEFAULT.pooling
+    optimizer: Literal[OPTIMIZERS] = _DEFAULT.optimizer
+    lr: Annotated[float, Field(allow_inf_nan=False, gt=0, le=limits.MAX_LR)] = _DEFAULT.lr
+    weight_decay: Annotated[float, Field(allow_inf_nan=False, ge=0, le=limits.MAX_WEIGHT_DECAY)] = _DEFAULT.weight_decay
+    batch_size: Annotated[_Int, Field(ge=0, le=limits.MAX_SENTENCES)] = _DEFAULT.batch_size
+    fixed_len: Annotated[_Int, Field(ge=1, le=limits.MAX_TOKENS_PER_SENTENCE)] | None = _DEFAULT.fixed_len
+
+    def to_config(self) -> Config:
+        return Config(**{**self.model_dump(), "lr": float(self.lr), "weight_decay": float(self.weight_decay)})
+
+
+class PadEdit(_Strict):
+    """The PAD row set by hand to ``vector`` after ``step`` steps (C13)."""
+
+    step: Annotated[_Int, Field(ge=0, le=MAX_STEPS)]
+    vector: Annotated[list[_F32], Field(min_length=1, max_length=limits.MAX_EMBEDDING_DIM)]
+
+
+class TensorData(_Strict):
+    """A float32 tensor: ``shape`` and base64 of its little-endian bytes, row-major.
+
+    >>> TensorData.of(torch.tensor([[1.0, -2.0]])).model_dump()
+    {'shape': [1, 2], 'data': 'AACAPwAAAMA='}
+    """
+
+    shape: Annotated[list[Annotated[_Int, Field(ge=0, le=limits.MAX_VOCAB * 4)]], Field(min_length=1, max_length=2)]
+    data: Annotated[str, Field(max_length=limits.MAX_IMPORT_BYTES)]
+
+    @classmethod
+    def of(cls, t: torch.Tensor) -> "TensorData":
+        raw = t.detach().to(torch.float32).contiguous().numpy().astype("<f4").tobytes()
+        return cls(shape=list(t.shape), data=base64.b64encode(raw).decode("ascii"))
+
+    def tensor(self, name: str) -> torch.Tensor:
+        """Decode; raise `InputError` (``import_weights_data``/``_nonfinite``) on bad data."""
+        n = math.prod(self.shape)
+        try:
+            raw = base64.b64decode(self.data, validate=True)
+        except (binascii.Error, ValueError):
+            raw = None
+        if raw is None or len(raw) != 4 * n:
+            require([Problem("import_weights_data", {"name": name, "shape": _shape_text(self.shape)})])
+        t = torch.from_numpy(np.frombuffer(raw, dtype="<f4").astype(np.float32)).reshape(self.shape)
+        if not bool(torch.isfinite(t).all()):
+            require([Problem("import_weights_nonfinite", {"name": name})])
+        return t
+
+
+class AppState(_Strict):
+    """One learner's whole state, version 1 (see the module docstring for the JSON)."""
+
+    version: Literal[1]
+    lang: Literal["ko", "en"]
+    vocab: Annotated[list[_VocabRow], Field(min_length=1, max_length=limits.MAX_VOCAB)]
+    classes: Annotated[list[_Token], Field(min_length=2, max_length=limits.MAX_CLASSES)]
+    sentences: Annotated[str, Field(max_length=limits.MAX_TEXT_CHARS)]
+    config: StateConfig
+    steps: Annotated[_Int, Field(ge=0, le=MAX_STEPS)]
+    pad_edits: Annotated[list[PadEdit], Field(default_factory=list, max_length=MAX_PAD_EDITS)]
+    weights: TensorData | None = None
+    model: Annotated[dict[_ParamName, TensorData], Field(max_length=8)] | None = None
+
+    def pad_edit_tuples(self) -> list[tuple[int, tuple[float, ...]]]:
+        """``pad_edits`` in the form of ``Lab.pad_edits``: [(step, vector)]."""
+        return [(e.step, tuple(e.vector)) for e in self.pad_edits]
+
+
+def _shape_text(shape: Sequence[int]) -> str:
+    return "×".join(map(str, shape))
