@@ -26,7 +26,7 @@ PREV_KEY, NEXT_KEY = Keys.LESSON_PREV, Keys.LESSON_NEXT
 PREDICT_PREFIX, REVEAL_PREFIX = Keys.PREDICT_PREFIX, Keys.REVEAL_PREFIX  # + lesson id
 PREDICT_LESSONS = ("C8", "C13")  # predict-then-reveal: "which rows get a non-zero gradient?"
 TRANSLATED_FACTS = ("loss_kind", "other_objective", "optimizer")  # facts whose value is a code, not a token
-HEADLINES = (  # the numbers each lesson shows as metrics; every other fact goes in its table
+HEADLINES = (  # the numbers each lesson shows as metrics; other facts go in its table (see table_keys)
     ("C1", ("adjacent_cos", "random_cos")), ("C2", ("vocab_size", "dim", "ids_checked")), ("C3", ("dim",)),
     ("C4", ("max_diff", "inf_nan_cells", "cost_ratio")), ("C5", ("n_params", "lookups", "lookups_longer")),
     ("C6", ("vocab_size", "max_id", "sentence_length")), ("C7", ("fresh_mean", "fresh_std", "z_mean")),
@@ -43,6 +43,10 @@ HEADLINES = (  # the numbers each lesson shows as metrics; every other fact goes
 
 
 # ---- pure helpers ------------------------------------------------------------------------------
+SHAPE_KEYS = ("batch_in", "batch_out", "sentence_out", "scalar_out", "empty_out", "expected")  # and any *shape*
+NAME_LISTS = ("adjacent_tokens", "random_tokens", "oov_tokens", "param_names")  # shown without brackets or quotes
+
+
 def fact_label(lang: str, lesson_id: str, key: str) -> str:
     """The fact's own label (``lesson.<id>.fact.<key>``), else the shared one (``lesson.fact.<key>``)."""
     for name in (f"lesson.{lesson_id}.fact.{key}", f"lesson.fact.{key}"):
@@ -55,20 +59,40 @@ def _is_error(value: Any) -> bool:
     return isinstance(value, dict) and "type" in value and "message" in value
 
 
+def _number(x: float) -> str:
+    """4 significant digits; an exact zero as "0" (never "-0"); inf and nan as Python writes them."""
+    if math.isinf(x) or math.isnan(x):
+        return str(x)
+    return "0" if x == 0 else f"{x:.4g}"
+
+
+def _sequence(lang: str, value: list | tuple, key: str) -> str:
+    """A shape as a tuple ``(2, 3, 3)``, names as ``영화, 좋다``, anything else as ``[...]`` (floats: 4 digits)."""
+    if key in SHAPE_KEYS or "shape" in key:
+        return f"({', '.join(map(str, value))}{',' if len(value) == 1 else ''})"
+    if key in NAME_LISTS:
+        return ", ".join(map(str, value)) or t(lang, "lesson.none")
+    items = (_number(v) if isinstance(v, float) else _sequence(lang, v, "") if isinstance(v, (list, tuple))
+             else str(v) for v in value)
+    return f"[{', '.join(items)}]"
+
+
 def format_value(lang: str, value: Any, key: str = "") -> str:
-    """A fact's value as display text: 4 significant digits, yes/no, translated codes and answers."""
-    if value is None:
-        return t(lang, "lesson.none")
+    """A fact's value as display text: 4 significant digits, yes/no, shapes, translated codes and answers."""
+    if value is None:  # for an ``*_error`` fact: the call ran
+        return t(lang, "lesson.ok" if key.endswith("_error") else "lesson.none")
     if isinstance(value, bool):
         return t(lang, "lesson.yes" if value else "lesson.no")
     if isinstance(value, float):
-        return "inf" if math.isinf(value) else "nan" if math.isnan(value) else f"{value:.4g}"
+        return _number(value)
     if _is_error(value):
         return f"{value['type']}: {value['message']}"
     if key == "grad_rows":
         return " / ".join(t(lang, f"lesson.answer.{a}") for a in value) or t(lang, "lesson.none")
     if key in TRANSLATED_FACTS and f"lesson.value.{value}" in strings():
         return t(lang, f"lesson.value.{value}")
+    if isinstance(value, (list, tuple)):
+        return _sequence(lang, value, key)
     return str(value)
 
 
@@ -88,11 +112,37 @@ def table_frame(lang: str, rows: list[list]) -> pd.DataFrame:
             if col == "case":
                 out.append(t(lang, f"lesson.case.{v}"))
             elif isinstance(v, (bool, list, tuple)) or v is None:
-                out.append(format_value(lang, v))
+                out.append(format_value(lang, v, col))
             else:
                 out.append(v)
         cells.append(out)
     return pd.DataFrame(cells, columns=[t(lang, f"lesson.col.{c}") for c in header])
+
+
+def _cut_short(facts: dict[str, Any]) -> bool:
+    """Did the demo use only part of the batch or of W (big inputs)?"""
+    return facts.get("full_table") is False or facts.get("sentences_used", 0) < facts.get("sentences", 0)
+
+
+SHOWN_ONLY_IF = {  # facts that say nothing unless the demo was cut short, or the case arises
+    **{k: _cut_short for k in ("sentences_used", "sentences", "table_rows", "full_table")},
+    "one_hot_max_macs": lambda f: f["tokens_compared"] < f["tokens"],
+    "rows_used": lambda f: f["rows_used"] < f["vocab_size"],
+    "one_dimension": lambda f: f["one_dimension"],
+}
+
+
+def headline_keys(demo: Demo) -> tuple[str, ...]:
+    """The facts of ``demo`` shown as metrics: its lesson's headline numbers that it has."""
+    keys = next((keys for lesson_id, keys in HEADLINES if lesson_id == demo.id), ())
+    return tuple(k for k in keys if isinstance(demo.facts.get(k), (int, float)) and not isinstance(demo.facts[k], bool))
+
+
+def table_keys(demo: Demo) -> list[str]:
+    """The facts of ``demo`` for its fact table: not headlines, not exceptions, not idle bookkeeping."""
+    headline = headline_keys(demo)
+    return [k for k, v in demo.facts.items() if k not in headline and not _is_error(v)
+            and SHOWN_ONLY_IF.get(k, lambda _f: True)(demo.facts)]
 
 
 def lesson_title(lang: str, lesson_id: str) -> str:
@@ -100,34 +150,38 @@ def lesson_title(lang: str, lesson_id: str) -> str:
 
 
 # ---- drawing -------------------------------------------------------------------------------------
-def headline_keys(demo: Demo) -> tuple[str, ...]:
-    """The facts of ``demo`` shown as metrics: its lesson's headline numbers that it has."""
-    keys = next((keys for lesson_id, keys in HEADLINES if lesson_id == demo.id), ())
-    return tuple(k for k in keys if isinstance(demo.facts.get(k), (int, float)) and not isinstance(demo.facts[k], bool))
+def _metrics(lang: str, demo: Demo) -> None:
+    """Headline numbers as metrics: one row of up to three, else two rows."""
+    keys = headline_keys(demo)
+    per_row = max(1, len(keys) if len(keys) <= 3 else math.ceil(len(keys) / 2))
+    for start in range(0, len(keys), per_row):
+        for col, k in zip(st.columns(per_row), keys[start: start + per_row]):
+            v = demo.facts[k]
+            col.metric(fact_label(lang, demo.id, k), f"{v:,}" if isinstance(v, int) else format_value(lang, v, k))
 
 
-def _facts(lang: str, demo: Demo) -> None:
-    """Headline numbers as metrics, every other fact in a two-column table, exceptions as code."""
-    headline = headline_keys(demo)
-    for col, k in zip(st.columns(max(len(headline), 1)), headline):
-        v = demo.facts[k]
-        col.metric(fact_label(lang, demo.id, k), f"{v:,}" if isinstance(v, int) else format_value(lang, v, k),
-                   help=fact_label(lang, demo.id, k))
-    errors = {k: v for k, v in demo.facts.items() if _is_error(v)}
-    others = [k for k in demo.facts if k not in headline and k not in errors]
-    if others:
-        table = {t(lang, "lesson.ui.fact_col"): [fact_label(lang, demo.id, k) for k in others],
-                 t(lang, "lesson.ui.value_col"): [format_value(lang, demo.facts[k], k) for k in others]}
-        st.dataframe(pd.DataFrame(table),
-                     hide_index=True, width="stretch", height=_rows_height(len(others)))
-    for k, err in errors.items():
-        st.caption(fact_label(lang, demo.id, k))
-        st.code(f"{err['type']}: {err['message']}", language=None, wrap_lines=True)
+def _fact_table(lang: str, demo: Demo) -> None:
+    """Every other fact as a two-column table, sized to its rows (no inner scrolling)."""
+    keys = table_keys(demo)
+    if keys:
+        frame = pd.DataFrame({t(lang, "lesson.ui.fact_col"): [fact_label(lang, demo.id, k) for k in keys],
+                              t(lang, "lesson.ui.value_col"): [format_value(lang, demo.facts[k], k) for k in keys]})
+        st.dataframe(frame, hide_index=True, width="stretch", height="content")
 
 
-def _rows_height(n: int) -> int:
-    """Pixels for a table of n rows plus its header, so short tables never scroll."""
-    return 35 * (n + 1) + 3
+def _demo_tables(lang: str, demo: Demo) -> None:
+    """The demo's own tables; a "message" column is left out: the exceptions follow in full as code."""
+    for rows in demo.tables.values():
+        if len(rows) > 1:
+            frame = table_frame(lang, rows).drop(columns=[t(lang, "lesson.col.message")], errors="ignore")
+            st.dataframe(frame, hide_index=True, width="stretch", height="content")
+
+
+def _errors(lang: str, demo: Demo) -> None:
+    for k, err in demo.facts.items():
+        if _is_error(err):
+            st.caption(fact_label(lang, demo.id, k))
+            st.code(f"{err['type']}: {err['message']}", language=None, wrap_lines=True)
 
 
 def _verdict(lang: str, demo: Demo, params: dict[str, str]) -> None:
@@ -161,10 +215,10 @@ def render_lesson(lang: str, demo: Demo) -> None:
     st.caption(t(lang, "lesson.ui.live"))
     if demo.id in PREDICT_LESSONS and not _prediction(lang, demo):
         return
-    _facts(lang, demo)
-    for rows in demo.tables.values():
-        if len(rows) > 1:
-            st.dataframe(table_frame(lang, rows), hide_index=True, width="stretch", height=_rows_height(len(rows) - 1))
+    _metrics(lang, demo)
+    _fact_table(lang, demo)
+    _demo_tables(lang, demo)
+    _errors(lang, demo)
     _verdict(lang, demo, params)
 
 

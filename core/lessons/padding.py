@@ -41,9 +41,10 @@ def demo_C10(lab: Lab) -> Demo:
     """The same id gives bitwise the same vector at every position; an LSTM after it gives context."""
     bench = _bench(lab)
     vectors = F.embedding(bench.ids, bench.weight)  # (b, T, E)
-    row, count = _most_repeated(bench.ids, bench.weight.shape[0], bench.pad)
+    row = _id_in_two_contexts(bench.ids, bench.pad)
     ids, constructed = bench.ids, False
-    if count < 2:  # no ordinary id repeats: look one up in two made-up sentences
+    if row is None:  # no id repeats after different prefixes: look one up in two made-up sentences
+        row, _ = _most_repeated(bench.ids, bench.weight.shape[0], bench.pad)
         row = row if row is not None else bench.pad
         other = bench.pad if row != bench.pad else (row + 1) % bench.weight.shape[0]
         ids, constructed = torch.tensor([[row, other], [other, row]]), True
@@ -60,6 +61,21 @@ def demo_C10(lab: Lab) -> Demo:
              "constructed": constructed, "all_equal": same,
              "lstm_max_diff": float((context - context[0]).abs().max()), **bench.facts(lab)}
     return Demo("C10", same, facts, {"positions": rows})
+
+
+def _id_in_two_contexts(ids: torch.Tensor, pad: int) -> int | None:
+    """The most repeated non-PAD id that occurs after two different prefixes (so an LSTM sees two contexts)."""
+    prefixes: dict[int, set[tuple[int, ...]]] = {}
+    rows = ids.tolist()
+    for sentence in rows:
+        for t, i in enumerate(sentence):
+            if i != pad:
+                prefixes.setdefault(i, set()).add(tuple(sentence[:t]))
+    varied = [i for i, p in prefixes.items() if len(p) >= 2]
+    if not varied:
+        return None
+    counts = {i: sum(s.count(i) for s in rows) for i in varied}
+    return max(varied, key=lambda i: (counts[i], -i))
 
 
 def demo_C11(lab: Lab) -> Demo:
