@@ -85,6 +85,7 @@ class Workspace:
     lab: Lab
     frame: Frame | None = None
     frame_steps: tuple[int, ...] = ()  # the snapshot steps the frame was fitted on
+    newest_shown: int | None = None  # the newest step when the projection was last drawn (timeline follows it)
     frame_flat: bool = False  # the frame's spectrum is no more structured than a random table's (C9)
     vocab_seen: object = None  # the editor state the current vocab was validated from
     text_seen: str | None = None  # the text the current lines were parsed from
@@ -108,7 +109,9 @@ def vocab_frame(vocab: Vocab) -> pd.DataFrame:
     """The editor's table for a vocabulary: columns token, id, role."""
     roles = np.full(vocab.size, "normal", dtype=object)
     roles[vocab.unk_id], roles[vocab.pad_id] = "unk", "pad"
-    return pd.DataFrame({"token": list(vocab.tokens), "id": np.arange(vocab.size), "role": roles})
+    frame = pd.DataFrame({"token": list(vocab.tokens), "id": np.arange(vocab.size), "role": roles})
+    frame.index = pd.RangeIndex(1, vocab.size + 1, name="#")  # row numbers as the error messages count them
+    return frame
 
 
 def config_defaults(preset: dict) -> dict:
@@ -244,3 +247,15 @@ def sync_token_picker(ws: Workspace, default: int) -> None:
     if ws.selected_token is None or not 0 <= ws.selected_token < ws.lab.recipe.vocab.size:
         ws.selected_token = default
     st.session_state[Keys.TOKEN] = ws.selected_token
+
+
+# Widgets whose options are shown through translated labels: Streamlit matches their selection by
+# the shown label, so a language switch must hand them their values again.
+TRANSLATED_CHOICES = (Keys.PRESET, Keys.PAD_MODE, Keys.POOLING, Keys.OPTIMIZER, Keys.SECTION, Keys.MODE, Keys.LESSON)
+
+
+def keep_choices_across_language() -> None:
+    """Callback of the language radio: re-assign every translated choice so it survives the new labels."""
+    for key in TRANSLATED_CHOICES:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]

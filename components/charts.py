@@ -48,8 +48,10 @@ def w_heatmap(w: np.ndarray, row_ids: np.ndarray, tokens: list[str], counts: np.
     for pos, i in enumerate(row_ids):
         color = SELECT_COLOR if selected == int(i) else PAD_COLOR if int(i) == pad_id else UNK_COLOR if int(i) == unk_id else None
         if color is not None and (selected == int(i) or counts[int(i)]):
-            fig.add_shape(type="rect", x0=-0.5, x1=e - 0.5, y0=pos - 0.5, y1=pos + 0.5,
-                          line=dict(color=color, width=4 if selected == int(i) else 2))
+            box = dict(type="rect", x0=-0.5, x1=e - 0.5, y0=pos - 0.5, y1=pos + 0.5)
+            if selected == int(i):  # a dark frame under the red one: visible on red (negative) cells too
+                fig.add_shape(**box, line=dict(color="#202124", width=8))
+            fig.add_shape(**box, line=dict(color=color, width=4 if selected == int(i) else 2))
     return _layout(fig, height=min(900, 120 + 28 * k), title=title)
 
 

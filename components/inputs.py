@@ -15,14 +15,18 @@ from core.problems import Problem
 from session import Keys
 
 
+INDEX_WIDTH = 44  # px of the row-number column (the e2e tests click cells by position)
+
+
 def vocab_editor(lang: str, base: pd.DataFrame) -> pd.DataFrame:
     """The editable (token, id, role) table; rows can be added and deleted."""
     st.markdown(f"**{t(lang, 'vocab.title')}**")
     st.caption(t(lang, "vocab.help", max=limits.MAX_VOCAB))
     return st.data_editor(
-        base, key=Keys.VOCAB, num_rows="dynamic", hide_index=True, width="stretch",
+        base, key=Keys.VOCAB, num_rows="dynamic", hide_index=False, width="stretch",
         height=min(420, 38 + 35 * (len(base) + 1)),
         column_config={
+            "_index": st.column_config.NumberColumn("#", width=INDEX_WIDTH, help=t(lang, "vocab.col.row_help")),
             "token": st.column_config.TextColumn(t(lang, "vocab.col.token"), max_chars=limits.MAX_TOKEN_CHARS),
             "id": st.column_config.NumberColumn(t(lang, "vocab.col.id"), step=1, format="%d"),
             "role": st.column_config.SelectboxColumn(t(lang, "vocab.col.role"), options=["normal", "unk", "pad"],
@@ -45,4 +49,5 @@ def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8
     lines = [f"- {problem_text(lang, p)}" for p in problems[:limit]]
     if len(problems) > limit:
         lines.append(f"- {t(lang, 'err.more', n=len(problems) - limit)}")
-    st.error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, 'err.kept')}", icon=":material/error:")
+    # A keyed container per kind of problem ("problems_vocab_title", …): tests find it without matching text.
+    st.container(key=f"problems_{where.removeprefix('err.')}").error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, 'err.kept')}", icon=":material/error:")

@@ -15,7 +15,8 @@ from session import Keys
 
 def language() -> str:
     return st.radio("언어 · Language", LANGS, key=Keys.LANG, horizontal=True,
-                    format_func=lambda code: {"ko": "한국어", "en": "English"}[code])
+                    format_func=lambda code: {"ko": "한국어", "en": "English"}[code],
+                    on_change=session.keep_choices_across_language)
 
 
 def preset_picker(lang: str) -> None:

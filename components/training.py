@@ -73,7 +73,8 @@ def predict_rows(lang: str, tokens: tuple[str, ...]) -> list[int]:
     if len(tokens) > 200:
         return []
     return st.multiselect(t(lang, "train.predict"), list(range(len(tokens))), key=Keys.PREDICT_ROWS,
-                          format_func=lambda i: f"{i} · {tokens[i]}", help=t(lang, "train.predict_help"))
+                          format_func=lambda i: f"{i} · {tokens[i]}", help=t(lang, "train.predict_help"),
+                          placeholder=t(lang, "train.predict_placeholder"))
 
 
 def prediction_result(lang: str, tokens: tuple[str, ...], predicted: tuple[int, ...], rec) -> None:
@@ -119,9 +120,9 @@ def grad_view(lang: str, lab: Lab) -> None:
         "id": rec.grad_ids.numpy(), "token": [vocab.tokens[i] for i in rec.grad_ids.tolist()],
         t(lang, "train.col.count"): counts[rec.grad_ids.numpy()],
         "‖grad‖": np.linalg.norm(g, axis=1),
-        "grad": [np.array2string(r, precision=4, separator=", ", max_line_width=10_000) for r in g],
+        "grad": [np.array2string(r, precision=3, separator=", ", max_line_width=10_000) for r in g],
     })
-    st.dataframe(df, hide_index=True, width="stretch")
+    st.dataframe(df, hide_index=True, width="stretch", column_config={"grad": st.column_config.TextColumn(width="large")})
     pad_norm = float(np.linalg.norm(g[rec.grad_ids.numpy() == vocab.pad_id])) if vocab.pad_id in rec.grad_ids.tolist() else 0.0
     st.markdown(t(lang, "train.grad_summary", step=rec.step, unused=vocab.size - len(rec.grad_ids),
                   unused_max=repr(rec.unused_grad_max), pad=repr(pad_norm)))
@@ -145,12 +146,16 @@ def moved_view(lang: str, lab: Lab) -> None:
         st.warning(t(lang, "train.absent_moved", rows=names), icon=":material/search:")
 
 
-def timeline(lang: str, steps: list[int]) -> int:
-    """Scrub back through the kept snapshots; returns the step shown."""
+def timeline(lang: str, steps: list[int], follow_from: int | None) -> int:
+    """Scrub back through the kept snapshots; returns the step shown.
+
+    The slider follows the newest step while it sits on the newest one (``follow_from`` is the
+    newest step of the previous run); once the learner scrubs back, it stays where they put it.
+    """
     if len(steps) <= 1:
         return steps[-1]
     current = st.session_state.get(Keys.TIMELINE)
-    if current not in steps:
+    if current not in steps or current == follow_from:
         st.session_state[Keys.TIMELINE] = steps[-1]
     return st.select_slider(t(lang, "proj.timeline"), options=steps, key=Keys.TIMELINE)
 

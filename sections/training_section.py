@@ -40,13 +40,10 @@ def render(lang: str, ws: Workspace) -> None:
         else:
             apply(lang, ws, pad, playing=False)
         training.loss_and_predictions(lang, lab, lab.predict().numpy())
-        g, m = st.columns(2)
-        with g:
-            st.markdown(f"#### {t(lang, 'train.grad_title')}")
-            training.grad_view(lang, lab)
-        with m:
-            st.markdown(f"#### {t(lang, 'train.moved_title')}")
-            training.moved_view(lang, lab)
+        st.markdown(f"#### {t(lang, 'train.grad_title')}")
+        training.grad_view(lang, lab)
+        st.markdown(f"#### {t(lang, 'train.moved_title')}")
+        training.moved_view(lang, lab)
         projection(lang, ws, frozen=playing)
 
     area()
@@ -88,7 +85,8 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
         if s not in ws.points:
             ws.points[s] = ws.frame.transform(lab.snapshots[s])
     ws.points = {s: p for s, p in ws.points.items() if s in lab.snapshots}
-    shown = training.timeline(lang, steps)
+    shown = training.timeline(lang, steps, ws.newest_shown)
+    ws.newest_shown = steps[-1]
     vocab = lab.recipe.vocab
     used = lab.batch.id_counts(vocab.size).numpy() > 0
     normal = [i for i in np.flatnonzero(used).tolist() if i not in (vocab.pad_id, vocab.unk_id)]

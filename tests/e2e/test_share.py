@@ -1,0 +1,182 @@
+"""Save · share: export the state as JSON, import it in another session, open a share link.
+
+Skipped ("share section not wired yet") while the share view has no export button; they run once it does.
+The link format is core.share_link's: ``?s=`` + base64url(zlib(JSON)) (`to_query_params`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import urllib.parse
+
+import numpy as np
+import pytest
+
+from .helpers import (alerts, assert_healthy, figure, id_matrix, label, open_app, section, set_number, set_sentences,
+                      unavailable_reason, wait_js)
+
+_reason = unavailable_reason()
+if _reason:
+    pytest.skip(_reason, allow_module_level=True)
+
+pytestmark = pytest.mark.e2e
+
+CHAPTER_TEXT = "영화 정말 좋다 | 긍정\n영화 나쁘다 | 부정"
+CHAPTER_MATRIX = [["2 · 영화", "0 · <UNK>", "3 · 좋다"], ["2 · 영화", "4 · 나쁘다", "1 · <PAD>"]]
+
+
+def export_button(page, lang: str):
+    return page.locator(".st-key-export_state").get_by_role("button", name=label(lang, "share.export_state"))
+
+
+def open_share(page, lang: str) -> None:
+    """Go to the share view; skip the test while that view has no export button."""
+    section(page, lang, "share")
+    try:
+        export_button(page, lang).wait_for(timeout=3_000)  # the view has rendered: absent means not wired
+    except Exception:
+        pytest.skip("share section not wired yet")
+
+
+@pytest.fixture(scope="module")
+def share_wired(browser, app_url):
+    """Skip the link tests too while the share view has no export button (checked once per module)."""
+    ctx = browser.new_context(locale="ko-KR")
+    try:
+        page = ctx.new_page()
+        open_app(page, app_url)
+        open_share(page, "ko")
+    finally:
+        ctx.close()
+
+
+def w_matrix(page) -> np.ndarray:
+    return np.asarray(figure(page, "w_chart")["data"][0]["z"], dtype=np.float32)
+
+
+def train(page, lang: str, n: int) -> None:
+    """Step once, then Run n − 1 steps: n steps in all."""
+    section(page, lang, "train")
+    page.locator(".st-key-step button").click()
+    wait_js(page, "() => { const f = figure('loss_chart'); return f !== null && f.data[0].y.length === 1; }")
+    if n > 1:
+        set_number(page, "n_steps", n - 1)
+        wait_js(page, "(s) => document.querySelector('.st-key-run_steps button').innerText.includes(s)",
+                label(lang, "train.run", n=n - 1))
+        page.locator(".st-key-run_steps button").click()
+        wait_js(page, "(n) => { const f = figure('loss_chart'); return f !== null && f.data[0].y.length === n; }", n,
+                timeout=60_000)
+
+
+def wait_loss_title(page, lang: str, steps: int) -> None:
+    wait_js(page, "(t) => { const f = figure('loss_chart'); return f !== null && f.title === t; }",
+            label(lang, "train.loss_title", step=steps))
+
+
+def wait_info(page, text: str) -> None:
+    wait_js(page, "(s) => texts('stAlertContentInfo').some(x => x.includes(s))", text)
+
+
+def upload(page, path) -> None:
+    page.locator(".st-key-import_state input[type=file]").set_input_files(str(path))
+    apply = page.locator(".st-key-import_apply button")
+    wait_js(page, "() => { const b = document.querySelector('.st-key-import_apply button'); return b && !b.disabled; }")
+    apply.click()
+
+
+def test_export_then_import_restores_the_same_weights(share_wired, new_page, tmp_path):
+    a = new_page("ko-KR")
+    train(a, "ko", 12)
+    open_share(a, "ko")
+    with a.expect_download() as download:
+        export_button(a, "ko").click()
+    path = tmp_path / "state.json"
+    download.value.save_as(str(path))
+    state = json.loads(path.read_text(encoding="utf-8"))
+    assert state["version"] == 1 and state["steps"] == 12 and state["lang"] == "ko"
+    assert [row[:2] for row in state["vocab"]] == [["<UNK>", 0], ["<PAD>", 1], ["영화", 2], ["좋다", 3], ["나쁘다", 4],
+                                                   ["재미있다", 5]]
+    assert state["sentences"] == CHAPTER_TEXT
+    assert state["weights"]["shape"] == [6, 3]
+    w_file = np.frombuffer(base64.b64decode(state["weights"]["data"]), "<f4").reshape(6, 3)
+    section(a, "ko", "lookup")
+    np.testing.assert_array_equal(w_matrix(a), w_file)  # the file holds what A's screen shows
+    assert not w_file[1].any()
+
+    # Learner B: a file that is not a state is refused and changes nothing.
+    b = new_page("ko-KR")
+    w_b = w_matrix(b)
+    open_share(b, "ko")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"version": 2}', encoding="utf-8")
+    upload(b, bad)
+    wait_js(b, "(t) => texts('stAlertContentError').some(x => x.includes(t))", label("ko", "err.import_title"))
+    section(b, "ko", "lookup")
+    np.testing.assert_array_equal(w_matrix(b), w_b)
+
+    # ... and A's file restores A's state bit for bit, replayed to the same step.
+    open_share(b, "ko")
+    upload(b, path)
+    wait_info(b, label("ko", "share.imported", steps=12))
+    section(b, "ko", "lookup")
+    np.testing.assert_array_equal(w_matrix(b), w_file)
+    section(b, "ko", "train")
+    wait_loss_title(b, "ko", 12)
+    assert_healthy(a)
+    assert_healthy(b)
+
+
+def test_the_share_link_on_the_page_opens_the_same_state(share_wired, new_page, app_url):
+    a = new_page("ko-KR")
+    set_sentences(a, "영화 좋다 | 긍정\n나쁘다 영화 | 부정\n재미있다 | 긍정")
+    wait_js(a, "() => { const r = gridRows('id_cell'); return r && r.length === 4; }")
+    matrix = id_matrix(a)
+    train(a, "ko", 5)
+    open_share(a, "ko")
+    code = a.locator("[data-testid='stCode']", has_text="?s=")
+    code.first.wait_for()
+    link = code.first.inner_text().strip()
+    parts = urllib.parse.urlsplit(link)
+    assert f"{parts.scheme}://{parts.netloc}" == app_url, f"the link does not point at this app: {link}"
+    s = urllib.parse.parse_qs(parts.query)["s"][0]
+
+    b = new_page("ko-KR", url=f"{app_url}/?{urllib.parse.urlencode({'s': s})}")
+    wait_info(b, label("ko", "share.loaded_from_link"))
+    assert id_matrix(b) == matrix
+    assert b.locator(".st-key-sentences textarea").input_value() == "영화 좋다 | 긍정\n나쁘다 영화 | 부정\n재미있다 | 긍정"
+    section(a, "ko", "lookup")
+    np.testing.assert_array_equal(w_matrix(b), w_matrix(a))  # replayed to the same weights
+    section(b, "ko", "train")
+    wait_loss_title(b, "ko", 5)
+    assert_healthy(a)
+    assert_healthy(b)
+
+
+def test_a_link_in_the_documented_format_opens_in_its_language(share_wired, new_page, app_url):
+    from core.share_link import to_query_params
+    from core.state import parse_state
+
+    state = {"version": 1, "lang": "en",
+             "vocab": [["<UNK>", 0, "unk"], ["<PAD>", 1, "pad"], ["영화", 2, ""], ["좋다", 3, ""], ["나쁘다", 4, ""],
+                       ["재미있다", 5, ""]],
+             "classes": ["부정", "긍정"], "sentences": "좋다 영화 | 긍정\n나쁘다 | 부정",
+             "config": {"embedding_dim": 3, "seed": 0, "pooling": "masked_mean", "optimizer": "adam", "lr": 0.1,
+                        "weight_decay": 0.0, "batch_size": 0, "fixed_len": None},
+             "steps": 3}
+    query = urllib.parse.urlencode(to_query_params(parse_state(json.dumps(state))))
+    page = new_page("ko-KR", url=f"{app_url}/?{query}")  # a Korean browser; the link says English
+    wait_info(page, label("en", "share.loaded_from_link"))
+    assert page.locator("h1").first.inner_text() == label("en", "app.title")
+    assert id_matrix(page) == [["3 · 좋다", "2 · 영화"], ["4 · 나쁘다", "1 · <PAD>"]]
+    section(page, "en", "train")
+    wait_loss_title(page, "en", 3)
+    assert_healthy(page)
+
+
+def test_a_damaged_link_shows_the_default_example_and_says_why(share_wired, new_page, app_url):
+    page = new_page("ko-KR", url=f"{app_url}/?s=eNq-this-is-not-a-state")
+    wait_js(page, "(t) => texts('stAlertContentError').some(x => x.includes(t))", label("ko", "err.link_title"))
+    assert id_matrix(page) == CHAPTER_MATRIX
+    assert label("ko", "share.loaded_from_link") not in " ".join(alerts(page, "Info"))
+    assert_healthy(page)
