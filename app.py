@@ -61,7 +61,11 @@ def main() -> None:
 
 def update_vocab(lang: str, ws: Workspace, edited) -> None:
     """Validate the edited table; on success it becomes the vocabulary, else the last valid one stays."""
-    seen = (id(ws.vocab_base), repr(st.session_state.get(Keys.VOCAB)))
+    state = st.session_state.get(Keys.VOCAB) or {}
+    seen = (id(ws.vocab_base), repr(state))
+    if seen != ws.vocab_seen and not any(state.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")):
+        ws.vocab, ws.vocab_problems = ws.base_vocab, []  # no edits: the table is the (valid) base
+        ws.vocab_seen = seen
     if seen != ws.vocab_seen:  # validate only when the table changed
         try:
             ws.vocab = Vocab.from_rows(edited[["token", "id", "role"]].itertuples(index=False, name=None))

@@ -53,6 +53,7 @@ class Keys:
     TIMELINE = "timeline"
     PCA_DIMS = "pca_dims"
     PCA_CHART = "pca_chart"
+    REPLAY = "replay"
     PAD_VECTOR = "pad_vector"
     PREDICT_ROWS = "predict_rows"
     SET_PAD = "set_pad"
@@ -81,6 +82,7 @@ class Workspace:
     classes: tuple[str, ...]
     vocab_base: pd.DataFrame  # what the vocabulary editor edits (its edits live under Keys.VOCAB)
     vocab: Vocab  # last valid vocabulary
+    base_vocab: Vocab  # the vocabulary vocab_base shows (what the editor holds with no edits)
     lines: list[Line]  # last valid sentences
     lab: Lab
     frame: Frame | None = None
@@ -169,7 +171,7 @@ def _from_state(state: AppState, restored: Restored, notice: str) -> Workspace:
     st.session_state.pop(Keys.VOCAB, None)
     st.session_state.pop(Keys.TIMELINE, None)
     vocab = lab.recipe.vocab
-    ws = Workspace("import", lab.recipe.classes, vocab_frame(vocab), vocab,
+    ws = Workspace("import", lab.recipe.classes, vocab_frame(vocab), vocab, vocab,
                    parse_sentences(state.sentences, lab.recipe.classes), lab, text_seen=state.sentences)
     ws.notices.append((notice, {"steps": lab.steps}))
     return ws
@@ -187,7 +189,7 @@ def _from_preset(preset: dict, set_widgets: bool) -> Workspace:
         st.session_state.pop(Keys.VOCAB, None)  # forget edits made to the previous table
     cfg = Config(**preset.get("config", {}))
     recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes, cfg)
-    return Workspace(preset["id"], classes, vocab_frame(vocab), vocab, lines, Lab(recipe),
+    return Workspace(preset["id"], classes, vocab_frame(vocab), vocab, vocab, lines, Lab(recipe),
                      text_seen=preset["sentences"])
 
 

@@ -18,6 +18,7 @@ FONT = dict(size=15)
 MAX_CELL_TEXT = 400  # write numbers in heatmap cells only when there are at most this many
 MAX_LABELS = 300  # label points in a scatter only up to this many
 MAX_ANIMATION_POINTS = 200_000  # frames × points in a client-side animation
+MAX_ANIMATION_FRAMES = 100  # frames in a client-side animation (the steps are strided to fit)
 
 
 def _layout(fig: go.Figure, height: int, **kw) -> go.Figure:
@@ -146,7 +147,7 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     if v > MAX_LABELS * 10:
         groups = [g for g in groups if g[0] != "plain"]
     n = sum(len(g[1]) for g in groups)
-    stride = max(1, int(np.ceil(len(steps) * n / MAX_ANIMATION_POINTS)))
+    stride = max(1, int(np.ceil(len(steps) * n / MAX_ANIMATION_POINTS)), int(np.ceil(len(steps) / MAX_ANIMATION_FRAMES)))
     steps = steps[::stride] + ([steps[-1]] if (len(steps) - 1) % stride else [])
 
     def traces(s: int) -> list[go.BaseTraceType]:

@@ -12,6 +12,7 @@ so tests check every string a demo can show without running Streamlit.
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 from typing import Any
 
 import pandas as pd
@@ -124,12 +125,12 @@ def _cut_short(facts: dict[str, Any]) -> bool:
     return facts.get("full_table") is False or facts.get("sentences_used", 0) < facts.get("sentences", 0)
 
 
-SHOWN_ONLY_IF = {  # facts that say nothing unless the demo was cut short, or the case arises
+SHOWN_ONLY_IF = MappingProxyType({  # facts that say nothing unless the demo was cut short, or the case arises
     **{k: _cut_short for k in ("sentences_used", "sentences", "table_rows", "full_table")},
     "one_hot_max_macs": lambda f: f["tokens_compared"] < f["tokens"],
     "rows_used": lambda f: f["rows_used"] < f["vocab_size"],
     "one_dimension": lambda f: f["one_dimension"],
-}
+})  # read-only
 
 
 def headline_keys(demo: Demo) -> tuple[str, ...]:

@@ -73,13 +73,18 @@ def mask_table(batch: Batch) -> None:
 
 
 def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[int, int]) -> np.ndarray:
-    """Which rows of W to draw: all when V is small; else looked-up and special rows plus a window."""
+    """Which rows of W to draw: all when V is small; else the special rows, a window around the
+    selection, then looked-up rows up to 4·WINDOW rows in all (in id order)."""
     if v <= 2 * WINDOW:
         return np.arange(v)
-    rows = set(np.flatnonzero(counts).tolist()) | set(special)
+    rows = set(special)
     if selected is not None:
         rows |= set(range(max(0, selected - WINDOW // 2), min(v, selected + WINDOW // 2)))
-    return np.array(sorted(rows)[: 4 * WINDOW])
+    for i in np.flatnonzero(counts).tolist():
+        if len(rows) >= 4 * WINDOW:
+            break
+        rows.add(i)
+    return np.array(sorted(rows))
 
 
 def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None) -> None:

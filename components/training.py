@@ -106,6 +106,22 @@ def loss_and_predictions(lang: str, lab: Lab, probs: np.ndarray) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", height=min(300, 38 + 35 * len(rows)))
 
 
+MAX_GRAD_ROWS = 200  # rows of the gradient table: PAD and UNK first, then the largest ‖grad‖
+MAX_GRAD_COLS = 12  # numbers shown of each gradient row
+
+
+def grad_rows_shown(ids: np.ndarray, norms: np.ndarray, special: tuple[int, int]) -> np.ndarray:
+    """Positions (into ids) of the rows to show: all when few, else PAD/UNK and the largest norms, in id order."""
+    if len(ids) <= MAX_GRAD_ROWS:
+        return np.arange(len(ids))
+    keep = set(np.flatnonzero(np.isin(ids, special)).tolist())
+    for pos in np.argsort(-norms, kind="stable"):
+        if len(keep) >= MAX_GRAD_ROWS:
+            break
+        keep.add(int(pos))
+    return np.array(sorted(keep))
+
+
 def grad_view(lang: str, lab: Lab) -> None:
     """The last step's dL/dW row by row, with numbers: used rows, the PAD row (exactly 0), unused rows (exactly 0)."""
     rec = lab.last
@@ -115,16 +131,19 @@ def grad_view(lang: str, lab: Lab) -> None:
     vocab = lab.recipe.vocab
     step_ids = lab.batch.ids[rec.rows]  # (K, T) ids this step looked up
     counts = np.bincount(step_ids.reshape(-1).numpy(), minlength=vocab.size)
-    g = rec.grad_rows.numpy()
-    df = pd.DataFrame({
-        "id": rec.grad_ids.numpy(), "token": [vocab.tokens[i] for i in rec.grad_ids.tolist()],
-        t(lang, "train.col.count"): counts[rec.grad_ids.numpy()],
-        "‖grad‖": np.linalg.norm(g, axis=1),
-        "grad": [np.array2string(r, precision=3, separator=", ", max_line_width=10_000) for r in g],
-    })
+    ids, g = rec.grad_ids.numpy(), rec.grad_rows.numpy()  # (K',), (K', E)
+    norms = np.linalg.norm(g, axis=1)
+    pos = grad_rows_shown(ids, norms, (vocab.pad_id, vocab.unk_id))
+    more = g.shape[1] - MAX_GRAD_COLS
+    text = [np.array2string(g[p, :MAX_GRAD_COLS], precision=3, separator=", ", max_line_width=10_000)
+            + (f" … (+{more})" if more > 0 else "") for p in pos]
+    df = pd.DataFrame({"id": ids[pos], "token": [vocab.tokens[i] for i in ids[pos].tolist()],
+                       t(lang, "train.col.count"): counts[ids[pos]], "‖grad‖": norms[pos], "grad": text})
     st.dataframe(df, hide_index=True, width="stretch", column_config={"grad": st.column_config.TextColumn(width="large")})
-    pad_norm = float(np.linalg.norm(g[rec.grad_ids.numpy() == vocab.pad_id])) if vocab.pad_id in rec.grad_ids.tolist() else 0.0
-    st.markdown(t(lang, "train.grad_summary", step=rec.step, unused=vocab.size - len(rec.grad_ids),
+    if len(pos) < len(ids):
+        st.caption(t(lang, "train.grad_rows_shown", shown=len(pos), n=len(ids)))
+    pad_norm = float(np.linalg.norm(g[ids == vocab.pad_id])) if vocab.pad_id in ids.tolist() else 0.0
+    st.markdown(t(lang, "train.grad_summary", step=rec.step, unused=vocab.size - len(ids),
                   unused_max=repr(rec.unused_grad_max), pad=repr(pad_norm)))
 
 

@@ -132,6 +132,9 @@ class Lab:
         self.last: StepRecord | None = None
         self.snapshots: dict[int, np.ndarray] = {0: self.weight_numpy()}
         self.pad_edits: list[tuple[int, tuple[float, ...]]] = []  # (step, vector) of hand-set PAD rows
+        self._problems = self._label_problems()  # the recipe is frozen: computed once
+        self._targets = None if self._problems else torch.tensor(recipe.labels, dtype=torch.long)  # (B,)
+        self._scratch: torch.Tensor | None = None
 
     # ---- looking up ----------------------------------------------------------------------
     @property
@@ -149,6 +152,9 @@ class Lab:
 
     def train_problems(self) -> list[Problem]:
         """Why training cannot run on this recipe ([] when it can)."""
+        return list(self._problems)
+
+    def _label_problems(self) -> list[Problem]:
         missing = [i for i, label in enumerate(self.recipe.labels) if label is None]
         if missing:
             return [Problem("labels_missing", {"n": len(missing)})]
@@ -169,37 +175,61 @@ class Lab:
             return torch.softmax(self.model(self.batch.ids, self.batch.lengths), dim=-1)
 
     # ---- training ------------------------------------------------------------------------
-    def step(self) -> StepRecord:
-        """One optimizer step on this step's sentences; returns what it did."""
-        require(self.train_problems())
+    def step(self, record: bool = True) -> StepRecord | None:
+        """One optimizer step on this step's sentences; returns what it did.
+
+        ``record=False`` skips the bookkeeping (gradient rows, movement) that only the last step
+        of a run needs; the weights, losses and snapshots are the same either way.
+        """
+        require(self._problems)
         rows = self.step_rows(self.steps + 1)
-        ids = self.batch.ids[rows]  # (K, T)
-        lengths = self.batch.lengths[rows]  # (K,)
-        targets = torch.tensor([self.recipe.labels[i] for i in rows.tolist()], dtype=torch.long)  # (K,)
-        before = self.weight.detach().clone()  # (V, E)
+        if rows.shape[0] == self.batch.ids.shape[0]:  # every sentence: no gather
+            ids, lengths, targets = self.batch.ids, self.batch.lengths, self._targets
+        else:
+            ids, lengths, targets = self.batch.ids[rows], self.batch.lengths[rows], self._targets[rows]  # (K, T), (K,), (K,)
+        w = self.weight.detach()  # (V, E)
+        before = self._scratch_copy(w) if record else None
         self.optimizer.zero_grad(set_to_none=False)
         loss = self.loss_fn(self.model(ids, lengths), targets)
         loss.backward()
-        grad = self.weight.grad.detach()  # (V, E)
-        used = torch.unique(ids)  # sorted ids looked up by this step
-        unused = torch.ones(grad.shape[0], dtype=torch.bool)
-        unused[used] = False
-        unused_max = float(grad[unused].abs().max()) if bool(unused.any()) else 0.0
-        grad_rows = grad[used].clone()
+        used, grad_rows, unused_max = self._gradient_facts(ids) if record else (None, None, 0.0)
         self.optimizer.step()
         self.steps += 1
-        delta = (self.weight.detach() - before).norm(dim=1)  # (V,)
-        self.last = StepRecord(self.steps, loss.item(), rows, used, grad_rows, unused_max, delta)
-        self.losses.append(self.last.loss)
+        self.losses.append(loss.item())
+        if record:
+            delta = torch.linalg.vector_norm(torch.sub(w, before, out=before), dim=1)  # (V,) how far each row moved
+            self.last = StepRecord(self.steps, self.losses[-1], rows, used, grad_rows, unused_max, delta)
         self._keep_snapshot()
         return self.last
+
+    def _scratch_copy(self, w: torch.Tensor) -> torch.Tensor:
+        """W copied into one reused (V, E) buffer (a fresh 120 MB clone per step page-faults at large V)."""
+        if self._scratch is None or self._scratch.shape != w.shape:
+            self._scratch = torch.empty_like(w)
+        return self._scratch.copy_(w)
+
+    def _gradient_facts(self, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, float]:
+        """(ids looked up, their gradient rows, max |grad| over every other row) — the last is exactly 0 (C8).
+
+        The looked-up rows are saved, zeroed in place for one aminmax over the whole gradient, and
+        written back bitwise before the optimizer reads it (no (V−K, E) gather copies).
+        """
+        grad = self.weight.grad.detach()  # (V, E)
+        used = torch.unique(ids)  # (K',) sorted
+        grad_rows = grad.index_select(0, used)  # (K', E) copy
+        if used.numel() == grad.shape[0]:
+            return used, grad_rows, 0.0
+        grad.index_fill_(0, used, 0.0)
+        lo, hi = torch.aminmax(grad)
+        grad.index_copy_(0, used, grad_rows)
+        return used, grad_rows, float(torch.maximum(lo.abs(), hi.abs()))
 
     def run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> StepRecord | None:
         """Take ``n`` steps (bounded by MAX_STEPS_PER_CLICK); report progress as (done, n)."""
         if not 1 <= n <= limits.MAX_STEPS_PER_CLICK:
             require([Problem("steps_range", {"max": limits.MAX_STEPS_PER_CLICK})])
         for i in range(n):
-            self.step()
+            self.step(record=i == n - 1)
             if on_progress is not None:
                 on_progress(i + 1, n)
         return self.last
@@ -220,12 +250,20 @@ class Lab:
         return max(2, limits.SNAPSHOT_BUDGET_FLOATS // max(1, v * e))
 
     def _keep_snapshot(self) -> None:
-        self.snapshots[self.steps] = self.weight_numpy()
-        if len(self.snapshots) > self.snapshot_limit():
-            # Thin: keep step 0, the latest, and every other one in between.
-            steps = sorted(self.snapshots)
-            keep = set(steps[::2]) | {steps[0], steps[-1]}
-            self.snapshots = {s: self.snapshots[s] for s in steps if s in keep}
+        """Keep W at this step; past the budget, thin to every other step (first and latest kept).
+
+        The array of a snapshot that thinning drops is reused for the new one.
+        """
+        w = self.weight.detach().numpy()
+        if len(self.snapshots) + 1 <= self.snapshot_limit():
+            self.snapshots[self.steps] = w.copy()
+            return
+        steps = sorted(self.snapshots) + [self.steps]
+        keep = set(steps[::2]) | {steps[0], steps[-1]}
+        dropped = [self.snapshots.pop(s) for s in steps[:-1] if s not in keep]
+        buf = dropped[0] if dropped and dropped[0].shape == w.shape else np.empty_like(w)
+        np.copyto(buf, w)
+        self.snapshots[self.steps] = buf
 
 
 def replay(recipe: Recipe, steps: int, pad_edits: list[tuple[int, tuple[float, ...]]] = ()) -> Lab:

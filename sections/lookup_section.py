@@ -13,7 +13,7 @@ from session import Workspace
 def render(lang: str, ws: Workspace) -> None:
     lab = ws.lab
     vocab, batch = lab.recipe.vocab, lab.batch
-    w = lab.weight_numpy()  # (V, E)
+    w = lab.weight.detach().numpy()  # (V, E), a read-only view: no 120 MB copy per rerun at large V
     counts = batch.id_counts(vocab.size).numpy()  # (V,)
     st.subheader(t(lang, "pipe.step1"))
     pipeline.token_table(lang, vocab, batch, [l.tokens for l in ws.lines])

@@ -34,7 +34,7 @@ def render(lang: str, ws: Workspace) -> None:
         vocab = lab.recipe.vocab
         if ws.guess and lab.last is not None and ws.guess[0] == lab.last.step:
             training.prediction_result(lang, vocab.tokens, ws.guess[1], lab.last)
-        pad = training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id, lab.weight_numpy()[vocab.pad_id])
+        pad = training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id, lab.weight.detach()[vocab.pad_id].numpy().copy())
         if isinstance(pad, list):
             inputs.show_problems(lang, "err.pad_title", pad)
         else:
@@ -117,6 +117,7 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
         now.caption(t(lang, "proj.neighbours_at", step=shown))
         now.dataframe(training.neighbours(lab.snapshots[shown], list(vocab.tokens), token), hide_index=True)
     if len(steps) > 1 and not frozen:
-        with st.expander(t(lang, "proj.replay")):
-            st.plotly_chart(charts.pca_animation(ws.points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token,
+        replay = st.expander(t(lang, "proj.replay"), key=Keys.REPLAY, on_change="rerun")
+        if replay.open:  # built only when opened: one frame per kept step is the page's heaviest figure
+            replay.plotly_chart(charts.pca_animation(ws.points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token,
                                                  ranges, t(lang, "proj.replay_title"), axis_titles), key="pca_anim")

@@ -30,7 +30,8 @@ def test_nothing_a_user_can_change_is_cached_or_global():
         uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "cache_resource"]
         assert not uses, f"{path.name} uses st.cache_resource"
         for node in tree.body:
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, (ast.List, ast.Dict, ast.Set)):
+            mutable = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, mutable):
                 raise AssertionError(f"module-level mutable container in {path.name}: line {node.lineno}")
 
 

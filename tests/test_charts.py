@@ -1,0 +1,79 @@
+"""Figure builders tested directly (AppTest cannot read Plotly figures as objects)."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from components import charts
+from components.pipeline import WINDOW, shown_rows
+from core.projection import axis_ranges, fit_frame
+from tests.conftest import make_lab
+
+
+def trained_points(steps: int = 30):
+    lab = make_lab(embedding_dim=4, seed=3)
+    lab.run(steps)
+    snaps = sorted(lab.snapshots)
+    frame = fit_frame([lab.snapshots[s] for s in snaps], 2)
+    return lab, {s: frame.transform(lab.snapshots[s]) for s in snaps}
+
+
+def trace(fig, name):
+    return next(tr for tr in fig.data if tr.name == name)
+
+
+def test_scatter_has_fixed_ranges_and_the_pad_point_where_the_frame_puts_it():
+    lab, points = trained_points()
+    v = lab.recipe.vocab
+    used = lab.batch.id_counts(v.size).numpy() > 0
+    ranges = axis_ranges(list(points.values()))
+    for step in (0, 15, 30):
+        fig = charts.pca_scatter(points, step, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges,
+                                 np.flatnonzero(used), "t", ["PC1", "PC2"])
+        pad = trace(fig, "PAD")
+        assert (float(pad.x[0]), float(pad.y[0])) == (float(points[0][v.pad_id, 0]), float(points[0][v.pad_id, 1]))
+        assert tuple(fig.layout.xaxis.range) == ranges[0] and fig.layout.xaxis.autorange is False
+        assert list(trace(fig, "selected").customdata) == [2]
+
+
+def test_replay_frames_are_capped_and_pad_is_still_in_every_frame():
+    lab, points = trained_points(250)
+    v = lab.recipe.vocab
+    used = lab.batch.id_counts(v.size).numpy() > 0
+    fig = charts.pca_animation(points, list(v.tokens), v.pad_id, v.unk_id, used, None,
+                               axis_ranges(list(points.values())), "t", ["PC1", "PC2"])
+    assert 2 <= len(fig.frames) <= charts.MAX_ANIMATION_FRAMES + 1
+    pads = {(float(tr.x[0]), float(tr.y[0])) for f in fig.frames for tr in f.data if tr.name == "PAD"}
+    assert len(pads) == 1  # the zero PAD row sits still in one frame of reference (X7)
+
+
+def test_w_heatmap_shows_the_given_rows_and_boxes_the_selection():
+    lab = make_lab()
+    w = lab.weight.detach().numpy()
+    counts = lab.batch.id_counts(6).numpy()
+    fig = charts.w_heatmap(w, np.arange(6), list(lab.recipe.vocab.tokens), counts, 1, 0, 4, "W")
+    np.testing.assert_array_equal(np.asarray(fig.data[0].z), w)
+    red = [s for s in fig.layout.shapes if s.line.color == charts.SELECT_COLOR]
+    assert len(red) == 1 and red[0].y0 == 3.5  # row 4, drawn at position 4
+    assert fig.data[0].y[2] == "2 · 영화  ×2"
+
+
+def test_large_vocabulary_payloads_stay_small():
+    v, e = 100_000, 300
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((v, e)).astype(np.float32)
+    frame = fit_frame([w], 2)
+    points = {0: frame.transform(w), 1: frame.transform(w * 1.01)}
+    used = np.zeros(v, bool)
+    used[rng.integers(2, v, 9000)] = True
+    tokens = [f"w{i}" for i in range(v)]
+    fig = charts.pca_scatter(points, 1, tokens, 1, 0, used, 5, axis_ranges(list(points.values())),
+                             np.flatnonzero(used)[:60], "t", ["a", "b"])
+    assert len(fig.to_json()) < 5_000_000
+    anim = charts.pca_animation(points, tokens, 1, 0, used, 5, axis_ranges(list(points.values())), "t", ["a", "b"])
+    assert len(anim.to_json()) < 5_000_000
+    counts = np.zeros(v, int)
+    counts[used] = 1
+    rows = shown_rows(v, counts, 50_000, (1, 0))
+    assert len(rows) <= 4 * WINDOW and 50_000 in rows and 1 in rows and 0 in rows
