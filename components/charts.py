@@ -15,6 +15,11 @@ USED_COLOR = "#1a73e8"
 SELECT_COLOR = "#d93025"
 PLAIN_COLOR = "#5f6368"
 FONT = dict(size=15)
+
+
+def chart_config(name: str) -> dict:
+    """Plotly's mode bar for st.plotly_chart: the camera button downloads the chart as PNG (``name``.png)."""
+    return {"displaylogo": False, "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2}}
 MAX_CELL_TEXT = 400  # write numbers in heatmap cells only when there are at most this many
 MAX_LABELS = 300  # label points in a scatter only up to this many
 MAX_ANIMATION_POINTS = 200_000  # frames × points in a client-side animation

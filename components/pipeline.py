@@ -92,7 +92,7 @@ def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected
     rows = shown_rows(vocab.size, counts, selected, (vocab.pad_id, vocab.unk_id))
     fig = charts.w_heatmap(w[rows], rows, list(vocab.tokens), counts, vocab.pad_id, vocab.unk_id, selected,
                            t(lang, "pipe.w_title", v=w.shape[0], e=w.shape[1]))
-    st.plotly_chart(fig, key="w_chart", config={"displaylogo": False})
+    st.plotly_chart(fig, key="w_chart", config=charts.chart_config("w_chart"))
     if len(rows) < vocab.size:
         st.caption(t(lang, "pipe.w_window", shown=len(rows), v=vocab.size))
 
@@ -110,4 +110,4 @@ def output_view(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, sel:
     ids = batch.ids[b].tolist()
     fig = charts.output_heatmap(vectors[b], [vocab.tokens[i] for i in ids], ids, sel[1] if sel and sel[0] == b else None,
                                 t(lang, "pipe.out_title", b=b, t=T, e=E))
-    st.plotly_chart(fig, key="out_chart", config={"displaylogo": False})
+    st.plotly_chart(fig, key="out_chart", config=charts.chart_config("out_chart"))

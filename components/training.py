@@ -90,7 +90,8 @@ def loss_and_predictions(lang: str, lab: Lab, probs: np.ndarray) -> None:
     cols = st.columns([1.2, 1])
     with cols[0]:
         if lab.losses:
-            st.plotly_chart(charts.loss_curve(lab.losses, t(lang, "train.loss_title", step=lab.steps)), key="loss_chart")
+            st.plotly_chart(charts.loss_curve(lab.losses, t(lang, "train.loss_title", step=lab.steps)), key="loss_chart",
+                            config=charts.chart_config("loss"))
         else:
             st.info(t(lang, "train.no_steps_yet"))
     with cols[1]:

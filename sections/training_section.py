@@ -99,7 +99,7 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
     trail_ids = np.flatnonzero(used)[:MAX_TRAILS]
     fig = charts.pca_scatter(ws.points, shown, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token, ranges,
                              trail_ids, t(lang, "proj.scatter_title", step=shown), axis_titles)
-    st.plotly_chart(fig, key=Keys.PCA_CHART, config={"displaylogo": False}, on_select=lambda: session.select_token_from_chart(ws),
+    st.plotly_chart(fig, key=Keys.PCA_CHART, config=charts.chart_config("pca"), on_select=lambda: session.select_token_from_chart(ws),
                     selection_mode="points")
     pad_xy = np.stack([ws.points[s][vocab.pad_id] for s in steps])  # (S, k)
     xy_text = ", ".join(f"{x:.4f}" for x in pad_xy[-1])
@@ -120,4 +120,5 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
         replay = st.expander(t(lang, "proj.replay"), key=Keys.REPLAY, on_change="rerun")
         if replay.open:  # built only when opened: one frame per kept step is the page's heaviest figure
             replay.plotly_chart(charts.pca_animation(ws.points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token,
-                                                 ranges, t(lang, "proj.replay_title"), axis_titles), key="pca_anim")
+                                                 ranges, t(lang, "proj.replay_title"), axis_titles), key="pca_anim",
+                                config=charts.chart_config("pca_replay"))
