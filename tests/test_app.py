@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from tests.apptest_helpers import array, errors, figure, id_matrix, start
+from tests.apptest_helpers import array, errors, figure, figures, id_matrix, start
 
 
 @pytest.fixture
@@ -181,3 +181,15 @@ def test_predict_then_reveal_compares_the_guess_with_torch(at):
     nonzero = [int(i) for i, g in zip(lab.last.grad_ids.tolist(), lab.last.grad_rows) if g.any()]
     assert nonzero == [0, 2, 3, 4]
     assert any("0 · <UNK>, 2 · 영화, 3 · 좋다, 4 · 나쁘다" in w.value for w in at.warning)
+
+
+def test_replay_is_built_only_when_its_expander_is_open(at):
+    at.button_group(key="section").set_value("train").run()
+    at.number_input(key="n_steps").set_value(5).run()
+    at.button(key="run_steps").click().run()
+    titles = [f["layout"].get("title", {}).get("text", "") for f in figures(at)]
+    assert not any("재생" in x for x in titles)  # closed: not built, not sent
+    at.session_state["replay"] = True
+    at.run()
+    replay = figure(at, "재생")
+    assert not at.exception and len(replay["frames"]) == 6  # steps 0..5, one frame each
