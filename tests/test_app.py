@@ -193,3 +193,12 @@ def test_replay_is_built_only_when_its_expander_is_open(at):
     at.run()
     replay = figure(at, "재생")
     assert not at.exception and len(replay["frames"]) == 6  # steps 0..5, one frame each
+
+
+def test_megabyte_pastes_are_refused_with_a_message_and_nothing_is_lost(at):
+    paste = ("영화 " * 400_000)[:1_500_000]  # 1.5 MB in one line
+    at.text_area(key="sentences").input(paste).run()
+    assert not at.exception
+    assert any("200000" in e for e in errors(at))  # names the limit
+    assert at.text_area(key="sentences").value == paste
+    assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]

@@ -1,0 +1,196 @@
+"""Click-to-settled in a real browser: the app's Step button (training view) versus the bare page's
+button (bench/bare_app.py), each served by its own ``streamlit run`` on a loopback port.
+
+    python bench/bench_browser.py                      # chapter example, then the 40-review preset (~1–2 min)
+    python bench/bench_browser.py --clicks 5 --presets chapter
+    python bench/bench_browser.py --presets large --clicks 2   # the 100k×300 preset (~2 min)
+
+Playwright drives Debian's Chromium (/usr/bin/chromium; never ``playwright install``). The click
+and the wait happen inside the page (one ``page.evaluate``), so the time is the browser's own
+``performance.now()`` from ``button.click()`` to:
+
+- settled: the status widget ``[data-testid="stStatusWidget"]`` is absent and the expected text
+  is on the page (app: the gradient summary "Step N: …"; bare: "clicks: N"), detected by a
+  MutationObserver (no polling granularity);
+- chart: additionally the loss chart's title (app: "Loss (now at step N)"; bare: "bare chart N")
+  drawn by plotly.js.
+
+A Step click reruns only the training view's fragment (``st.fragment`` in
+sections/training_section.py), not the whole script, so the bytes per click are that fragment's.
+Clicks alternate between the two pages (app, bare, app, bare, …) so machine noise hits both. The
+bytes column is what the server sent over the websocket per click. Goal: app ≤ 1.5× bare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import (Server, fmt_bytes, fmt_ms, fmt_ratio, goal, launch_chromium, machine_note, ms_cells,  # noqa: E402
+                     summary, table)
+
+GOAL = 1.5
+TIMEOUT_MS = 120_000
+
+CLICK_JS = """
+async ({button, text, chart, timeoutMs}) => {
+  const busy = () => !!document.querySelector('[data-testid="stStatusWidget"]');
+  const hasText = () => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
+      .some(e => e.textContent.startsWith(text));
+  const hasChart = () => [...document.querySelectorAll('.gtitle')].some(e => e.textContent === chart);
+  const btn = document.querySelector(button);
+  if (!btn) return {error: 'no button ' + button};
+  return await new Promise(resolve => {
+    let settled = null, drawn = null, done = false;
+    const t0 = performance.now();
+    const check = () => {
+      if (done) return;
+      const now = performance.now() - t0;
+      const idle = !busy();
+      if (settled === null && idle && hasText()) settled = now;
+      if (drawn === null && idle && hasText() && hasChart()) drawn = now;
+      if (settled !== null && drawn !== null) finish(null);
+      else if (now > timeoutMs) finish('timeout');
+    };
+    const obs = new MutationObserver(check);
+    const timer = setInterval(check, 25);
+    const finish = (error) => {
+      done = true; obs.disconnect(); clearInterval(timer);
+      resolve({settled, drawn, error});
+    };
+    obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+    btn.click();
+  });
+}
+"""
+
+
+class Page:
+    """One browser page on one server, counting the websocket bytes it receives."""
+
+    def __init__(self, browser, url: str):
+        self.ctx = browser.new_context(locale="en-US", viewport={"width": 1400, "height": 1000})
+        self.page = self.ctx.new_page()
+        self.bytes = 0
+        self.errors: list[str] = []
+        self.page.on("websocket", self._ws)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)[:200]))
+        self.page.goto(url, timeout=TIMEOUT_MS)
+
+    def _ws(self, ws) -> None:
+        ws.on("framereceived", lambda payload: setattr(self, "bytes", self.bytes + len(payload)))
+
+    def wait_idle(self, selector: str) -> None:
+        self.page.wait_for_selector(selector, timeout=TIMEOUT_MS)
+        self.page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
+                                    timeout=TIMEOUT_MS)
+        self.page.wait_for_timeout(300)
+
+    def click(self, button: str, text: str, chart: str) -> dict:
+        before = self.bytes
+        res = self.page.evaluate(CLICK_JS, {"button": button, "text": text, "chart": chart, "timeoutMs": TIMEOUT_MS})
+        self.page.wait_for_timeout(50)  # let the last websocket frames be counted
+        res["bytes"] = self.bytes - before
+        return res
+
+
+def preset_shape(preset: str) -> tuple[int, int]:
+    """(V, E) of a preset, for checking that the page really shows it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from assets import presets
+
+    if preset == "large":
+        return presets.LARGE_V, presets.LARGE_E
+    p = presets.load(preset)
+    return len(p["vocab"]), p.get("config", {}).get("embedding_dim", 3)
+
+
+def app_page(browser, url: str, preset: str) -> Page:
+    pg = Page(browser, url)
+    pg.wait_idle(".st-key-section")
+    if preset != "chapter":
+        pg.page.locator(".st-key-preset [role='combobox']").click()  # Streamlit 1.67: a react-aria ComboBox
+        title = {"reviews_ko": "(Korean)", "reviews_en": "(English)", "large": "Large"}.get(preset, preset)
+        pg.page.locator("[role='option']", has_text=title).first.click()
+        v, e = preset_shape(preset)
+        for attempt in range(3):  # a click that lands while the selectbox's rerun is running can be lost
+            pg.page.wait_for_timeout(2000)
+            pg.wait_idle(".st-key-load_preset")
+            pg.page.locator(".st-key-load_preset button[data-testid^='stBaseButton']:visible").first.click()
+            try:  # the lookup view's W chart names the table's shape once the preset is loaded and drawn
+                pg.page.wait_for_function(
+                    "(t) => [...document.querySelectorAll('.gtitle')].some(x => x.textContent.startsWith(t))",
+                    arg=f"W: {v} × {e}", timeout=TIMEOUT_MS if preset == "large" else 30_000)
+                break
+            except Exception:  # noqa: BLE001 - try the click again
+                if attempt == 2:
+                    raise
+        pg.wait_idle(".st-key-section")
+    pg.page.locator(".st-key-section button").nth(1).click()  # ② Training
+    pg.wait_idle(".st-key-step button")
+    return pg
+
+
+def run(presets: list[str], clicks: int) -> tuple[list[list[str]], list[str]]:
+    from playwright.sync_api import sync_playwright
+
+    rows, errors = [], []
+    with Server(Path(__file__).resolve().parent.parent / "app.py") as app_srv, \
+            Server(Path(__file__).resolve().parent / "bare_app.py") as bare_srv, sync_playwright() as p:
+        browser = launch_chromium(p)
+        try:
+            bare = Page(browser, bare_srv.url)
+            bare.wait_idle(".st-key-click button")
+            n_bare = 0
+            for preset in presets:
+                app = app_page(browser, app_srv.url, preset)
+                got = {"app": [], "bare": [], "app_chart": [], "bare_chart": [], "app_bytes": [], "bare_bytes": []}
+                for i in range(1, clicks + 1):
+                    a = app.click(".st-key-step button", f"Step {i}:", f"Loss (now at step {i})")
+                    n_bare += 1
+                    b = bare.click(".st-key-click button", f"clicks: {n_bare}", f"bare chart {n_bare}")
+                    for who, r in (("app", a), ("bare", b)):
+                        if r.get("error"):
+                            errors.append(f"{preset} {who} click {i}: {r['error']}")
+                            continue
+                        got[who].append(r["settled"] / 1e3)
+                        got[f"{who}_chart"].append(r["drawn"] / 1e3)
+                        got[f"{who}_bytes"].append(r["bytes"])
+                    print(f"  {preset} click {i}: app {a.get('settled')} ms, bare {b.get('settled')} ms", file=sys.stderr)
+                errors += [f"{preset} app page error: {e}" for e in app.errors]
+                ratio = summary(got["app"])["p50"] / summary(got["bare"])["p50"]
+                ratio_chart = summary(got["app_chart"])["p50"] / summary(got["bare_chart"])["p50"]
+                rows.append([preset, *ms_cells(got["app"])[:2], *ms_cells(got["bare"])[:2], fmt_ratio(ratio),
+                             goal(ratio <= GOAL), ms_cells(got["app_chart"])[0], ms_cells(got["bare_chart"])[0],
+                             fmt_ratio(ratio_chart), fmt_bytes(summary(got["app_bytes"])["p50"]),
+                             fmt_bytes(summary(got["bare_bytes"])["p50"]), str(len(got["app"]))])
+                if got["app"]:
+                    rows[-1].append(f"{fmt_ms(got['app'][0])} → {fmt_ms(got['app'][-1])}")
+                app.ctx.close()
+            errors += [f"bare page error: {e}" for e in bare.errors]
+        finally:
+            browser.close()
+    return rows, errors
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clicks", type=int, default=10, help="Step clicks per preset (and as many bare clicks)")
+    ap.add_argument("--presets", default="chapter,reviews_ko")
+    args = ap.parse_args()
+    print(f"# bench_browser: click-to-settled, app Step vs bare button\n\n{machine_note()}\n")
+    t0 = time.perf_counter()
+    rows, errors = run(args.presets.split(","), args.clicks)
+    print(table(["preset", "app settled p50 ms", "app p10–p90", "bare settled p50 ms", "bare p10–p90", "app/bare",
+                 f"goal ≤ {GOAL}×", "app +chart p50", "bare +chart p50", "app/bare +chart", "app bytes/click",
+                 "bare bytes/click", "n clicks", "app first → last click"], rows))
+    if errors:
+        print("\nErrors:\n" + "\n".join(f"- {e}" for e in errors))
+    print(f"\n{machine_note()}; wall {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,368 @@
+"""Server-side cost of each interaction: AppTest rerun time of the app versus a bare page (one button,
+one Plotly chart: bench/bare_app.py), at the chapter example and the 40-review preset, and the
+large preset's interactions once each (load, switch, Step, the replay, switch back).
+
+    python bench/bench_server.py               # ~2–4 min
+    python bench/bench_server.py --quick       # fewer repetitions, no large preset (~30 s)
+    python bench/bench_server.py --profile     # add where the time goes in the interactions that miss
+    python bench/bench_server.py --profile-only   # only that (~1–2 min; --no-large: ~30 s)
+    python bench/bench_server.py --threads 1   # torch.set_num_threads(1) in this process first
+
+AppTest runs the script in this process, so a rerun's time is the script's own work plus
+Streamlit's (widget state, element protos, serialising figures and tables), without the browser
+and the network: what the server spends per click. ``AppTest.run()`` executes the whole script,
+also for the training view's buttons, which in a browser rerun only that view's ``st.fragment``
+(bench_browser.py measures those). Each app sample is paired with one bare-page
+click taken right before it; the ratio column is the median of those paired ratios (so a burst of
+machine noise hits both), with its p10–p90 range. Goals: ≤ 4× bare at the chapter example, ≤ 10×
+at the review preset.
+
+Interactions, in this order (the order matters: training adds snapshots the training view draws):
+rerun with nothing changed; edit a sentence (two texts alternate); edit the vocabulary (a token
+renamed through ``session_state["vocab"]["edited_rows"]``, two names alternate); switch
+lookup→train and train→lookup at step 0; Step; Run 50 steps; Step again after those runs; open and
+close the replay animation's expander (key ``replay``: the animation is built only while it is open)
+and Step with it open; switch train→lookup and lookup→train after training; switch to the lessons
+view, walk through every
+lesson with "next" (guided mode), show every lesson at once (free mode), then the share view and
+back to training.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ROOT, fmt_ms, fmt_ratio, goal, machine_note, ms_cells, summary, table  # noqa: E402
+
+import logging  # noqa: E402
+
+logging.getLogger("streamlit").setLevel(logging.ERROR)
+from streamlit import config as st_config  # noqa: E402
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+st_config.set_option("client.showErrorDetails", "full")  # the app's config redacts them; a benchmark wants them
+
+APP = str(ROOT / "app.py")
+PROFILED_APP = str(ROOT / "bench" / "_profiled_app.py")
+BARE = str(ROOT / "bench" / "bare_app.py")
+GOALS = {"chapter": 4.0, "reviews_ko": 10.0}
+TIMEOUT = 600
+
+
+class Bench:
+    def __init__(self, app_path: str):
+        self.bare = AppTest.from_file(BARE, default_timeout=TIMEOUT).run()
+        self.at = AppTest.from_file(app_path, default_timeout=TIMEOUT)
+        self.at.session_state["lang"] = "en"
+        self.at.run()
+        self.rows: list[dict] = []
+        self.errors: list[str] = []
+
+    def bare_click(self) -> float:
+        t = time.perf_counter()
+        self.bare.button(key="click").click().run()
+        return time.perf_counter() - t
+
+    def measure(self, preset: str, name: str, action, reps: int, pair: bool = True) -> None:
+        """``action(i)`` prepares the i-th change and returns the AppTest call that performs it."""
+        app_t, bare_t, ratios = [], [], []
+        for i in range(reps):
+            b = self.bare_click() if pair else float("nan")
+            run = action(i)
+            t = time.perf_counter()
+            run()
+            dt = time.perf_counter() - t
+            app_t.append(dt)
+            bare_t.append(b)
+            ratios.append(dt / b)
+            if self.at.exception:
+                e = self.at.exception[0]
+                where = " ← ".join(l.strip() for l in (e.stack_trace or [])[-3:])
+                self.errors.append(f"{preset} / {name} (rep {i}): {e.message} [{where}]"[:600])
+        self.rows.append({"preset": preset, "name": name, "app": app_t, "bare": bare_t, "ratios": ratios,
+                          "steps": self.ws_steps()})
+        print(f"  {preset:10s} {name:38s} p50 {fmt_ms(summary(app_t)['p50']):>8} ms", file=sys.stderr)
+
+    def ws_steps(self) -> int | str:
+        try:
+            return self.at.session_state["_ws"].lab.steps
+        except Exception:  # noqa: BLE001 - the workspace's layout is not this script's business
+            return "?"
+
+    # ---- the interactions ----------------------------------------------------------------------
+    def section(self, value: str):
+        return lambda: self.at.button_group(key="section").set_value(value).run()
+
+    def click(self, key: str):
+        return lambda: self.at.button(key=key).click().run()
+
+
+def find_widget(at: AppTest, key: str):
+    """The widget with this key, whatever its kind (the lessons view is being written elsewhere)."""
+    for kind in ("selectbox", "radio", "button_group", "select_slider", "tabs"):
+        try:
+            return getattr(at, kind)(key=key)
+        except (KeyError, AttributeError, TypeError):
+            continue
+    return None
+
+
+def replay(at: AppTest, open_: bool):
+    """Open or close the replay animation's expander (st.expander(key="replay", on_change="rerun"))."""
+    def run():
+        at.session_state["replay"] = open_
+        at.run()
+    return run
+
+
+def run_preset(b: Bench, preset: str, reps: int, run_reps: int) -> None:
+    at = b.at
+    if preset != "chapter":
+        def load(i):
+            at.selectbox(key="preset").set_value(preset)
+            return lambda: at.button(key="load_preset").click().run()
+        b.measure(preset, "load the preset", load, 3)
+    at.button_group(key="section").set_value("lookup").run()
+    base_text = at.text_area(key="sentences").value
+    first_line = base_text.splitlines()[0]
+    texts = (base_text + "\n" + first_line, base_text)
+    vocab_rows = len(at.session_state["_ws"].vocab.tokens)
+    last_row = str(vocab_rows - 1)  # a normal token (the presets put <UNK>, <PAD> first)
+
+    b.measure(preset, "rerun, nothing changed", lambda i: at.run, reps)
+    b.measure(preset, "edit a sentence", lambda i: at.text_area(key="sentences").input(texts[i % 2]).run, reps)
+
+    def edit_vocab(i):
+        at.session_state["vocab"] = {"edited_rows": {last_row: {"token": f"bench{i % 2}"}}, "added_rows": [],
+                                     "deleted_rows": []}
+        return at.run
+    b.measure(preset, "edit the vocabulary (rename a token)", edit_vocab, reps)
+    at.session_state["vocab"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}
+    at.text_area(key="sentences").input(base_text).run()  # back to the preset's data (a fresh lab)
+
+    switch_pairs = max(2, reps // 2)
+    for i in range(switch_pairs):  # lookup→train and train→lookup at step 0, measured alternately
+        b.measure(preset, "switch lookup→train (step 0)", lambda _: b.section("train"), 1)
+        b.measure(preset, "switch train→lookup (step 0)", lambda _: b.section("lookup"), 1)
+    at.button_group(key="section").set_value("train").run()
+    b.measure(preset, "Step (train view)", lambda i: b.click("step"), reps)
+    b.measure(preset, "Run 50 steps", lambda i: b.click("run_steps"), run_reps)
+    b.measure(preset, f"Step after {run_reps}×50 steps", lambda i: b.click("step"), reps)
+    for i in range(switch_pairs):  # the replay expander, opened and closed alternately
+        b.measure(preset, "open the replay (trained)", lambda _: replay(at, True), 1)
+        b.measure(preset, "close the replay (trained)", lambda _: replay(at, False), 1)
+    replay(at, True)()
+    b.measure(preset, "Step with the replay open", lambda i: b.click("step"), max(2, reps // 2))
+    replay(at, False)()
+    for i in range(switch_pairs):
+        b.measure(preset, "switch train→lookup (trained)", lambda _: b.section("lookup"), 1)
+        b.measure(preset, "switch lookup→train (trained)", lambda _: b.section("train"), 1)
+    b.measure(preset, "switch train→lessons", lambda _: b.section("lessons"), 1)
+    lesson = find_widget(at, "lesson")
+    if lesson is not None:  # guided mode: walk through every lesson with "next"
+        n_lessons = len(getattr(lesson, "options", []) or [])
+
+        def next_lesson(i):
+            return b.click("lesson_next")
+        before = len(b.rows)
+        b.measure(preset, "next lesson (every lesson once, guided)", next_lesson, max(1, n_lessons - 1))
+        times = b.rows[before]["app"]
+        ids = list(getattr(lesson, "options", []))[1:]
+        if ids and times:
+            worst = max(range(len(times)), key=times.__getitem__)
+            b.rows[before]["name"] += f"; slowest {str(ids[worst]).split(' ')[0]} {fmt_ms(times[worst])} ms"
+        mode = find_widget(at, "mode")
+        if mode is not None:
+            b.measure(preset, "lessons: guided→free (every lesson at once)", lambda _: mode.set_value("free").run, 1)
+            b.measure(preset, "lessons: rerun in free mode", lambda _: at.run, 2)
+            at.radio(key="mode").set_value("guided").run()
+    b.measure(preset, "switch lessons→share", lambda _: b.section("share"), 1)
+    b.measure(preset, "switch share→train", lambda _: b.section("train"), 1)
+    for i in range(switch_pairs - 1):
+        b.measure(preset, "switch train→lessons", lambda _: b.section("lessons"), 1)
+        b.measure(preset, "switch lessons→share", lambda _: b.section("share"), 1)
+        b.measure(preset, "switch share→train", lambda _: b.section("train"), 1)
+    # merge the rows measured one at a time
+    merged: dict[tuple, dict] = {}
+    for row in b.rows:
+        key = (row["preset"], row["name"])
+        if key in merged:
+            for k in ("app", "bare", "ratios"):
+                merged[key][k] += row[k]
+            merged[key]["steps"] = row["steps"]
+        else:
+            merged[key] = {**row, "app": list(row["app"]), "bare": list(row["bare"]), "ratios": list(row["ratios"])}
+    b.rows = list(merged.values())
+
+
+def run_large(out: list[list[str]], errors: list[str], app_path: str) -> None:
+    """The large preset: load it, open the training view, one Step (each once: they take seconds)."""
+    at = AppTest.from_file(app_path, default_timeout=TIMEOUT)
+    at.session_state["lang"] = "en"
+    at.run()
+    for name, call in (
+        ("load the large preset", lambda: (at.selectbox(key="preset").set_value("large"), at.button(key="load_preset").click().run())),
+        ("rerun, nothing changed (lookup)", lambda: at.run()),
+        ("switch lookup→train (step 0)", lambda: at.button_group(key="section").set_value("train").run()),
+        ("Step", lambda: at.button(key="step").click().run()),
+        ("Step (again)", lambda: at.button(key="step").click().run()),
+        ("open the replay", replay(at, True)),
+        ("Step with the replay open", lambda: at.button(key="step").click().run()),
+        ("close the replay", replay(at, False)),
+        ("switch train→lookup", lambda: at.button_group(key="section").set_value("lookup").run()),
+    ):
+        t = time.perf_counter()
+        call()
+        dt = time.perf_counter() - t
+        out.append(["large", name, fmt_ms(dt), "1", goal(dt < 2.0)])
+        if at.exception:
+            errors.append(f"large / {name}: {at.exception[0].value}"[:300])
+        print(f"  large      {name:38s} {dt:8.2f} s", file=sys.stderr)
+
+
+PROFILE_FRAMES = (r"work/main|plotly/basedatatypes.py:(424|3293)|arrayprint.py|plotly_chart.py|dataframe_util.py|"
+                  r"arrow.py|sklearn/base.py|torch/optim/|torch/nn/modules/module.py|marshal|_repr_html|style_render")
+
+
+def print_profile(path: str, title: str, top: int = 20) -> None:
+    """The app's own frames, a few heavy library ones and torch's built-in calls (≥ 2 %), by cumulative
+    time, with their share of all the time the profiler saw in those script runs (frames nest, so
+    shares do not add up)."""
+    import pstats
+    import re
+
+    stats = pstats.Stats(path)
+    total = stats.total_tt
+    rows = []
+    for (file, line, fn), (cc, nc, tt, ct, _) in stats.stats.items():
+        short = file.split("/work/main/")[-1] if "/work/main/" in file else "/".join(file.split("/")[-2:])
+        label = f"{short}:{line}({fn})"
+        torch_builtin = file == "~" and ("torch" in fn or "Tensor" in fn) and ct >= 0.02 * total
+        if torch_builtin:
+            label = fn
+        if torch_builtin or re.search(PROFILE_FRAMES, f"{file}:{line}"):
+            rows.append((ct, tt, nc, label))
+    rows.sort(key=lambda r: -r[0])
+    body = [[f"{ct * 1e3:.0f}", f"{ct / total:.0%}", f"{tt * 1e3:.0f}", str(nc), label] for ct, tt, nc, label in rows[:top]]
+    print(f"\n### cProfile: {title} ({total * 1e3:.0f} ms profiled in all)\n")
+    print(table(["cumulative ms", "share", "own ms", "calls", "function"], body))
+
+
+def profile_cases(presets: list[str], large: bool) -> list[tuple]:
+    """(preset, title, setup(at), action(at), repetitions): the interactions that miss their goals."""
+    train = lambda at: at.button_group(key="section").set_value("train").run()  # noqa: E731
+    step = lambda at: at.button(key="step").click().run()  # noqa: E731
+
+    def trained(at):
+        train(at)
+        at.button(key="run_steps").click().run()
+
+    def trained_replay(at):
+        trained(at)
+        at.session_state["replay"] = True
+        at.run()
+
+    def lessons(at):
+        at.button_group(key="section").set_value("lessons").run()
+
+    def free(at):
+        at.radio(key="mode").set_value("free").run()
+
+    cases = [("chapter", "5 reruns with nothing changed (lookup view, step 0)", lambda at: None, lambda at: at.run(), 5)]
+    for preset in presets:
+        cases.append((preset, "3 Step clicks after 50 steps", trained, step, 3))
+    cases.append(("chapter", "2 Step clicks with the replay open, after 50 steps", trained_replay, step, 2))
+    cases.append(("reviews_ko", "lessons: guided→free, then 2 reruns in free mode", lessons,
+                  lambda at: free(at) if at.radio(key="mode").value != "free" else at.run(), 3))
+    if large:
+        cases.append(("large", "the first Step at the large preset", train, step, 1))
+        cases.append(("large", "2 more Steps at the large preset", lambda at: (train(at), step(at)), step, 2))
+    return cases
+
+
+def run_profiles(presets: list[str], large: bool, errors: list[str]) -> None:
+    for preset, title, setup, action, n in profile_cases(presets, large):
+        path = os.path.join(tempfile.mkdtemp(prefix="bench_prof_"), "prof.stats")
+        at = AppTest.from_file(PROFILED_APP, default_timeout=TIMEOUT)
+        at.session_state["lang"] = "en"
+        at.run()
+        if preset != "chapter":
+            at.selectbox(key="preset").set_value(preset)
+            at.button(key="load_preset").click().run()
+        setup(at)
+        os.environ["BENCH_PROFILE_OUT"] = path
+        t = time.perf_counter()
+        try:
+            for _ in range(n):
+                action(at)
+        finally:
+            os.environ.pop("BENCH_PROFILE_OUT")
+        wall = time.perf_counter() - t
+        if at.exception:
+            errors.append(f"profile {preset} / {title}: {at.exception[0].message}"[:300])
+        print_profile(path, f"{title}, {preset} ({wall * 1e3:.0f} ms AppTest wall)")
+        print(f"  profiled {preset} {title}", file=sys.stderr)
+        del at
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions; skip the large preset")
+    ap.add_argument("--no-large", action="store_true", help="skip the large preset")
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile the interactions that miss their goals (cProfile inside the script run)")
+    ap.add_argument("--profile-only", action="store_true", help="only the profiles, no timing tables")
+    ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads first (0: torch's default)")
+    ap.add_argument("--presets", default="chapter,reviews_ko")
+    args = ap.parse_args()
+    import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    reps, run_reps = (4, 1) if args.quick else (8, 3)
+    title = "where the time goes (cProfile)" if args.profile_only else "AppTest rerun time, app vs a bare page"
+    print(f"# bench_server: {title}\n\n{machine_note()}\n")
+    t0 = time.perf_counter()
+    rows, errors = [], []
+    for preset in [] if args.profile_only else args.presets.split(","):
+        b = Bench(APP)
+        run_preset(b, preset, reps, run_reps)
+        errors += b.errors
+        for r in b.rows:
+            s = summary(r["ratios"])
+            limit = GOALS.get(preset)
+            rows.append([preset, r["name"], str(r["steps"]), *ms_cells(r["app"])[:2], ms_cells(r["bare"])[0],
+                         fmt_ratio(s["p50"]), f"{fmt_ratio(s['p10'])}–{fmt_ratio(s['p90'])}", str(s["n"]),
+                         goal(s["p50"] <= limit) if limit else "–"])
+        del b
+    if rows:
+        print("## AppTest time per interaction (ms), app vs the bare page's button click\n")
+        print(table(["preset", "interaction", "steps after", "app p50", "app p10–p90", "bare p50", "app/bare p50",
+                     "app/bare p10–p90", "n", "goal (≤4× chapter, ≤10× reviews)"], rows))
+
+    if not (args.quick or args.no_large or args.profile_only):
+        large_rows: list[list[str]] = []
+        run_large(large_rows, errors, APP)
+        print("\n## The large preset (V=100,000, E=300, B=256, T≤50), one sample each\n")
+        print(table(["preset", "interaction", "AppTest ms", "n", "goal < 2 s"], large_rows))
+
+    if args.profile or args.profile_only:
+        print("\n## Where the time goes: cProfile inside the script runs (bench/_profiled_app.py)")
+        run_profiles(args.presets.split(","), not (args.quick or args.no_large), errors)
+        print("\n`share` = cumulative time of the frame / all the time the profiler saw in those runs; "
+              "frames nest, so shares overlap.")
+    if errors:
+        print("\n## Exceptions raised by the app during the benchmark\n")
+        for e in errors:
+            print(f"- {e}")
+    print(f"\n{machine_note()}; wall {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,321 @@
+"""N training steps through the app's core (`core.training.Lab.run`) versus the same N steps in a
+plain hand-written torch loop, at the chapter example, the 40-review preset and the large preset.
+
+    python bench/bench_training.py            # all three scales (~1–3 min)
+    python bench/bench_training.py --quick    # fewer repetitions
+    python bench/bench_training.py --profile  # add cProfile's top functions of Lab.run per scale
+    python bench/bench_training.py --threads 1    # only at 1 torch thread (default: 0,1 = torch's default, then 1)
+
+The plain loop is the same model math (nn.Embedding → masked mean over real tokens → Linear →
+cross-entropy), the same optimizer and hyper-parameters, the same initial weights (copied from
+the fresh Lab) and it keeps the losses (``loss.item()``) like any training loop that shows them.
+After the timed steps both sides hold the same W (the script prints the largest difference).
+
+Each repetition builds two fresh Labs and a fresh plain model (not timed), takes warm-up steps on
+each (not timed: 1, or 2 at the large preset), then times N steps on each, the order rotating
+between repetitions: ``Lab.run(N)`` (what "Run N steps" does: only its last step keeps a
+StepRecord) and N × ``Lab.step()`` (what N Step clicks do: every step keeps one), against the plain
+loop. The ratio columns are medians of the per-repetition ratios X/plain (paired, so machine noise
+that hits one repetition hits every variant), with their p10–p90 range; the goal is on Lab.run.
+Each scale is measured at torch's default intra-op thread count and at 1 thread (``--threads``):
+on a busy 2-core machine the default (2 OpenMP threads) makes even the 6×3 chapter step wait for CPU.
+
+A second table splits one recorded Lab step (a Step click) into its parts: a line-by-line mirror
+of core/training.py's Lab.step with timers, checked against Lab.step (W, losses, snapshots and the
+last StepRecord bitwise equal after a run) so the overhead has a name. The "also unrecorded" column
+says which parts Lab.run's other steps (``record=False``) pay too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import build_lab, fmt_ms, fmt_ratio, goal, machine_note, ms_cells, summary, table  # noqa: E402
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
+
+GOAL_RATIO = 1.2
+
+# scale id → (preset, steps timed per repetition, most repetitions, quick repetitions)
+SCALES = {
+    "chapter": ("chapter", 20, 40, 6),
+    "reviews_ko": ("reviews_ko", 20, 40, 6),
+    "large": ("large", 5, 3, 2),  # 5 steps: Run records 1 in 5 (the app's Run default is 50)
+}
+
+
+# ---- the plain loop ---------------------------------------------------------------------------
+class Plain:
+    """The hand-written loop: what a learner would type after reading the chapter."""
+
+    def __init__(self, lab):
+        cfg = lab.recipe.config
+        w0 = lab.model.embedding.weight.detach()
+        v, e = w0.shape
+        self.emb = nn.Embedding(v, e, padding_idx=lab.recipe.vocab.pad_id)
+        self.head = nn.Linear(e, lab.model.head.out_features)
+        with torch.no_grad():
+            self.emb.weight.copy_(w0)
+            self.head.weight.copy_(lab.model.head.weight)
+            self.head.bias.copy_(lab.model.head.bias)
+        params = list(self.emb.parameters()) + list(self.head.parameters())
+        self.opt = {
+            "sgd": lambda: torch.optim.SGD(params, lr=cfg.lr, weight_decay=cfg.weight_decay),
+            "momentum": lambda: torch.optim.SGD(params, lr=cfg.lr, momentum=0.9, weight_decay=cfg.weight_decay),
+            "adam": lambda: torch.optim.Adam(params, lr=cfg.lr, weight_decay=cfg.weight_decay),
+            "adamw": lambda: torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay),
+        }[cfg.optimizer]()
+        assert cfg.pooling == "masked_mean" and cfg.batch_size == 0, "the plain loop is written for these"
+        self.ids = lab.batch.ids.clone()  # (B, T)
+        self.lengths = lab.batch.lengths.clone()  # (B,)
+        self.targets = torch.tensor(lab.recipe.labels, dtype=torch.long)  # (B,)
+        self.losses: list[float] = []
+
+    def run(self, n: int) -> None:
+        ids, lengths, targets = self.ids, self.lengths, self.targets
+        T = ids.shape[1]
+        for _ in range(n):
+            self.opt.zero_grad()
+            vectors = self.emb(ids)  # (B, T, E)
+            mask = (torch.arange(T).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(-1)  # (B, T, 1)
+            pooled = (vectors * mask).sum(dim=1) / lengths.unsqueeze(1).to(vectors.dtype)  # (B, E)
+            loss = nn.functional.cross_entropy(self.head(pooled), targets)
+            loss.backward()
+            self.opt.step()
+            self.losses.append(loss.item())
+
+
+# ---- a mirror of Lab.step with timers --------------------------------------------------------
+# (name, paid by unrecorded steps too), in the order Lab.step does them
+PARTS = (
+    ("require() + this step's rows, lengths, targets", True),
+    ("before = W copied into the reused scratch buffer", False),
+    ("zero_grad + forward + backward", True),
+    ("unique(ids) + grad.index_select(used)", False),
+    ("unused max: index_fill_ 0, aminmax, index_copy_ back", False),
+    ("optimizer.step()", True),
+    ("losses.append(loss.item())", True),
+    ("delta = ‖W − before‖ per row (into the buffer) + StepRecord", False),
+    ("_keep_snapshot (W → numpy copy, thinning)", True),
+)
+
+
+def timed_step(lab, parts: dict[str, list[float]], record: bool = True) -> None:
+    """Lab.step(record) of core/training.py, line by line (``_gradient_facts`` inlined), a timer per part."""
+    from core.problems import require
+    from core.training import StepRecord
+
+    clock = time.perf_counter
+    ts = [clock()]
+    require(lab._problems)
+    rows = lab.step_rows(lab.steps + 1)
+    if rows.shape[0] == lab.batch.ids.shape[0]:
+        ids, lengths, targets = lab.batch.ids, lab.batch.lengths, lab._targets
+    else:
+        ids, lengths, targets = lab.batch.ids[rows], lab.batch.lengths[rows], lab._targets[rows]
+    ts.append(clock())
+    w = lab.weight.detach()
+    before = lab._scratch_copy(w) if record else None
+    ts.append(clock())
+    lab.optimizer.zero_grad(set_to_none=False)
+    loss = lab.loss_fn(lab.model(ids, lengths), targets)
+    loss.backward()
+    ts.append(clock())
+    if record:
+        grad = lab.weight.grad.detach()
+        used = torch.unique(ids)
+        grad_rows = grad.index_select(0, used)
+    ts.append(clock())
+    unused_max = 0.0
+    if record and used.numel() != grad.shape[0]:
+        grad.index_fill_(0, used, 0.0)
+        lo, hi = torch.aminmax(grad)
+        grad.index_copy_(0, used, grad_rows)
+        unused_max = float(torch.maximum(lo.abs(), hi.abs()))
+    ts.append(clock())
+    lab.optimizer.step()
+    lab.steps += 1
+    ts.append(clock())
+    lab.losses.append(loss.item())
+    ts.append(clock())
+    if record:
+        delta = torch.linalg.vector_norm(torch.sub(w, before, out=before), dim=1)
+        lab.last = StepRecord(lab.steps, lab.losses[-1], rows, used, grad_rows, unused_max, delta)
+    ts.append(clock())
+    lab._keep_snapshot()
+    ts.append(clock())
+    for (name, _), a, b in zip(PARTS, ts, ts[1:]):
+        parts.setdefault(name, []).append(b - a)
+
+
+def check_mirror(preset: str, steps: int = 3) -> float:
+    """The mirror must do what Lab.step does, else the breakdown lies: after a warm-up step and a
+    run of ``steps`` (only the last recorded), W, losses, snapshots and the last StepRecord must be
+    bitwise equal. Returns max |ΔW| (0.0); raises AssertionError on any difference."""
+    a, b = build_lab(preset), build_lab(preset)
+    a.step()
+    a.run(steps)
+    scratch: dict[str, list[float]] = {}
+    timed_step(b, scratch)
+    for i in range(steps):
+        timed_step(b, scratch, record=i == steps - 1)
+    assert torch.equal(a.weight, b.weight), "W differs"
+    assert a.losses == b.losses, "losses differ"
+    assert sorted(a.snapshots) == sorted(b.snapshots) and all(
+        np.array_equal(a.snapshots[s], b.snapshots[s]) for s in a.snapshots), "snapshots differ"
+    ra, rb = a.last, b.last
+    assert (ra.step, ra.loss, ra.unused_grad_max) == (rb.step, rb.loss, rb.unused_grad_max), "StepRecord differs"
+    for f in ("rows", "grad_ids", "grad_rows", "delta"):
+        assert torch.equal(getattr(ra, f), getattr(rb, f)), f"StepRecord.{f} differs"
+    return float((a.weight.detach() - b.weight.detach()).abs().max())
+
+
+# ---- the benchmark ---------------------------------------------------------------------------
+VARIANTS = ("Lab.run", "Lab.step×N", "plain")
+
+
+def bench_scale(name: str, preset: str, n: int, min_reps: int, max_reps: int, budget_s: float, warmup: int) -> dict:
+    """Repetitions of: two fresh Labs and a plain model, ``warmup`` untimed steps each, then N timed
+    steps each (``Lab.run(N)``, N × ``Lab.step()``, the plain loop), in an order that rotates between
+    repetitions. Stops after ``max_reps`` or once ``min_reps`` are done and ``budget_s`` has passed."""
+    times: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    ratios: dict[str, list[float]] = {v: [] for v in VARIANTS[:-1]}
+    diffs = []
+    t_start = time.perf_counter()
+    r = 0
+    while r < max_reps and (r < min_reps or time.perf_counter() - t_start < budget_s):
+        lab = build_lab(preset)
+        lab_each = build_lab(preset)
+        plain = Plain(lab)
+        runs = {"Lab.run": lambda k: lab.run(k), "Lab.step×N": lambda k: [lab_each.step() for _ in range(k)],
+                "plain": lambda k: plain.run(k)}
+        for f in runs.values():
+            f(warmup)
+        k = r % len(VARIANTS)
+        order = VARIANTS[k:] + VARIANTS[:k]
+        got = {}
+        for v in order:
+            t = time.perf_counter()
+            runs[v](n)
+            got[v] = time.perf_counter() - t
+        for v in VARIANTS:
+            times[v].append(got[v] / n)
+        for v in ratios:
+            ratios[v].append(got[v] / got["plain"])
+        w = lab.weight.detach()
+        diffs.append(max(float((w - plain.emb.weight.detach()).abs().max()),
+                         float((w - lab_each.weight.detach()).abs().max())))
+        del lab, lab_each, plain, runs
+        r += 1
+    return {"name": name, "n": n, "times": times, "ratios": ratios, "wdiff": max(diffs)}
+
+
+def breakdown(preset: str, n: int) -> dict:
+    lab = build_lab(preset)
+    lab.step()
+    parts: dict[str, list[float]] = {}
+    for _ in range(n):
+        timed_step(lab, parts)
+    return parts
+
+
+def profile_run(preset: str, n: int) -> str:
+    lab = build_lab(preset)
+    lab.step()
+    prof = cProfile.Profile()
+    prof.enable()
+    lab.run(n)
+    prof.disable()
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(12)
+    return buf.getvalue()
+
+
+def shape_of(preset: str) -> str:
+    if preset == "large":
+        return "V=100000, E=300, (B,T)=(256, 50)"
+    lab = build_lab(preset)
+    return f"V={lab.recipe.vocab.size}, E={lab.recipe.config.embedding_dim}, (B,T)={tuple(lab.batch.ids.shape)}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions, smaller time budget")
+    ap.add_argument("--profile", action="store_true", help="print cProfile's top functions of Lab.run per scale")
+    ap.add_argument("--threads", default="0,1",
+                    help="comma-separated torch.set_num_threads values to measure at (0: torch's default)")
+    ap.add_argument("--scales", default=",".join(SCALES), help="comma-separated subset of " + ", ".join(SCALES))
+    args = ap.parse_args()
+    default_threads = torch.get_num_threads()
+    print(f"# bench_training: Lab.run vs a plain torch loop\n\n{machine_note()}\n")
+    results = []
+    for threads in [int(x) for x in args.threads.split(",")]:
+        torch.set_num_threads(threads or default_threads)
+        for name in args.scales.split(","):
+            preset, n, reps, quick = SCALES[name]
+            budget = {"large": 0.0}.get(name, 8.0 if args.quick else 25.0)
+            t = time.perf_counter()
+            res = bench_scale(name, preset, n, min_reps=quick if args.quick else min(reps, 5),
+                              max_reps=quick if args.quick else reps, budget_s=budget, warmup=2 if name == "large" else 1)
+            res["threads"] = torch.get_num_threads()
+            res["wall"] = time.perf_counter() - t
+            results.append(res)
+            print(f"  {name} threads={res['threads']}: {len(res['times']['plain'])} reps in {res['wall']:.1f} s", file=sys.stderr)
+
+    shapes = {name: shape_of(SCALES[name][0]) for name in args.scales.split(",")}
+    rows = []
+    for res in results:
+        t, rt = res["times"], res["ratios"]
+        lab_r, each_r = summary(rt["Lab.run"]), summary(rt["Lab.step×N"])
+        rows.append([res["name"], shapes[res["name"]], str(res["threads"]), str(res["n"]),
+                     *ms_cells(t["Lab.run"])[:2], *ms_cells(t["plain"])[:2],
+                     fmt_ratio(lab_r["p50"]), f"{fmt_ratio(lab_r['p10'])}–{fmt_ratio(lab_r['p90'])}",
+                     goal(lab_r["p50"] <= GOAL_RATIO), str(lab_r["n"]),
+                     ms_cells(t["Lab.step×N"])[0], fmt_ratio(each_r["p50"]),
+                     f"{fmt_ratio(each_r['p10'])}–{fmt_ratio(each_r['p90'])}", f"{res['wdiff']:.0e}"])
+    print("## Per step (ms): Lab.run(N) vs the plain loop; ratio = median of paired per-repetition ratios\n")
+    print(table(["scale", "shape", "threads", "N", "Lab.run p50", "Lab.run p10–p90", "plain p50", "plain p10–p90",
+                 "Lab.run/plain p50", "Lab.run/plain p10–p90", f"goal ≤ {GOAL_RATIO}×", "n reps",
+                 "Lab.step()×N p50", "Lab.step()×N/plain p50", "Lab.step()×N/plain p10–p90",
+                 "max |ΔW| Lab vs plain, run vs step×N"], rows))
+    print("\n`Lab.run(N)` records only its last step (\"Run N steps\"); `Lab.step()×N` records every step, "
+          "as N Step clicks do (the goal applies to Lab.run).")
+
+    torch.set_num_threads(1)
+    for name in args.scales.split(","):
+        preset, n, _, _ = SCALES[name]
+        parts = breakdown(preset, max(3, min(50, n if name != "large" else 3)))
+        total = sum(summary(v)["p50"] for v in parts.values())
+        one = [r for r in results if r["name"] == name and r["threads"] == 1]
+        mirror = check_mirror(preset, 2 if name == "large" else 3)
+        print(f"\n## Where one recorded Lab step (a Step click) goes: {name}, threads=1 (mirror of Lab.step, "
+              f"n={len(next(iter(parts.values())))} steps; mirror ≡ Lab.step, bitwise: max |ΔW| = {mirror:.0e})\n")
+        body = []
+        unrecorded = 0.0
+        for part, also in PARTS:
+            s = summary(parts[part])
+            unrecorded += s["p50"] if also else 0.0
+            body.append([part, fmt_ms(s["p50"]), f"{fmt_ms(s['p10'])}–{fmt_ms(s['p90'])}", f"{s['p50'] / total:.0%}",
+                         "yes" if also else ""])
+        body.append(["sum of medians (recorded step)", fmt_ms(total), "", "100%", ""])
+        body.append(["sum of the parts an unrecorded step pays", fmt_ms(unrecorded), "", f"{unrecorded / total:.0%}", ""])
+        if one:
+            plain_p50 = summary(one[0]["times"]["plain"])["p50"]
+            body.append(["(plain loop step at threads=1, for scale)", fmt_ms(plain_p50), "", f"{plain_p50 / total:.0%}", ""])
+        print(table(["part of Lab.step", "p50 ms", "p10–p90 ms", "share", "also unrecorded"], body))
+        if args.profile:
+            print(f"\n### cProfile of Lab.run({n}) at {name}, threads=1 (tottime)\n\n```\n{profile_run(preset, n).strip()}\n```")
+    print(f"\n{machine_note()}")
+
+
+if __name__ == "__main__":
+    main()
