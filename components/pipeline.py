@@ -58,9 +58,9 @@ def id_matrix(lang: str, vocab: Vocab, batch: Batch, on_select=None) -> tuple[in
 
 def _cell_style(vocab: Vocab, i: int) -> str:
     if i == vocab.pad_id:
-        return f"background-color: #e8eaed; color: #5f6368"
+        return "background-color: #e8eaed; color: #5f6368"
     if i == vocab.unk_id:
-        return f"background-color: #fde3cf; color: #a04100; font-weight: 600"
+        return "background-color: #fde3cf; color: #a04100; font-weight: 600"
     return ""
 
 

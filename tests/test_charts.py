@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import torch
 
 from components import charts
 from components.pipeline import WINDOW, shown_rows

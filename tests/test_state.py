@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import json
 import random
-import sys
 import zlib
 from pathlib import Path
 
