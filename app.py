@@ -63,16 +63,16 @@ def update_vocab(lang: str, ws: Workspace, edited) -> None:
     """Validate the edited table; on success it becomes the vocabulary, else the last valid one stays."""
     state = st.session_state.get(Keys.VOCAB) or {}
     seen = (id(ws.vocab_base), repr(state))
-    if seen != ws.vocab_seen and not any(state.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")):
-        ws.vocab, ws.vocab_problems = ws.base_vocab, []  # no edits: the table is the (valid) base
+    if seen != ws.vocab_seen:  # only when the table changed
         ws.vocab_seen = seen
-    if seen != ws.vocab_seen:  # validate only when the table changed
-        try:
-            ws.vocab = Vocab.from_rows(edited[["token", "id", "role"]].itertuples(index=False, name=None))
-            ws.vocab_problems = []
-        except InputError as e:
-            ws.vocab_problems = e.problems
-        ws.vocab_seen = seen
+        if not any(state.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")):
+            ws.vocab, ws.vocab_problems = ws.base_vocab, []  # no edits: the table is the (valid) base
+        else:
+            try:
+                ws.vocab = Vocab.from_rows(edited[["token", "id", "role"]].itertuples(index=False, name=None))
+                ws.vocab_problems = []
+            except InputError as e:
+                ws.vocab_problems = e.problems
     inputs.show_problems(lang, "err.vocab_title", ws.vocab_problems)
 
 

@@ -2,7 +2,7 @@
 
 Widget keys are a public interface (AppTest scripts and the README use them). Everything else
 a session owns — its vocabulary, lab, projection frame — lives in one `Workspace` object under
-the private key ``_ws``. Nothing here is shared between sessions: no cache_resource, no
+the private key ``_ws``. Nothing here is shared between sessions: no shared caches of user state, no
 module-level mutable state.
 """
 
@@ -196,10 +196,6 @@ def _from_preset(preset: dict, set_widgets: bool) -> Workspace:
 def load_preset(preset_id: str) -> None:
     """Callback: replace the workspace with a preset (widgets included)."""
     st.session_state[_WS] = _from_preset(presets.load(preset_id), set_widgets=True)
-
-
-def replace_workspace(ws: Workspace) -> None:
-    st.session_state[_WS] = ws
 
 
 def get(key: str, default=None):

@@ -12,7 +12,7 @@ which is what Reset, the share link and the exported script rely on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -280,8 +280,3 @@ def replay(recipe: Recipe, steps: int, pad_edits: list[tuple[int, tuple[float, .
             if s == target:
                 lab.set_pad_row(list(vec))
     return lab
-
-
-def with_config(recipe: Recipe, **changes) -> Recipe:
-    """A recipe with some config fields changed."""
-    return replace(recipe, config=replace(recipe.config, **changes))
