@@ -9,6 +9,7 @@ module-level mutable state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,7 @@ class Keys:
     PAD_MODE = "pad_mode"
     FIXED_LEN = "fixed_len"
     ID_CELL = "id_cell"
+    MASK = "mask"
     TOKEN = "selected_token"
     STEP = "step"
     RUN_STEPS = "run_steps"
@@ -63,6 +65,7 @@ class Keys:
     LESSON_NEXT = "lesson_next"
     PREDICT_PREFIX = "predict_"  # + lesson id (C8, C13)
     REVEAL_PREFIX = "reveal_"  # + lesson id
+    LESSON_OPEN_PREFIX = "open_"  # + lesson id: its expander in free mode (drawn only while open)
     EXPORT_STATE = "export_state"
     EXPORT_CODE = "export_code"
     EXPORT_W_CSV = "export_w_csv"
@@ -71,6 +74,7 @@ class Keys:
 
 
 _WS = "_ws"
+T = TypeVar("T")
 _PENDING = "_pending_state"
 
 
@@ -101,6 +105,21 @@ class Workspace:
     lesson_index: int = 0  # the lesson shown in guided mode
     selected_token: int | None = None  # the token followed everywhere (id cell, PCA point, token picker)
     points: dict[int, np.ndarray] = field(default_factory=dict)  # step → (V, k) in `frame`
+    built: dict[str, tuple[object, object]] = field(default_factory=dict)  # name → (inputs, figure): see memo
+
+    def memo(self, name: str, key: tuple, build: Callable[[], T]) -> T:
+        """``build()``, or the figure it returned last time under ``name`` when ``key`` is equal.
+
+        ``key`` must hold everything the figure is built from (arrays as bytes). A rerun that changed
+        nothing a chart shows (another section, a widget elsewhere) then skips rebuilding it.
+        Per session, like everything in the Workspace: never shared between learners.
+        """
+        hit = self.built.get(name)
+        if hit is not None and hit[0] == key:
+            return hit[1]  # type: ignore[return-value]
+        value = build()
+        self.built[name] = (key, value)
+        return value
 
     def recipe(self, config: Config) -> Recipe:
         return Recipe(self.vocab, tuple(l.tokens for l in self.lines), tuple(l.label for l in self.lines),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale
 
 PAD_COLOR = "#9aa0a6"
 UNK_COLOR = "#e8710a"
@@ -15,6 +16,7 @@ USED_COLOR = "#1a73e8"
 SELECT_COLOR = "#d93025"
 PLAIN_COLOR = "#5f6368"
 FONT = dict(size=15)
+RDBU = tuple((round(p, 6), c) for p, c in get_colorscale("RdBu"))  # as Plotly's validation would expand the name (figures skip validation)
 
 
 def chart_config(name: str) -> dict:
@@ -26,14 +28,32 @@ MAX_ANIMATION_POINTS = 200_000  # frames × points in a client-side animation
 MAX_ANIMATION_FRAMES = 100  # frames in a client-side animation (the steps are strided to fit)
 
 
-def _layout(fig: go.Figure, height: int, **kw) -> go.Figure:
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), font=FONT, **kw)
-    return fig
+def _figure(**kw) -> go.Figure:
+    """``go.Figure(**kw)`` without Plotly's per-property validation, which was most of a chart's build
+    time (a Step redraws three charts). tests/test_charts.py re-validates every builder's output."""
+    return go.Figure(**kw, _validate=False)
+
+
+def _layout(height: int, title: str, **kw) -> dict:
+    """The layout every chart shares. Figures are built in one ``go.Figure(data, layout)`` call:
+    each later ``update_*``/``add_shape`` re-validates the figure, which doubled the build time."""
+    return dict(height=height, margin=dict(l=10, r=10, t=40, b=10), font=dict(FONT), title=dict(text=title), **kw)
 
 
 def row_label(i: int, token: str, count: int = 0) -> str:
     """'2 · 영화 ×2': id, token and how many times the batch looks it up."""
     return f"{i} · {token}" + (f"  ×{count}" if count else "")
+
+
+def _cell_text(values: np.ndarray) -> list[list[str]] | None:
+    """Numbers written in heatmap cells, two decimals; None when there are too many cells to read."""
+    if values.size > MAX_CELL_TEXT:
+        return None
+    return [[f"{x:.2f}" for x in row] for row in values.tolist()]
+
+
+def _box(pos: int, e: int, color: str, width: int) -> dict:
+    return dict(type="rect", x0=-0.5, x1=e - 0.5, y0=pos - 0.5, y1=pos + 0.5, line=dict(color=color, width=width))
 
 
 def w_heatmap(w: np.ndarray, row_ids: np.ndarray, tokens: list[str], counts: np.ndarray, pad_id: int,
@@ -44,46 +64,43 @@ def w_heatmap(w: np.ndarray, row_ids: np.ndarray, tokens: list[str], counts: np.
     """
     k, e = w.shape
     labels = [row_label(int(i), tokens[int(i)], int(counts[int(i)])) for i in row_ids]
-    text = np.vectorize(lambda x: f"{x:.2f}")(w) if k * e <= MAX_CELL_TEXT else None
+    text = _cell_text(w)
     bound = float(np.abs(w).max()) if w.size else 1.0
-    fig = go.Figure(go.Heatmap(
-        z=w, x=[f"e{j}" for j in range(e)], y=labels, text=text, texttemplate="%{text}" if text is not None else None,
-        colorscale="RdBu", zmid=0, zmin=-bound or -1, zmax=bound or 1, colorbar=dict(thickness=12),
-        hovertemplate="%{y}<br>%{x} = %{z:.4f}<extra></extra>"))
-    fig.update_yaxes(autorange="reversed", type="category")
-    for pos, i in enumerate(row_ids):
-        color = SELECT_COLOR if selected == int(i) else PAD_COLOR if int(i) == pad_id else UNK_COLOR if int(i) == unk_id else None
-        if color is not None and (selected == int(i) or counts[int(i)]):
-            box = dict(type="rect", x0=-0.5, x1=e - 0.5, y0=pos - 0.5, y1=pos + 0.5)
-            if selected == int(i):  # a dark frame under the red one: visible on red (negative) cells too
-                fig.add_shape(**box, line=dict(color="#202124", width=8))
-            fig.add_shape(**box, line=dict(color=color, width=4 if selected == int(i) else 2))
-    return _layout(fig, height=min(900, 120 + 28 * k), title=title)
+    shapes = []
+    for pos, i in enumerate(row_ids.tolist()):
+        color = SELECT_COLOR if selected == i else PAD_COLOR if i == pad_id else UNK_COLOR if i == unk_id else None
+        if color is not None and (selected == i or counts[i]):
+            if selected == i:  # a dark frame under the red one: visible on red (negative) cells too
+                shapes.append(_box(pos, e, "#202124", 8))
+            shapes.append(_box(pos, e, color, 4 if selected == i else 2))
+    heat = go.Heatmap(_validate=False, z=w, x=[f"e{j}" for j in range(e)], y=labels, text=text,
+                      texttemplate="%{text}" if text is not None else None, colorscale=RDBU, zmid=0,
+                      zmin=-bound or -1, zmax=bound or 1, colorbar=dict(thickness=12),
+                      hovertemplate="%{y}<br>%{x} = %{z:.4f}<extra></extra>")
+    return _figure(data=[heat], layout=_layout(min(900, 120 + 28 * k), title, shapes=shapes,
+                                                 yaxis=dict(autorange="reversed", type="category")))
 
 
 def output_heatmap(vectors: np.ndarray, tokens: list[str], ids: list[int], selected_t: int | None, title: str) -> go.Figure:
     """One sentence's (T, E) output: row t is W[ids[t]]."""
     t, e = vectors.shape
     labels = [f"t={j} · {tok} → {i}" for j, (tok, i) in enumerate(zip(tokens, ids))]
-    text = np.vectorize(lambda x: f"{x:.2f}")(vectors) if t * e <= MAX_CELL_TEXT else None
+    text = _cell_text(vectors)
     bound = float(np.abs(vectors).max()) or 1.0
-    fig = go.Figure(go.Heatmap(z=vectors, x=[f"e{j}" for j in range(e)], y=labels, text=text,
-                               texttemplate="%{text}" if text is not None else None, colorscale="RdBu", zmid=0,
-                               zmin=-bound, zmax=bound, showscale=False))
-    fig.update_yaxes(autorange="reversed", type="category")
-    if selected_t is not None and 0 <= selected_t < t:
-        fig.add_shape(type="rect", x0=-0.5, x1=e - 0.5, y0=selected_t - 0.5, y1=selected_t + 0.5,
-                      line=dict(color=SELECT_COLOR, width=4))
-    return _layout(fig, height=min(600, 90 + 30 * t), title=title)
+    shapes = [_box(selected_t, e, SELECT_COLOR, 4)] if selected_t is not None and 0 <= selected_t < t else []
+    heat = go.Heatmap(_validate=False, z=vectors, x=[f"e{j}" for j in range(e)], y=labels, text=text,
+                      texttemplate="%{text}" if text is not None else None, colorscale=RDBU, zmid=0,
+                      zmin=-bound, zmax=bound, showscale=False)
+    return _figure(data=[heat], layout=_layout(min(600, 90 + 30 * t), title, shapes=shapes,
+                                                 yaxis=dict(autorange="reversed", type="category")))
 
 
 def loss_curve(losses: list[float], title: str) -> go.Figure:
     steps = np.arange(1, len(losses) + 1)
-    fig = go.Figure(go.Scatter(x=steps, y=np.asarray(losses, dtype=np.float64), mode="lines+markers" if len(losses) < 60 else "lines",
-                               line=dict(color=USED_COLOR)))
-    fig.update_xaxes(title="step")
-    fig.update_yaxes(title="loss", rangemode="tozero")
-    return _layout(fig, height=280, title=title)
+    line = go.Scatter(_validate=False, x=steps, y=np.asarray(losses, dtype=np.float64), mode="lines+markers" if len(losses) < 60 else "lines",
+                      line=dict(color=USED_COLOR))
+    return _figure(data=[line], layout=_layout(280, title, xaxis=dict(title=dict(text="step")),
+                                                 yaxis=dict(title=dict(text="loss"), rangemode="tozero")))
 
 
 def point_groups(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: int | None) -> list[tuple[str, np.ndarray, str]]:
@@ -126,17 +143,15 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
     v, k = xy.shape
     big = v > 1000
     steps = sorted(s for s in points if s <= step)
-    fig = go.Figure()
+    data = []
     if len(steps) > 1 and len(trail_ids):  # trails: where each watched token has been, one trace for all
         path = np.stack([points[s][trail_ids] for s in steps], axis=1)  # (n, S, k)
         gaps = np.full((len(trail_ids), 1, k), np.nan)
         flat = np.concatenate([path, gaps], axis=1).reshape(-1, k).astype(np.float32)
-        fig.add_trace(_trace(flat, k, mode="lines", line=dict(width=1, color="#c0c4c8"), hoverinfo="skip",
-                             showlegend=False, connectgaps=False, gl=big))
-    for tr in _points_traces(xy, k, tokens, point_groups(v, pad_id, unk_id, used, selected), big):
-        fig.add_trace(tr)
-    _fix_axes(fig, k, ranges, axis_titles)
-    return _layout(fig, height=520, title=title)
+        data.append(_trace(flat, k, mode="lines", line=dict(width=1, color="#c0c4c8"), hoverinfo="skip",
+                           showlegend=False, connectgaps=False, gl=big))
+    data += _points_traces(xy, k, tokens, point_groups(v, pad_id, unk_id, used, selected), big)
+    return _figure(data=data, layout=_layout(520, title, **_axes(k, ranges, axis_titles)))
 
 
 def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int, unk_id: int, used: np.ndarray,
@@ -158,17 +173,15 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     def traces(s: int) -> list[go.BaseTraceType]:
         return _points_traces(points[s], k, tokens, groups, big=False)
 
-    fig = go.Figure(data=traces(steps[0]), frames=[go.Frame(data=traces(s), name=str(s)) for s in steps])
-    fig.update_layout(
-        updatemenus=[dict(type="buttons", showactive=False, x=0, y=-0.08, xanchor="left", buttons=[
-            dict(label=play_label, method="animate", args=[None, dict(frame=dict(duration=120, redraw=k == 3), fromcurrent=True, transition=dict(duration=0))]),
-            dict(label=pause_label, method="animate", args=[[None], dict(mode="immediate", frame=dict(duration=0, redraw=False))]),
-        ])],
-        sliders=[dict(active=0, x=0.12, len=0.88, y=-0.04, currentvalue=dict(prefix="step "), steps=[
-            dict(label=str(s), method="animate", args=[[str(s)], dict(mode="immediate", frame=dict(duration=0, redraw=k == 3), transition=dict(duration=0))])
-            for s in steps])])
-    _fix_axes(fig, k, ranges, axis_titles)
-    return _layout(fig, height=560, title=title)
+    menus = [dict(type="buttons", showactive=False, x=0, y=-0.08, xanchor="left", buttons=[
+        dict(label=play_label, method="animate", args=[None, dict(frame=dict(duration=120, redraw=k == 3), fromcurrent=True, transition=dict(duration=0))]),
+        dict(label=pause_label, method="animate", args=[[None], dict(mode="immediate", frame=dict(duration=0, redraw=False))]),
+    ])]
+    sliders = [dict(active=0, x=0.12, len=0.88, y=-0.04, currentvalue=dict(prefix="step "), steps=[
+        dict(label=str(s), method="animate", args=[[str(s)], dict(mode="immediate", frame=dict(duration=0, redraw=k == 3), transition=dict(duration=0))])
+        for s in steps])]
+    return _figure(data=traces(steps[0]), frames=[go.Frame(data=traces(s), name=str(s), _validate=False) for s in steps],
+                     layout=_layout(560, title, updatemenus=menus, sliders=sliders, **_axes(k, ranges, axis_titles)))
 
 
 def _trace(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> go.BaseTraceType:
@@ -177,19 +190,18 @@ def _trace(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = 
     x = xy[:, 0]
     y = xy[:, 1] if k > 1 else np.zeros_like(x)
     if k >= 3:
-        return go.Scatter3d(x=x, y=y, z=xy[:, 2], **kw)
-    return (go.Scattergl if gl else go.Scatter)(x=x, y=y, **kw)
+        return go.Scatter3d(x=x, y=y, z=xy[:, 2], _validate=False, **kw)
+    return (go.Scattergl if gl else go.Scatter)(x=x, y=y, _validate=False, **kw)
 
 
-def _fix_axes(fig: go.Figure, k: int, ranges: list[tuple[float, float]], titles: list[str]) -> None:
+def _axes(k: int, ranges: list[tuple[float, float]], titles: list[str]) -> dict:
+    """Layout entries that fix the axes to ``ranges`` (one frame of reference for every step)."""
     if k >= 3:
-        fig.update_layout(scene=dict(
-            xaxis=dict(range=list(ranges[0]), title=titles[0], autorange=False),
-            yaxis=dict(range=list(ranges[1]), title=titles[1], autorange=False),
-            zaxis=dict(range=list(ranges[2]), title=titles[2], autorange=False), aspectmode="cube"))
-        return
-    fig.update_xaxes(range=list(ranges[0]), title=titles[0], autorange=False, zeroline=True)
+        return dict(scene=dict(
+            xaxis=dict(range=list(ranges[0]), title=dict(text=titles[0]), autorange=False),
+            yaxis=dict(range=list(ranges[1]), title=dict(text=titles[1]), autorange=False),
+            zaxis=dict(range=list(ranges[2]), title=dict(text=titles[2]), autorange=False), aspectmode="cube"))
+    xaxis = dict(range=list(ranges[0]), title=dict(text=titles[0]), autorange=False, zeroline=True)
     if k > 1:
-        fig.update_yaxes(range=list(ranges[1]), title=titles[1], autorange=False, zeroline=True)
-    else:
-        fig.update_yaxes(range=[-1, 1], visible=False)
+        return dict(xaxis=xaxis, yaxis=dict(range=list(ranges[1]), title=dict(text=titles[1]), autorange=False, zeroline=True))
+    return dict(xaxis=xaxis, yaxis=dict(range=[-1, 1], visible=False))

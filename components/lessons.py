@@ -223,12 +223,24 @@ def render_lesson(lang: str, demo: Demo) -> None:
     _verdict(lang, demo, params)
 
 
-def _try_demo(lab: Lab, lang: str, lesson_id: str) -> Demo | str:
-    """The demo, or the message to show if it failed (a failing demo must not take the page down)."""
-    try:
-        return run_demo(lesson_id, lab)
-    except Exception as exc:  # noqa: BLE001
-        return t(lang, "lesson.ui.error", error=f"{type(exc).__name__}: {exc}")
+def _build(name: str, key: tuple, build):
+    return build()
+
+
+def _try_demo(lab: Lab, lang: str, lesson_id: str, memo=_build) -> Demo | str:
+    """The demo, or the message to show if it failed (a failing demo must not take the page down).
+
+    ``memo`` (session.Workspace.memo) keeps a demo until the lab moves: a demo is a pure function of
+    the lab's recipe and weights, which change only by a step, a PAD edit or a new lab.
+    """
+    def attempt() -> Demo | str:
+        try:
+            return run_demo(lesson_id, lab)
+        except Exception as exc:  # noqa: BLE001
+            return f"{type(exc).__name__}: {exc}"
+
+    demo = memo(f"demo:{lesson_id}", (lab, lab.steps, len(lab.pad_edits)), attempt)
+    return t(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo
 
 
 def _show(lang: str, demo: Demo | str) -> None:
@@ -243,7 +255,7 @@ def _go(lesson_id: str) -> None:
     st.session_state[Keys.LESSON] = lesson_id
 
 
-def _guided(lab: Lab, lang: str, index: int) -> int | None:
+def _guided(lab: Lab, lang: str, index: int, memo) -> int | None:
     index = min(max(index, 0), len(LESSON_IDS) - 1)
     if Keys.LESSON not in st.session_state:  # first draw: the caller's index seeds the picker
         st.session_state[Keys.LESSON] = LESSON_IDS[index]
@@ -256,28 +268,33 @@ def _guided(lab: Lab, lang: str, index: int) -> int | None:
     mid.progress((at + 1) / len(LESSON_IDS), text=t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS)))
     next_col.button(t(lang, "lesson.ui.next"), key=NEXT_KEY, disabled=at == len(LESSON_IDS) - 1, width="stretch",
                     on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
-    _show(lang, _try_demo(lab, lang, chosen))
+    _show(lang, _try_demo(lab, lang, chosen, memo))
     return at if at != index else None
 
 
-def _free(lab: Lab, lang: str) -> None:
+def _free(lab: Lab, lang: str, memo) -> None:
+    """Every lesson in an expander whose icon says whether its check held; a lesson is drawn only
+    while its expander is open (drawing all 23 cost more than running them)."""
     for group in ("C", "X"):
         st.markdown(f"#### {t(lang, f'lesson.ui.group.{group}')}")
         for lesson_id in (i for i in LESSON_IDS if i.startswith(group)):
-            demo = _try_demo(lab, lang, lesson_id)
+            demo = _try_demo(lab, lang, lesson_id, memo)
             held = isinstance(demo, Demo) and demo.verdict
             icon = ":material/check_circle:" if held else ":material/error:"
-            with st.expander(lesson_title(lang, lesson_id), icon=icon):
-                _show(lang, demo)
+            box = st.expander(lesson_title(lang, lesson_id), icon=icon, key=Keys.LESSON_OPEN_PREFIX + lesson_id,
+                              on_change="rerun")
+            if box.open:
+                with box:
+                    _show(lang, demo)
 
 
-def render_lessons(lab: Lab, lang: str, mode: str, index: int) -> int | None:
+def render_lessons(lab: Lab, lang: str, mode: str, index: int, memo=_build) -> int | None:
     """Guided (one lesson, previous/next, a picker) or free (every lesson in an expander).
 
     Returns the lesson index the learner moved to in guided mode, None otherwise. The picker's
     own state (key ``Keys.LESSON``) wins over ``index`` once it exists; ``index`` seeds it.
     """
     if mode == "guided":
-        return _guided(lab, lang, index)
-    _free(lab, lang)
+        return _guided(lab, lang, index, memo)
+    _free(lab, lang, memo)
     return None

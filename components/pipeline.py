@@ -34,19 +34,16 @@ def token_table(lang: str, vocab: Vocab, batch: Batch, raw: list[tuple[str, ...]
 
 
 def id_matrix(lang: str, vocab: Vocab, batch: Batch, on_select=None) -> tuple[int, int] | None:
-    """The (B, T) id matrix, one clickable cell per id; PAD grey, UNK orange. Returns the selected (b, t)."""
+    """The (B, T) id matrix, one clickable 'id · token' cell per id. Returns the selected (b, t)."""
     ids = batch.ids.numpy()
     B, T = ids.shape
     cols = [f"t={j}" for j in range(T)]
     cells = [[f"{ids[b, j]} · {vocab.tokens[ids[b, j]]}" for j in range(T)] for b in range(B)]
     df = pd.DataFrame(cells, columns=cols, index=[f"b={b}" for b in range(B)])
-
-    def colour(_):
-        return pd.DataFrame([[_cell_style(vocab, int(ids[b, j])) for j in range(T)] for b in range(B)],
-                            index=df.index, columns=df.columns)
-
-    event = st.dataframe(df.style.apply(colour, axis=None), key=Keys.ID_CELL, on_select=on_select or "rerun",
-                         selection_mode="single-cell", width="stretch")
+    # No pandas Styler (grey PAD / orange UNK cells): it cost 3 ms per rerun, more than the rest of the
+    # table; the cells name <PAD> and <UNK>, and the W heatmap and the PCA keep those colours.
+    event = st.dataframe(df, key=Keys.ID_CELL, on_select=on_select or "rerun", selection_mode="single-cell",
+                         width="stretch")
     st.caption(t(lang, "pipe.ids_caption", b=B, t=T, pad=vocab.pad_id, unk=vocab.unk_id))
     cells_sel = event.selection.get("cells", []) if event is not None else []
     if cells_sel:
@@ -56,20 +53,12 @@ def id_matrix(lang: str, vocab: Vocab, batch: Batch, on_select=None) -> tuple[in
     return None
 
 
-def _cell_style(vocab: Vocab, i: int) -> str:
-    if i == vocab.pad_id:
-        return "background-color: #e8eaed; color: #5f6368"
-    if i == vocab.unk_id:
-        return "background-color: #fde3cf; color: #a04100; font-weight: 600"
-    return ""
-
-
-def mask_table(batch: Batch) -> None:
-    """The mask (1 at real tokens, 0 at pads) and the true lengths."""
+def mask_frame(batch: Batch) -> pd.DataFrame:
+    """The mask (1 at real tokens, 0 at pads) and the true lengths, as a table."""
     m = batch.mask.numpy().astype(int)
     df = pd.DataFrame(m, columns=[f"t={j}" for j in range(m.shape[1])], index=[f"b={b}" for b in range(m.shape[0])])
     df["len"] = batch.lengths.numpy()
-    st.dataframe(df, width="stretch")
+    return df
 
 
 def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[int, int]) -> np.ndarray:
@@ -87,17 +76,29 @@ def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[
     return np.array(sorted(rows))
 
 
-def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None) -> None:
-    """The embedding matrix W (V×E) with the looked-up rows and the selected row marked."""
+def _build(name: str, key: tuple, build):
+    """No memo: build every time (the default when a caller keeps no figures)."""
+    return build()
+
+
+def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None, memo=_build) -> None:
+    """The embedding matrix W (V×E) with the looked-up rows and the selected row marked.
+
+    ``memo(name, key, build)`` may return the figure built last time from equal inputs (session.Workspace.memo).
+    """
     rows = shown_rows(vocab.size, counts, selected, (vocab.pad_id, vocab.unk_id))
-    fig = charts.w_heatmap(w[rows], rows, list(vocab.tokens), counts, vocab.pad_id, vocab.unk_id, selected,
-                           t(lang, "pipe.w_title", v=w.shape[0], e=w.shape[1]))
+    shown = w[rows]
+    title = t(lang, "pipe.w_title", v=w.shape[0], e=w.shape[1])
+    key = (shown.tobytes(), shown.shape, rows.tobytes(), counts[rows].tobytes(), vocab, selected, title)
+    fig = memo("w_chart", key, lambda: charts.w_heatmap(shown, rows, vocab.tokens, counts, vocab.pad_id, vocab.unk_id,
+                                                         selected, title))
     st.plotly_chart(fig, key="w_chart", config=charts.chart_config("w_chart"))
     if len(rows) < vocab.size:
         st.caption(t(lang, "pipe.w_window", shown=len(rows), v=vocab.size))
 
 
-def output_view(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, sel: tuple[int, int] | None) -> None:
+def output_view(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, sel: tuple[int, int] | None,
+                memo=_build) -> None:
     """The (B, T, E) output, one sentence at a time; the selected position boxed."""
     B, T, E = vectors.shape
     st.markdown(t(lang, "pipe.shapes", b=B, t=T, e=E))
@@ -108,6 +109,9 @@ def output_view(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, sel:
         b = st.selectbox(t(lang, "pipe.sentence_pick"), list(range(B)), key="out_sentence",
                          format_func=lambda i: f"b={i}: " + " ".join(batch.tokens[i]))
     ids = batch.ids[b].tolist()
-    fig = charts.output_heatmap(vectors[b], [vocab.tokens[i] for i in ids], ids, sel[1] if sel and sel[0] == b else None,
-                                t(lang, "pipe.out_title", b=b, t=T, e=E))
+    tokens = [vocab.tokens[i] for i in ids]
+    selected_t = sel[1] if sel and sel[0] == b else None
+    title = t(lang, "pipe.out_title", b=b, t=T, e=E)
+    key = (vectors[b].tobytes(), vectors[b].shape, tuple(ids), tuple(tokens), selected_t, title)
+    fig = memo("out_chart", key, lambda: charts.output_heatmap(vectors[b], tokens, ids, selected_t, title))
     st.plotly_chart(fig, key="out_chart", config=charts.chart_config("out_chart"))

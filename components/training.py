@@ -136,8 +136,8 @@ def grad_view(lang: str, lab: Lab) -> None:
     norms = np.linalg.norm(g, axis=1)
     pos = grad_rows_shown(ids, norms, (vocab.pad_id, vocab.unk_id))
     more = g.shape[1] - MAX_GRAD_COLS
-    text = [np.array2string(g[p, :MAX_GRAD_COLS], precision=3, separator=", ", max_line_width=10_000)
-            + (f" … (+{more})" if more > 0 else "") for p in pos]
+    tail = f" … (+{more})" if more > 0 else ""
+    text = ["[" + ", ".join(f"{x:.3f}" for x in row) + "]" + tail for row in g[pos, :MAX_GRAD_COLS].tolist()]
     df = pd.DataFrame({"id": ids[pos], "token": [vocab.tokens[i] for i in ids[pos].tolist()],
                        t(lang, "train.col.count"): counts[ids[pos]], "‖grad‖": norms[pos], "grad": text})
     st.dataframe(df, hide_index=True, width="stretch", column_config={"grad": st.column_config.TextColumn(width="large")})
@@ -180,13 +180,25 @@ def timeline(lang: str, steps: list[int], follow_from: int | None) -> int:
     return st.select_slider(t(lang, "proj.timeline"), options=steps, key=Keys.TIMELINE)
 
 
-def neighbours(w: np.ndarray, tokens: list[str], token_id: int, k: int = 5) -> pd.DataFrame:
-    """The k nearest other rows to ``token_id`` by cosine similarity; zero rows (PAD) have no direction."""
+def neighbours(w: np.ndarray, token_id: int, k: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """The k nearest other rows to ``token_id`` by cosine similarity, as (ids, cos); zero rows (PAD) have no direction."""
     norms = np.linalg.norm(w, axis=1)
     if norms[token_id] == 0:
-        return pd.DataFrame({"id": [], "token": [], "cos": []})
+        return np.array([], dtype=int), np.array([])
     with np.errstate(invalid="ignore", divide="ignore"):
         sims = (w @ w[token_id]) / (norms * norms[token_id])  # (V,)
     candidates = np.flatnonzero(np.isfinite(sims) & (np.arange(len(sims)) != token_id))
     order = candidates[np.argsort(-sims[candidates], kind="stable")][:k]
-    return pd.DataFrame({"id": order, "token": [tokens[i] for i in order], "cos": sims[order].astype(float)})
+    return order, sims[order].astype(float)
+
+
+def neighbours_then_now(lang: str, snapshots: dict[int, np.ndarray], first: int, now: int, tokens, token_id: int,
+                        k: int = 5) -> pd.DataFrame:
+    """The k nearest tokens at the first kept step and at the shown step, side by side (one table)."""
+    cols = {}
+    for step in (first, now):
+        ids, cos = neighbours(snapshots[step], token_id, k)
+        at = t(lang, "proj.neighbours_at", step=step)
+        cols[f"{at} · token"] = [f"{i} · {tokens[i]}" for i in ids.tolist()] + [""] * (k - len(ids))
+        cols[f"{at} · cos"] = cos.tolist() + [None] * (k - len(ids))
+    return pd.DataFrame(cols)  # first == now (nothing trained yet): one pair of columns

@@ -18,6 +18,6 @@ def render(lang: str, ws: Workspace) -> None:
     mode = st.radio(t(lang, "lessons.mode"), MODES, key=Keys.MODE, horizontal=True,
                     format_func=lambda m: t(lang, f"lessons.mode.{m}"),
                     on_change=lambda: setattr(ws, "lesson_mode", session.get(Keys.MODE)))
-    moved = render_lessons(ws.lab, lang, mode, ws.lesson_index)
+    moved = render_lessons(ws.lab, lang, mode, ws.lesson_index, memo=ws.memo)
     if moved is not None:
         ws.lesson_index = moved

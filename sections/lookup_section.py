@@ -7,7 +7,7 @@ import streamlit as st
 from components import pipeline
 from components.i18n import t
 import session
-from session import Workspace
+from session import Keys, Workspace
 
 
 def render(lang: str, ws: Workspace) -> None:
@@ -19,17 +19,18 @@ def render(lang: str, ws: Workspace) -> None:
     pipeline.token_table(lang, vocab, batch, [l.tokens for l in ws.lines])
     st.subheader(t(lang, "pipe.step2", b=batch.shape[0], t=batch.shape[1]))
     sel = pipeline.id_matrix(lang, vocab, batch, on_select=lambda: session.select_token_from_cell(ws))
-    with st.expander(t(lang, "pipe.mask_title")):
-        pipeline.mask_table(batch)
+    mask = st.expander(t(lang, "pipe.mask_title"), key=Keys.MASK, on_change="rerun")
+    if mask.open:  # drawn only while open: a closed expander's table cost a full table per rerun
+        mask.dataframe(pipeline.mask_frame(batch), width="stretch")
     selected_id = int(batch.ids[sel]) if sel is not None else ws.selected_token
     if sel is not None:
         st.success(t(lang, "pipe.selected", b=sel[0], t=sel[1], i=selected_id, token=vocab.tokens[selected_id]))
     left, right = st.columns([1.1, 1])
     with left:
         st.subheader(t(lang, "pipe.step3"))
-        pipeline.w_table(lang, w, vocab, counts, selected_id)
+        pipeline.w_table(lang, w, vocab, counts, selected_id, memo=ws.memo)
         v, e = w.shape
         st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
     with right:
         st.subheader(t(lang, "pipe.step4"))
-        pipeline.output_view(lang, lab.vectors().numpy(), vocab, batch, sel)
+        pipeline.output_view(lang, lab.vectors().numpy(), vocab, batch, sel, memo=ws.memo)

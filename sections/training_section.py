@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import streamlit as st
 
@@ -15,6 +17,7 @@ from session import Keys, Workspace
 
 PLAY_SECONDS = 0.6  # one training step per tick while playing
 MAX_TRAILS = 60  # tokens that get a trail in the scatter
+PROGRESS_EVERY_S = 0.2  # the Run N progress bar moves at most this often
 
 
 def render(lang: str, ws: Workspace) -> None:
@@ -63,10 +66,23 @@ def apply(lang: str, ws: Workspace, intent: training.Intent, playing: bool) -> N
             ws.frame, ws.frame_steps, ws.points = None, (), {}  # the latest snapshot changed in place
         elif intent.action == "run":
             bar = st.progress(0.0, text=t(lang, "train.running", n=intent.n))
-            ws.lab.run(intent.n, on_progress=lambda done, n: bar.progress(done / n, text=t(lang, "train.running", n=n)))
+            ws.lab.run(intent.n, on_progress=throttled(lambda done, n: bar.progress(done / n, text=t(lang, "train.running", n=n))))
             bar.empty()
     except InputError as e:
         inputs.show_problems(lang, "err.train_title", e.problems)
+
+
+def throttled(report, every_s: float = PROGRESS_EVERY_S):
+    """``report(done, n)`` at most once per ``every_s`` seconds: each bar update is a message to the
+    browser, and 50 of them cost more than 50 chapter-sized steps."""
+    last = [time.perf_counter()]
+
+    def call(done: int, n: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= every_s:
+            last[0] = now
+            report(done, n)
+    return call
 
 
 def projection(lang: str, ws: Workspace, frozen: bool) -> None:
@@ -111,11 +127,7 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
         st.info(t(lang, "proj.flat"), icon=":material/casino:")
     if token is not None:
         st.markdown(t(lang, "proj.neighbours", token=vocab.tokens[token], step=shown))
-        first, now = st.columns(2)
-        first.caption(t(lang, "proj.neighbours_at", step=steps[0]))
-        first.dataframe(training.neighbours(lab.snapshots[steps[0]], list(vocab.tokens), token), hide_index=True)
-        now.caption(t(lang, "proj.neighbours_at", step=shown))
-        now.dataframe(training.neighbours(lab.snapshots[shown], list(vocab.tokens), token), hide_index=True)
+        st.dataframe(training.neighbours_then_now(lang, lab.snapshots, steps[0], shown, vocab.tokens, token), hide_index=True)
     if len(steps) > 1 and not frozen:
         replay = st.expander(t(lang, "proj.replay"), key=Keys.REPLAY, on_change="rerun")
         if replay.open:  # built only when opened: one frame per kept step is the page's heaviest figure

@@ -40,6 +40,29 @@ def test_selecting_the_pad_cell_shows_a_zero_output_vector(at):
     assert any("W[1, :]" in s.value for s in at.success)
 
 
+def test_the_mask_table_is_drawn_only_when_opened_and_matches_torch(at):
+    tables = lambda: [d.value for d in at.dataframe if "len" in d.value.columns]  # noqa: E731
+    assert tables() == []  # closed: not built
+    at.session_state["mask"] = True
+    at.run()
+    (shown,) = tables()
+    ids = torch.tensor(id_matrix(at))
+    np.testing.assert_array_equal(shown.drop(columns="len").to_numpy(), (ids != 1).int().numpy())
+    assert shown["len"].tolist() == (ids != 1).sum(1).tolist() == [3, 2]
+
+
+def test_a_kept_figure_is_rebuilt_when_what_it_shows_changes(at):
+    before = array(figure(at, "W: 6 × 3")["data"][0]["z"]).reshape(6, 3)
+    at.run()  # nothing changed: the same figure again
+    np.testing.assert_array_equal(array(figure(at, "W: 6 × 3")["data"][0]["z"]).reshape(6, 3), before)
+    at.number_input(key="seed").set_value(7).run()
+    np.testing.assert_array_equal(array(figure(at, "W: 6 × 3")["data"][0]["z"]).reshape(6, 3), chapter_w(seed=7))
+    at.session_state["id_cell"] = {"selection": {"cells": [[0, "t=1"]], "rows": [], "columns": []}}
+    at.run()
+    red = [s for s in figure(at, "W: 6 × 3")["layout"]["shapes"] if s["line"]["color"] == "#d93025"]
+    assert [s["y0"] for s in red] == [-0.5]  # row 0 (<UNK>) boxed now
+
+
 def test_editing_sentences_updates_the_matrix(at):
     at.text_area(key="sentences").input("재미있다 영화 | 긍정\n나쁘다 | 부정\n팝콘 팝콘 팝콘 좋다 | 긍정").run()
     assert not at.exception and not errors(at)
@@ -183,6 +206,42 @@ def test_predict_then_reveal_compares_the_guess_with_torch(at):
     assert any("0 · <UNK>, 2 · 영화, 3 · 좋다, 4 · 나쁘다" in w.value for w in at.warning)
 
 
+def test_nearest_tokens_then_and_now_are_torch_cosine_similarities(at):
+    at.button_group(key="section").set_value("train").run()
+    at.number_input(key="n_steps").set_value(7).run()
+    at.button(key="run_steps").click().run()
+    lab = at.session_state["_ws"].lab
+    token = at.session_state["selected_token"]
+    (table,) = [d.value for d in at.dataframe if any(str(c).endswith("· cos") for c in d.value.columns)]
+    for step in (0, 7):
+        w = torch.from_numpy(lab.snapshots[step])
+        sims = torch.nn.functional.cosine_similarity(w, w[token].unsqueeze(0), dim=1)
+        sims[token] = float("nan")  # the token itself is not its own neighbour
+        rank = [i for i in torch.argsort(sims.nan_to_num(-2.0), descending=True, stable=True).tolist()
+                if i != token and w[i].norm() > 0][:5]
+        shown = [int(str(x).split(" · ")[0]) for x in table[f"{step}단계 · token"] if x]
+        assert shown == rank and len(rank) == 4  # V=6: not itself, not the zero PAD row
+        np.testing.assert_allclose(table[f"{step}단계 · cos"].to_numpy(dtype=float)[:4], sims[rank].numpy(), rtol=1e-5)
+
+
+def test_the_gradient_table_is_the_gradient_of_a_hand_written_forward_pass(at):
+    at.button_group(key="section").set_value("train").run()
+    lab = at.session_state["_ws"].lab  # step 0: W0 and the head before the click
+    w = lab.weight.detach().clone().requires_grad_(True)
+    ids, mask = lab.batch.ids, lab.batch.mask.unsqueeze(-1).float()
+    pooled = (w[ids] * mask).sum(1) / lab.batch.lengths.unsqueeze(1).float()  # masked mean (the chapter's pooling)
+    head = lab.model.head
+    torch.nn.functional.cross_entropy(pooled @ head.weight.detach().T + head.bias.detach(),
+                                      torch.tensor(lab.recipe.labels)).backward()
+    at.button(key="step").click().run()
+    (table,) = [d.value for d in at.dataframe if "‖grad‖" in d.value.columns]
+    assert table["id"].tolist() == torch.unique(ids).tolist() == [0, 1, 2, 3, 4]  # looked-up rows only; 5 is not
+    np.testing.assert_allclose(table["‖grad‖"].to_numpy(dtype=float), w.grad[[0, 1, 2, 3, 4]].norm(dim=1).numpy(), rtol=1e-5)
+    first = [float(x) for x in table["grad"][2].strip("[]").split(", ")]  # row 2 (영화), to 3 decimals
+    np.testing.assert_allclose(first, w.grad[2].numpy(), atol=5e-4)
+    assert table["‖grad‖"][1] == 0.0 and not w.grad[[1, 5]].any()  # PAD and the unused row: exactly 0
+
+
 def test_replay_is_built_only_when_its_expander_is_open(at):
     at.button_group(key="section").set_value("train").run()
     at.number_input(key="n_steps").set_value(5).run()
@@ -202,3 +261,15 @@ def test_megabyte_pastes_are_refused_with_a_message_and_nothing_is_lost(at):
     assert any("200000" in e for e in errors(at))  # names the limit
     assert at.text_area(key="sentences").value == paste
     assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]
+
+
+def test_run_progress_is_reported_at_most_once_per_interval():
+    from sections.training_section import throttled
+
+    seen = []
+    every = throttled(lambda done, n: seen.append(done), every_s=0.0)
+    never = throttled(lambda done, n: seen.append(-done), every_s=3600.0)
+    for i in range(1, 6):
+        every(i, 5)
+        never(i, 5)
+    assert seen == [1, 2, 3, 4, 5]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from components import charts
@@ -76,3 +78,28 @@ def test_large_vocabulary_payloads_stay_small():
     counts[used] = 1
     rows = shown_rows(v, counts, 50_000, (1, 0))
     assert len(rows) <= 4 * WINDOW and 50_000 in rows and 1 in rows and 0 in rows
+
+
+def test_figures_built_without_validation_are_what_plotly_validation_makes_of_them():
+    """The builders skip Plotly's validation for speed: re-validating their output must change nothing
+    (a misspelt property raises here; a string title Plotly would expand to {"text": …} shows up)."""
+    import plotly.graph_objects as go
+
+    lab, points = trained_points()
+    v = lab.recipe.vocab
+    used = lab.batch.id_counts(v.size).numpy() > 0
+    w = lab.weight.detach().numpy()
+    counts = lab.batch.id_counts(v.size).numpy()
+    figs = [charts.w_heatmap(w, np.arange(v.size), list(v.tokens), counts, v.pad_id, v.unk_id, 3, "W"),
+            charts.output_heatmap(w[:4], list(v.tokens)[:4], [0, 1, 2, 3], 1, "out"),
+            charts.loss_curve(lab.losses, "loss")]
+    for k in (1, 2, 3):
+        snaps = sorted(lab.snapshots)
+        frame = fit_frame([lab.snapshots[s] for s in snaps], k)
+        pts = {s: frame.transform(lab.snapshots[s]) for s in snaps}
+        ranges, titles = axis_ranges(list(pts.values())), [f"PC{j + 1}" for j in range(k)]
+        figs.append(charts.pca_scatter(pts, 15, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges, np.flatnonzero(used), "t", titles))
+        figs.append(charts.pca_animation(pts, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges, "t", titles))
+    assert points  # the fixture trained
+    for fig in figs:  # compared as sent to the browser (JSON)
+        assert json.loads(go.Figure(fig.to_plotly_json()).to_json()) == json.loads(fig.to_json())

@@ -622,6 +622,8 @@ def _lessons_page():
 def test_guided_and_free_modes_render():
     from streamlit.testing.v1 import AppTest
 
+    from components.lessons import lesson_title
+
     at = AppTest.from_function(_lessons_page, default_timeout=60).run()
     assert not at.exception and at.selectbox(key="lesson").value == "C1"
     at.button(key="lesson_next").click().run()
@@ -634,3 +636,31 @@ def test_guided_and_free_modes_render():
     at.session_state["test_mode"] = "free"
     at.run()
     assert not at.exception and len(at.expander) == len(LESSON_IDS) and not at.error
+    assert not at.subheader  # closed expanders: no lesson drawn
+    at.session_state["open_C16"] = True
+    at.run()
+    assert [s.value for s in at.subheader] == [lesson_title("ko", "C16")] and not at.exception
+
+
+def test_a_kept_demo_is_rerun_once_the_lab_moves():
+    from components.lessons import _try_demo
+    from tests.conftest import make_lab
+
+    kept: dict = {}
+
+    def memo(name, key, build):
+        if name in kept and kept[name][0] == key:
+            return kept[name][1]
+        kept[name] = (key, build())
+        return kept[name][1]
+
+    lab = make_lab()
+    first = _try_demo(lab, "en", "C8", memo)
+    assert _try_demo(lab, "en", "C8", memo) is first  # nothing moved: kept
+    lab.step()
+    after_step = _try_demo(lab, "en", "C8", memo)
+    assert after_step is not first and after_step.facts == run_demo("C8", lab).facts
+    lab.set_pad_row([1.0] * lab.recipe.config.embedding_dim)
+    assert _try_demo(lab, "en", "C8", memo) is not after_step  # a PAD edit moves it too
+    other = make_lab()
+    assert _try_demo(other, "en", "C8", memo) is not first  # another lab, even at the same step
