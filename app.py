@@ -32,7 +32,7 @@ def main() -> None:
     st.caption(t(lang, "app.subtitle"))
     left, right = st.columns([1, 1.3])
     with left:
-        edited = inputs.vocab_editor(lang, ws.vocab_base)
+        edited = inputs.vocab_editor(lang, ws.vocab_base, locked=bool(ws.vocab_problems))
     with right:
         text = inputs.sentences_area(lang, ws.classes)
     update_vocab(lang, ws, edited)
@@ -59,8 +59,12 @@ def main() -> None:
         share_section.render(lang, ws)
 
 
-def update_vocab(lang: str, ws: Workspace, edited) -> None:
-    """Validate the edited table; on success it becomes the vocabulary, else the last valid one stays."""
+def update_vocab(lang: str, ws: Workspace, edited: inputs.VocabEdit) -> None:
+    """Validate the edited table; on success it becomes the vocabulary, else the last valid one stays.
+
+    A windowed table (large V) folds a valid edit into its base at once and reruns, so the page shows
+    the table as it now is, with no pending edits, and the window can move without dropping any.
+    """
     state = st.session_state.get(Keys.VOCAB) or {}
     seen = (id(ws.vocab_base), repr(state))
     if seen != ws.vocab_seen:  # only when the table changed
@@ -69,8 +73,12 @@ def update_vocab(lang: str, ws: Workspace, edited) -> None:
             ws.vocab, ws.vocab_problems = ws.base_vocab, []  # no edits: the table is the (valid) base
         else:
             try:
-                ws.vocab = Vocab.from_rows(edited[["token", "id", "role"]].itertuples(index=False, name=None))
+                whole = edited.whole(ws.vocab_base)
+                ws.vocab = Vocab.from_rows(whole[["token", "id", "role"]].itertuples(index=False, name=None))
                 ws.vocab_problems = []
+                if edited.start is not None:  # fold, and redraw the table from its new base right away:
+                    ws.base_vocab, ws.vocab_base = ws.vocab, session.vocab_frame(ws.vocab)
+                    st.rerun()  # an edit made to the old table after this point would be dropped with it
             except InputError as e:
                 ws.vocab_problems = e.problems
     inputs.show_problems(lang, "err.vocab_title", ws.vocab_problems)

@@ -34,6 +34,8 @@ class Keys:
     LOAD_PRESET = "load_preset"
     SECTION = "section"
     VOCAB = "vocab"
+    VOCAB_START = "vocab_start"  # large vocabularies: the first row of the table's window
+    VOCAB_FIND = "vocab_find"  # large vocabularies: jump the window to a token
     SENTENCES = "sentences"
     EMBEDDING_DIM = "embedding_dim"
     SEED = "seed"
@@ -187,8 +189,8 @@ def _from_state(state: AppState, restored: Restored, notice: str) -> Workspace:
     st.session_state[Keys.LANG] = state.lang
     for key, value in config_widgets(lab.recipe.config).items():
         st.session_state[key] = value
-    st.session_state.pop(Keys.VOCAB, None)
-    st.session_state.pop(Keys.TIMELINE, None)
+    for key in (Keys.VOCAB, Keys.VOCAB_START, Keys.VOCAB_FIND, Keys.TIMELINE):
+        st.session_state.pop(key, None)
     vocab = lab.recipe.vocab
     ws = Workspace("import", lab.recipe.classes, vocab_frame(vocab), vocab, vocab,
                    parse_sentences(state.sentences, lab.recipe.classes), lab, text_seen=state.sentences)
@@ -205,7 +207,8 @@ def _from_preset(preset: dict, set_widgets: bool) -> Workspace:
         st.session_state[Keys.PRESET] = preset["id"]
         for key, value in config_defaults(preset).items():
             st.session_state[key] = value
-        st.session_state.pop(Keys.VOCAB, None)  # forget edits made to the previous table
+        for key in (Keys.VOCAB, Keys.VOCAB_START, Keys.VOCAB_FIND):  # forget edits and the window of the previous table
+            st.session_state.pop(key, None)
     cfg = Config(**preset.get("config", {}))
     recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes, cfg)
     return Workspace(preset["id"], classes, vocab_frame(vocab), vocab, vocab, lines, Lab(recipe),

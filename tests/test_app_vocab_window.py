@@ -1,0 +1,84 @@
+"""Large vocabularies: the table shows a window of rows, never all of them, and edits in it still count.
+
+The thresholds are lowered here (monkeypatched; AppTest runs the script in this process) so the
+40-review preset (V=37) exercises the windowed table; one test loads the real 100k-token preset.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components import inputs
+from tests.apptest_helpers import errors, id_matrix, start
+
+
+def table(at):
+    (frame,) = [d.value for d in at.dataframe if list(d.value.columns) == ["token", "id", "role"]]
+    return frame
+
+
+@pytest.fixture
+def at(monkeypatch):
+    monkeypatch.setattr(inputs, "EDITOR_MAX_ROWS", 20)
+    monkeypatch.setattr(inputs, "EDITOR_WINDOW", 10)
+    at = start("en")
+    at.session_state["preset"] = "reviews_ko"
+    return at.button(key="load_preset").click().run()
+
+
+def test_the_table_shows_a_window_that_moves_by_row_and_by_token(at):
+    assert len(table(at)) == 10 and table(at).index.tolist() == list(range(1, 11))
+    at.number_input(key="vocab_start").set_value(11).run()
+    assert table(at).index.tolist() == list(range(11, 21)) and table(at)["id"].tolist() == list(range(10, 20))
+    vocab = at.session_state["_ws"].vocab
+    at.text_input(key="vocab_find").input(vocab.tokens[20]).run()
+    assert table(at)["token"].iloc[0] == vocab.tokens[20] and at.number_input(key="vocab_start").value == 21
+    at.text_input(key="vocab_find").input(vocab.tokens[33]).run()  # near the end: the window stops at the last row
+    assert at.number_input(key="vocab_start").value == 28 and table(at)["token"].iloc[6] == vocab.tokens[33]
+    assert not at.exception and not errors(at)
+
+
+def test_an_edit_in_the_window_changes_that_row_of_the_vocabulary(at):
+    ws = at.session_state["_ws"]
+    before = ws.vocab
+    at.number_input(key="vocab_start").set_value(3).run()
+    word = before.tokens[2]  # row 3, the window's first row
+    assert word in " ".join(" ".join(l.tokens) for l in ws.lines)  # a word the sentences use
+    at.session_state["vocab"] = {"edited_rows": {"0": {"token": "새말"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    ws = at.session_state["_ws"]
+    assert ws.vocab.tokens == before.tokens[:2] + ("새말",) + before.tokens[3:]
+    assert not any(at.session_state["vocab"].values())  # folded into the table: nothing pending
+    assert table(at)["token"].iloc[0] == "새말"
+    ids = id_matrix(at)
+    assert 2 not in {i for row in ids for i in row}  # nothing looks the renamed row up now…
+    expected = [[ws.vocab.index.get(tok, ws.vocab.unk_id) for tok in l.tokens] for l in ws.lines]
+    assert [row[:len(e)] for row, e in zip(ids, expected)] == expected  # …its word became <UNK>
+
+
+def test_a_bad_edit_in_the_window_names_the_whole_tables_row_and_keeps_the_window(at):
+    ws = at.session_state["_ws"]
+    before = ws.vocab
+    at.number_input(key="vocab_start").set_value(11).run()
+    edit = {"edited_rows": {"3": {"token": before.tokens[2]}}, "added_rows": [], "deleted_rows": []}
+    at.session_state["vocab"] = edit
+    at.run()
+    (message,) = errors(at)
+    assert "Row 14" in message and "row 3" in message  # the whole table's row numbers
+    assert at.session_state["_ws"].vocab is before  # the last valid vocabulary keeps driving the page
+    at.run()
+    assert at.number_input(key="vocab_start").disabled and at.session_state["vocab"]["edited_rows"] == edit["edited_rows"]
+    at.session_state["vocab"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}  # undo
+    at.run()
+    at.run()
+    assert not errors(at) and not at.number_input(key="vocab_start").disabled
+
+
+def test_the_100k_token_preset_sends_a_window_not_the_whole_table():
+    at = start("en")
+    at.session_state["preset"] = "large"
+    at.button(key="load_preset").click().run()
+    assert at.session_state["_ws"].vocab.size == 100_000
+    frame = table(at)
+    assert len(frame) == inputs.EDITOR_WINDOW == 200 and frame["id"].tolist() == list(range(200))
+    assert not at.exception
