@@ -37,7 +37,10 @@ def _figure(**kw) -> go.Figure:
 def _layout(height: int, title: str, **kw) -> dict:
     """The layout every chart shares. Figures are built in one ``go.Figure(data, layout)`` call:
     each later ``update_*``/``add_shape`` re-validates the figure, which doubled the build time."""
-    return dict(height=height, margin=dict(l=10, r=10, t=40, b=10), font=dict(FONT), title=dict(text=title), **kw)
+    # template={}: no copy of Streamlit's Plotly template in every figure. It only holds colour
+    # placeholders (every colour here is explicit); the browser applies Streamlit's theme either way.
+    return dict(height=height, margin=dict(l=10, r=10, t=40, b=10), font=dict(FONT), title=dict(text=title),
+                template={}, **kw)
 
 
 def row_label(i: int, token: str, count: int = 0) -> str:

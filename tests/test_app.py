@@ -206,22 +206,32 @@ def test_predict_then_reveal_compares_the_guess_with_torch(at):
     assert any("0 · <UNK>, 2 · 영화, 3 · 좋다, 4 · 나쁘다" in w.value for w in at.warning)
 
 
+def _nearest_by_torch(w: torch.Tensor, token: int, k: int = 5) -> tuple[list[int], np.ndarray]:
+    sims = torch.nn.functional.cosine_similarity(w, w[token].unsqueeze(0), dim=1)
+    ok = [i for i in range(len(w)) if i != token and w[i].norm() > 0]  # not itself; a zero row has no direction
+    rank = sorted(ok, key=lambda i: -float(sims[i]))[:k]
+    return rank, sims[rank].numpy()
+
+
 def test_nearest_tokens_then_and_now_are_torch_cosine_similarities(at):
     at.button_group(key="section").set_value("train").run()
     at.number_input(key="n_steps").set_value(7).run()
     at.button(key="run_steps").click().run()
-    lab = at.session_state["_ws"].lab
-    token = at.session_state["selected_token"]
-    (table,) = [d.value for d in at.dataframe if any(str(c).endswith("· cos") for c in d.value.columns)]
-    for step in (0, 7):
-        w = torch.from_numpy(lab.snapshots[step])
-        sims = torch.nn.functional.cosine_similarity(w, w[token].unsqueeze(0), dim=1)
-        sims[token] = float("nan")  # the token itself is not its own neighbour
-        rank = [i for i in torch.argsort(sims.nan_to_num(-2.0), descending=True, stable=True).tolist()
-                if i != token and w[i].norm() > 0][:5]
-        shown = [int(str(x).split(" · ")[0]) for x in table[f"{step}단계 · token"] if x]
-        assert shown == rank and len(rank) == 4  # V=6: not itself, not the zero PAD row
-        np.testing.assert_allclose(table[f"{step}단계 · cos"].to_numpy(dtype=float)[:4], sims[rank].numpy(), rtol=1e-5)
+
+    def check(now: int, n: int) -> None:
+        lab = at.session_state["_ws"].lab
+        token = at.session_state["selected_token"]
+        (table,) = [d.value for d in at.dataframe if any(str(c).endswith("· cos") for c in d.value.columns)]
+        for step in (0, now):
+            rank, cos = _nearest_by_torch(torch.from_numpy(lab.snapshots[step]), token)
+            shown = [int(str(x).split(" · ")[0]) for x in table[f"{step}단계 · token"] if x]
+            assert shown == rank and len(rank) == (4 if step == 0 else n)
+            np.testing.assert_allclose(table[f"{step}단계 · cos"].to_numpy(dtype=float)[:len(rank)], cos, rtol=1e-5)
+
+    check(7, 4)  # V=6: not itself, not the zero PAD row
+    at.text_input(key="pad_vector").input("1, 1, 1").run()
+    at.button(key="set_pad").click().run()
+    check(7, 5)  # the PAD row has a direction now, so it is a neighbour: the kept answer was not reused
 
 
 def test_the_gradient_table_is_the_gradient_of_a_hand_written_forward_pass(at):
@@ -237,8 +247,9 @@ def test_the_gradient_table_is_the_gradient_of_a_hand_written_forward_pass(at):
     (table,) = [d.value for d in at.dataframe if "‖grad‖" in d.value.columns]
     assert table["id"].tolist() == torch.unique(ids).tolist() == [0, 1, 2, 3, 4]  # looked-up rows only; 5 is not
     np.testing.assert_allclose(table["‖grad‖"].to_numpy(dtype=float), w.grad[[0, 1, 2, 3, 4]].norm(dim=1).numpy(), rtol=1e-5)
-    first = [float(x) for x in table["grad"][2].strip("[]").split(", ")]  # row 2 (영화), to 3 decimals
-    np.testing.assert_allclose(first, w.grad[2].numpy(), atol=5e-4)
+    first = [float(x) for x in table["grad"][2].strip("[]").split(", ")]  # row 2 (영화), 3 significant digits
+    np.testing.assert_allclose(first, w.grad[2].numpy(), rtol=5e-3)
+    assert table["grad"][1] == "[0, 0, 0]"  # PAD: exactly zero, written as such
     assert table["‖grad‖"][1] == 0.0 and not w.grad[[1, 5]].any()  # PAD and the unused row: exactly 0
 
 
