@@ -6,6 +6,7 @@ Run with ``streamlit run app.py``. All keys live in session.py; all computation 
 from __future__ import annotations
 
 import streamlit as st
+import torch
 
 import session
 from components import inputs, sidebar
@@ -18,9 +19,16 @@ from session import Keys, Workspace
 from sections import lookup_section, training_section
 
 SECTIONS = ("lookup", "train", "lessons", "share")
+# One intra-op thread per torch op in the server. Every session's script runs in its own thread,
+# so the cores serve learners side by side; and torch's second thread sleeps between clicks, and
+# waking it made a chapter-sized Step ~13 ms instead of ~2 ms (bench/README.md, "threads").
+# A 100k×300 step is slower alone (bench_training: ~390 ms instead of ~230 ms), still far under 2 s.
+TORCH_THREADS = 1
 
 
 def main() -> None:
+    if torch.get_num_threads() != TORCH_THREADS:
+        torch.set_num_threads(TORCH_THREADS)
     st.set_page_config(page_title="nn.Embedding Explorer", page_icon="🧮", layout="wide")
     ws = session.workspace()
     session.ensure(Keys.LANG, lang_from_locale(st.context.locale))
