@@ -175,11 +175,13 @@ class Lab:
             return torch.softmax(self.model(self.batch.ids, self.batch.lengths), dim=-1)
 
     # ---- training ------------------------------------------------------------------------
-    def step(self, record: bool = True) -> StepRecord | None:
+    def step(self, record: bool = True, snapshot: bool = True) -> StepRecord | None:
         """One optimizer step on this step's sentences; returns what it did.
 
         ``record=False`` skips the bookkeeping (gradient rows, movement) that only the last step
         of a run needs; the weights, losses and snapshots are the same either way.
+        ``snapshot=False`` keeps no copy of W at this step: only for a step whose snapshot the next
+        one would drop anyway (see ``run``).
         """
         require(self._problems)
         rows = self.step_rows(self.steps + 1)
@@ -199,7 +201,8 @@ class Lab:
         if record:
             delta = torch.linalg.vector_norm(torch.sub(w, before, out=before), dim=1)  # (V,) how far each row moved
             self.last = StepRecord(self.steps, self.losses[-1], rows, used, grad_rows, unused_max, delta)
-        self._keep_snapshot()
+        if snapshot:
+            self._keep_snapshot()
         return self.last
 
     def _scratch_copy(self, w: torch.Tensor) -> torch.Tensor:
@@ -228,10 +231,17 @@ class Lab:
         """Take ``n`` steps (bounded by MAX_STEPS_PER_CLICK); report progress as (done, n)."""
         if not 1 <= n <= limits.MAX_STEPS_PER_CLICK:
             require([Problem("steps_range", {"max": limits.MAX_STEPS_PER_CLICK})])
-        for i in range(n):
-            self.step(record=i == n - 1)
-            if on_progress is not None:
-                on_progress(i + 1, n)
+        # With room for only the first and the latest snapshot (a big table), each step's snapshot
+        # is dropped by the next: copy W once, at the end (a 120 MB copy per step at 100k×300).
+        only_latest = self.snapshot_limit() <= 2
+        try:
+            for i in range(n):
+                self.step(record=i == n - 1, snapshot=not only_latest or i == n - 1)
+                if on_progress is not None:
+                    on_progress(i + 1, n)
+        finally:
+            if self.steps not in self.snapshots:  # stopped part-way (an exception): still keep the latest W
+                self._keep_snapshot()
         return self.last
 
     def set_pad_row(self, vector: list[float] | torch.Tensor) -> None:

@@ -146,6 +146,42 @@ def test_snapshot_history_is_thinned_within_budget(monkeypatch):
     assert len(lab.snapshots) <= 6 and 0 in lab.snapshots and 40 in lab.snapshots
 
 
+def test_a_run_that_only_has_room_for_two_snapshots_copies_w_once_and_ends_where_steps_end(monkeypatch):
+    from core import limits
+
+    monkeypatch.setattr(limits, "SNAPSHOT_BUDGET_FLOATS", 7 * 4 * 2)  # first and latest only (a big table)
+    run, stepped = (make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=4) for _ in range(2))
+    copies = []
+    original = Lab._keep_snapshot
+    monkeypatch.setattr(Lab, "_keep_snapshot", lambda self: (copies.append(self.steps), original(self))[1])
+    run.run(30)
+    assert copies == [30]  # one copy of W for the whole run
+    copies.clear()
+    for _ in range(30):
+        stepped.step()
+    assert copies == list(range(1, 31))
+    assert sorted(run.snapshots) == sorted(stepped.snapshots) == [0, 30]
+    for s in (0, 30):
+        np.testing.assert_array_equal(run.snapshots[s], stepped.snapshots[s])
+    np.testing.assert_array_equal(run.snapshots[30], run.weight.detach().numpy())
+
+
+def test_a_run_stopped_by_an_exception_still_keeps_the_latest_w(monkeypatch):
+    from core import limits
+
+    monkeypatch.setattr(limits, "SNAPSHOT_BUDGET_FLOATS", 7 * 4 * 2)
+    lab = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=4)
+
+    def stop(done, n):
+        if done == 7:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        lab.run(20, on_progress=stop)
+    assert lab.steps == 7 and sorted(lab.snapshots) == [0, 7]
+    np.testing.assert_array_equal(lab.snapshots[7], lab.weight.detach().numpy())
+
+
 def test_training_without_labels_is_refused_with_a_problem():
     from core.problems import InputError
 
