@@ -176,8 +176,10 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     stride = max(1, int(np.ceil(len(steps) * n / MAX_ANIMATION_POINTS)), int(np.ceil(len(steps) / MAX_ANIMATION_FRAMES)))
     steps = steps[::stride] + ([steps[-1]] if (len(steps) - 1) % stride else [])
 
-    def traces(s: int) -> list[go.BaseTraceType]:
-        return _points_traces(points[s], k, tokens, groups, big=False)
+    def moves(s: int) -> list[go.BaseTraceType]:
+        """A frame holds only where each group's points are at step ``s``: plotly.js keeps the
+        traces' labels, colours and hover texts from the first frame (a third of the bytes, 5× faster)."""
+        return [_trace(points[s][ids].astype(np.float32), k, name=name) for name, ids, _ in groups]
 
     menus = [dict(type="buttons", showactive=False, x=0, y=-0.08, xanchor="left", buttons=[
         dict(label=play_label, method="animate", args=[None, dict(frame=dict(duration=120, redraw=k == 3), fromcurrent=True, transition=dict(duration=0))]),
@@ -186,8 +188,9 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     sliders = [dict(active=0, x=0.12, len=0.88, y=-0.04, currentvalue=dict(prefix="step "), steps=[
         dict(label=str(s), method="animate", args=[[str(s)], dict(mode="immediate", frame=dict(duration=0, redraw=k == 3), transition=dict(duration=0))])
         for s in steps])]
-    return _figure(data=traces(steps[0]), frames=[go.Frame(data=traces(s), name=str(s), _validate=False) for s in steps],
-                     layout=_layout(560, title, updatemenus=menus, sliders=sliders, **_axes(k, ranges, axis_titles)))
+    return _figure(data=_points_traces(points[steps[0]], k, tokens, groups, big=False),
+                   frames=[go.Frame(data=moves(s), name=str(s), _validate=False) for s in steps],
+                   layout=_layout(560, title, updatemenus=menus, sliders=sliders, **_axes(k, ranges, axis_titles)))
 
 
 def _trace(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> go.BaseTraceType:
