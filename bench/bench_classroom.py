@@ -12,8 +12,10 @@ the training view, at most ``--loads-at-once`` pages loading at a time (30 pages
 frontend at once on a 2-core machine take minutes, all of it in Chromium). Every page stays open,
 so the server holds all 30 sessions. Then everyone clicks Step K times, each click as soon as the
 previous one settled plus a random think time of up to ``--think`` seconds. Each Step is timed
-inside the page, from ``button.click()`` until the status widget is gone, the page shows
-"Step N: …" and both charts show step N (bench_browser.py's "settled").
+inside the page, from ``button.click()`` until the status widget is gone and the page shows
+"Step N: …" (bench_browser.py's "text only"): the server has served the click. The charts'
+drawing is left out here: 30 pages in one Chromium share 2 cores, and pages in the background
+may not paint at all, so waiting for it timed clicks out that the server had long served.
 
 One learner opens the app first (not counted) so the server has imported torch, scikit-learn and
 plotly before the class arrives. The browsers share this machine's CPUs with the server: on a
@@ -117,12 +119,12 @@ async def learner(i: int, browser, url: str, clicks: int, stats: dict, load_gate
                 await asyncio.sleep(rnd.uniform(0, think))
                 stats["clicks_tried"] += 1
                 res = await page.evaluate(CLICK_JS, {"button": ".st-key-step button", "text": f"Step {k}:",
-                                                     "charts": [f"Loss (now at step {k})", f"W at step {k} "],
+                                                     "charts": [],  # text only: see the docstring
                                                      "timeoutMs": CLICK_TIMEOUT_MS})
-                if res.get("error") or res.get("drawn") is None:
+                if res.get("settled") is None:
                     stats["errors"].append(f"learner {i} click {k}: {res.get('error') or 'never settled'}")
                     break
-                stats["clicks"].append(res["drawn"] / 1e3)
+                stats["clicks"].append(res["settled"] / 1e3)
                 stats["clicks_ok"] += 1
             stats["class_ended"] = time.perf_counter()
             shown = await page.locator("[data-testid='stException']").count()

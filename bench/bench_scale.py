@@ -148,14 +148,14 @@ def section_views(rows: list, state: dict) -> None:
         ("training.grad_view (last step's gradient table)", lambda: training.grad_view("en", lab)),
         ("training.moved_view", lambda: training.moved_view("en", lab)),
         ("pipeline.token_table", lambda: pipeline.token_table("en", vocab, batch, [l.tokens for l in state["lines"]])),
-        ("pipeline.id_matrix (styled 256×50 table)", lambda: pipeline.id_matrix("en", vocab, batch)),
+        ("pipeline.id_matrix (256×50 table)", lambda: pipeline.id_matrix("en", vocab, batch)),
         ("pipeline.w_table (heatmap of shown rows)", lambda: pipeline.w_table("en", w, vocab, counts, None)),
         ("pipeline.output_view", lambda: pipeline.output_view("en", lab.vectors().numpy(), vocab, batch, None)),
     ]
     try:
         from components import inputs
 
-        calls.append(("inputs.vocab_editor (100,000-row data editor)", lambda: inputs.vocab_editor("en", state["editor_df"])))
+        calls.append(("inputs.vocab_editor (a 200-row window of 100,000 rows)", lambda: inputs.vocab_editor("en", state["editor_df"])))
     except ImportError:
         pass
     for name, fn in calls:
