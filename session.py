@@ -76,8 +76,8 @@ class Keys:
 
 
 _WS = "_ws"
-T = TypeVar("T")
 _PENDING = "_pending_state"
+T = TypeVar("T")  # what a memoized build returns
 
 
 @dataclass
@@ -112,9 +112,9 @@ class Workspace:
     def memo(self, name: str, key: tuple, build: Callable[[], T]) -> T:
         """``build()``, or the figure it returned last time under ``name`` when ``key`` is equal.
 
-        ``key`` must hold everything the figure is built from (arrays as bytes). A rerun that changed
-        nothing a chart shows (another section, a widget elsewhere) then skips rebuilding it.
-        Per session, like everything in the Workspace: never shared between learners.
+        ``key`` must hold everything the figure is built from (arrays as bytes, a lab by its uid; see
+        components/memo.py). A rerun that changed nothing a chart shows (another section, a widget
+        elsewhere) then skips rebuilding it. Per session, like everything in the Workspace.
         """
         hit = self.built.get(name)
         if hit is not None and hit[0] == key:

@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from components.i18n import strings, t
+from components.memo import Memo, no_memo
 from core.lessons import GRAD_ANSWERS, LESSON_IDS, Demo, run_demo
 from core.training import Lab
 from session import Keys
@@ -223,11 +224,7 @@ def render_lesson(lang: str, demo: Demo) -> None:
     _verdict(lang, demo, params)
 
 
-def _build(name: str, key: tuple, build):
-    return build()
-
-
-def _try_demo(lab: Lab, lang: str, lesson_id: str, memo=_build) -> Demo | str:
+def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo) -> Demo | str:
     """The demo, or the message to show if it failed (a failing demo must not take the page down).
 
     ``memo`` (session.Workspace.memo) keeps a demo until the lab moves: a demo is a pure function of
@@ -239,7 +236,7 @@ def _try_demo(lab: Lab, lang: str, lesson_id: str, memo=_build) -> Demo | str:
         except Exception as exc:  # noqa: BLE001
             return f"{type(exc).__name__}: {exc}"
 
-    demo = memo(f"demo:{lesson_id}", (lab, lab.steps, len(lab.pad_edits)), attempt)
+    demo = memo(f"demo:{lesson_id}", (lab.uid, lab.steps, len(lab.pad_edits)), attempt)
     return t(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo
 
 
@@ -255,7 +252,7 @@ def _go(lesson_id: str) -> None:
     st.session_state[Keys.LESSON] = lesson_id
 
 
-def _guided(lab: Lab, lang: str, index: int, memo) -> int | None:
+def _guided(lab: Lab, lang: str, index: int, memo: Memo) -> int | None:
     index = min(max(index, 0), len(LESSON_IDS) - 1)
     if Keys.LESSON not in st.session_state:  # first draw: the caller's index seeds the picker
         st.session_state[Keys.LESSON] = LESSON_IDS[index]
@@ -272,7 +269,7 @@ def _guided(lab: Lab, lang: str, index: int, memo) -> int | None:
     return at if at != index else None
 
 
-def _free(lab: Lab, lang: str, memo) -> None:
+def _free(lab: Lab, lang: str, memo: Memo) -> None:
     """Every lesson in an expander whose icon says whether its check held; a lesson is drawn only
     while its expander is open (drawing all 23 cost more than running them)."""
     for group in ("C", "X"):
@@ -288,7 +285,7 @@ def _free(lab: Lab, lang: str, memo) -> None:
                     _show(lang, demo)
 
 
-def render_lessons(lab: Lab, lang: str, mode: str, index: int, memo=_build) -> int | None:
+def render_lessons(lab: Lab, lang: str, mode: str, index: int, memo: Memo = no_memo) -> int | None:
     """Guided (one lesson, previous/next, a picker) or free (every lesson in an expander).
 
     Returns the lesson index the learner moved to in guided mode, None otherwise. The picker's

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from components import charts
+from components.memo import Memo, no_memo
 from components.i18n import t
 from core.batch import Batch
 from core.vocab import Vocab
@@ -76,12 +77,7 @@ def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[
     return np.array(sorted(rows))
 
 
-def _build(name: str, key: tuple, build):
-    """No memo: build every time (the default when a caller keeps no figures)."""
-    return build()
-
-
-def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None, memo=_build) -> None:
+def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None, memo: Memo = no_memo) -> None:
     """The embedding matrix W (V×E) with the looked-up rows and the selected row marked.
 
     ``memo(name, key, build)`` may return the figure built last time from equal inputs (session.Workspace.memo).
@@ -98,7 +94,7 @@ def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected
 
 
 def output_view(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, sel: tuple[int, int] | None,
-                memo=_build) -> None:
+                memo: Memo = no_memo) -> None:
     """The (B, T, E) output, one sentence at a time; the selected position boxed."""
     B, T, E = vectors.shape
     st.markdown(t(lang, "pipe.shapes", b=B, t=T, e=E))

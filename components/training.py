@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from components import charts
+from components.memo import Memo, no_memo
 from components.i18n import t
 from core import limits
 from core.problems import Problem
@@ -194,13 +195,12 @@ def neighbours(w: np.ndarray, token_id: int, k: int = 5) -> tuple[np.ndarray, np
 
 
 def neighbours_then_now(lang: str, snapshots: dict[int, np.ndarray], first: int, now: int, tokens, token_id: int,
-                        k: int = 5, memo=None, pin: tuple = ()) -> pd.DataFrame:
+                        k: int = 5, memo: Memo = no_memo, pin: tuple = ()) -> pd.DataFrame:
     """The k nearest tokens at the first kept step and at the shown step, side by side (one table).
 
     ``memo`` (session.Workspace.memo) keeps an answer while the step, the token and ``pin`` stay the
     same: a kept step's snapshot changes only with a PAD edit or a new lab, which ``pin`` names.
     """
-    memo = memo or (lambda name, key, build: build())
     near = {step: memo(f"neighbours:{role}", (step, token_id, k, *pin), lambda: neighbours(snapshots[step], token_id, k))
             for role, step in (("first", first), ("now", now))}
     rows = max(len(ids) for ids, _ in near.values())  # fewer than k when V is small or rows are zero

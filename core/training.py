@@ -12,6 +12,8 @@ which is what Reset, the share link and the exported script rely on.
 
 from __future__ import annotations
 
+import uuid
+
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -120,6 +122,7 @@ class Lab:
     def __init__(self, recipe: Recipe):
         require(recipe.problems())
         self.recipe = recipe
+        self.uid = uuid.uuid4().hex  # names this lab in per-session caches: unlike id(), never reused, holds no reference
         cfg = recipe.config
         vocab = recipe.vocab
         self.batch: Batch = make_batch(vocab, list(recipe.sentences), cfg.fixed_len)

@@ -128,7 +128,7 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
     if token is not None:
         st.markdown(t(lang, "proj.neighbours", token=vocab.tokens[token], step=shown))
         st.dataframe(training.neighbours_then_now(lang, lab.snapshots, steps[0], shown, vocab.tokens, token, memo=ws.memo,
-                                                  pin=(lab, len(lab.pad_edits))), hide_index=True)
+                                                  pin=(lab.uid, len(lab.pad_edits))), hide_index=True)
     if len(steps) > 1 and not frozen:
         replay = st.expander(t(lang, "proj.replay"), key=Keys.REPLAY, on_change="rerun")
         if replay.open:  # built only when opened: one frame per kept step is the page's heaviest figure

@@ -284,3 +284,20 @@ def test_run_progress_is_reported_at_most_once_per_interval():
         every(i, 5)
         never(i, 5)
     assert seen == [1, 2, 3, 4, 5]
+
+
+def test_kept_figures_and_demos_do_not_keep_an_old_lab_alive(at):
+    import gc
+    import weakref
+
+    at.button_group(key="section").set_value("train").run()
+    at.button(key="step").click().run()
+    at.button_group(key="section").set_value("lessons").run()
+    at.radio(key="mode").set_value("free").run()
+    at.button_group(key="section").set_value("train").run()
+    ws = at.session_state["_ws"]
+    assert {"w_chart", "out_chart", "neighbours:first", "demo:C8"} <= set(ws.built)
+    old = weakref.ref(ws.lab)
+    at.button(key="reset").click().run()
+    gc.collect()
+    assert old() is None  # a 100k×300 lab is ~1 GB: the caches name labs by uid, never hold them
