@@ -23,7 +23,8 @@ on a busy 2-core machine the default (2 OpenMP threads) makes even the 6×3 chap
 A second table splits one recorded Lab step (a Step click) into its parts: a line-by-line mirror
 of core/training.py's Lab.step with timers, checked against Lab.step (W, losses, snapshots and the
 last StepRecord bitwise equal after a run) so the overhead has a name. The "also unrecorded" column
-says which parts Lab.run's other steps (``record=False``) pay too.
+says which parts Lab.run's other steps (``record=False``) pay too; where only the first and the
+latest snapshot fit (the large preset), those steps keep no snapshot either.
 """
 
 from __future__ import annotations
@@ -301,7 +302,9 @@ def main() -> None:
               f"n={len(next(iter(parts.values())))} steps; mirror ≡ Lab.step, bitwise: max |ΔW| = {mirror:.0e})\n")
         body = []
         unrecorded = 0.0
+        only_latest = build_lab(preset).snapshot_limit() <= 2  # Lab.run then copies W once, at its end
         for part, also in PARTS:
+            also = also and not (only_latest and part.startswith("_keep_snapshot"))
             s = summary(parts[part])
             unrecorded += s["p50"] if also else 0.0
             body.append([part, fmt_ms(s["p50"]), f"{fmt_ms(s['p10'])}–{fmt_ms(s['p90'])}", f"{s['p50'] / total:.0%}",
