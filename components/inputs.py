@@ -72,10 +72,12 @@ def _window_start(lang: str, base: pd.DataFrame, locked: bool) -> int:
     """The window's navigation (first row, find a token); returns the window's first position."""
     v = len(base)
     last_first = max(1, v - EDITOR_WINDOW + 1)
-    if Keys.VOCAB_START not in st.session_state:
-        st.session_state[Keys.VOCAB_START] = 1
-    st.session_state[Keys.VOCAB_START] = min(max(1, int(st.session_state[Keys.VOCAB_START] or 1)), last_first)
-    first = int(st.session_state[Keys.VOCAB_START])
+    try:  # whatever a script put there, the window starts on a row that exists
+        first = int(st.session_state.get(Keys.VOCAB_START) or 1)
+    except (TypeError, ValueError, OverflowError):
+        first = 1
+    first = min(max(1, first), last_first)
+    st.session_state[Keys.VOCAB_START] = first
     st.caption(t(lang, "vocab.window", v=v, first=first, last=min(v, first + EDITOR_WINDOW - 1), n=EDITOR_WINDOW))
     left, right = st.columns(2)
     left.number_input(t(lang, "vocab.window_start"), key=Keys.VOCAB_START, min_value=1, max_value=last_first,

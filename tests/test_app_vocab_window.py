@@ -82,3 +82,10 @@ def test_the_100k_token_preset_sends_a_window_not_the_whole_table():
     frame = table(at)
     assert len(frame) == inputs.EDITOR_WINDOW == 200 and frame["id"].tolist() == list(range(200))
     assert not at.exception
+
+
+@pytest.mark.parametrize("start", [None, -5, 10**30, 2.5])  # AppTest itself refuses a str here
+def test_a_scripted_window_start_out_of_range_is_brought_into_range(at, start):
+    at.session_state["vocab_start"] = start
+    at.run()
+    assert not at.exception and 1 <= at.number_input(key="vocab_start").value <= 28 and len(table(at)) == 10
