@@ -190,7 +190,7 @@ def section_payloads(rows: list, state: dict) -> list:
         ("lookup", "output_heatmap (sentence 0, T×E)",
          lambda: charts.output_heatmap(vectors[0], [tokens[i] for i in ids0], ids0, None, "out")),
         ("train", f"loss_curve ({len(lab.losses)} steps)", lambda: charts.loss_curve(lab.losses, "loss")),
-        ("train", f"pca_scatter ({vocab.size:,} points, {len(steps)} kept steps, trails for {len(trail_ids)})",
+        ("train", f"pca_scatter ({vocab.size:,} rows, never-looked-up ones thinned to ≤ {charts.MAX_PLAIN_POINTS:,}; {len(steps)} kept steps, trails for {len(trail_ids)})",
          lambda: charts.pca_scatter(points, steps[-1], tokens, vocab.pad_id, vocab.unk_id, used, None, ranges,
                                     trail_ids, "W", axis_titles)),
         ("train", f"pca_animation ({len(steps)} frames)",

@@ -107,3 +107,20 @@ def test_figures_built_without_validation_are_what_plotly_validation_makes_of_th
         assert sent["layout"].pop("template") == {}
         validated["layout"].pop("template")
         assert validated == sent
+
+
+def test_a_big_scatter_draws_every_looked_up_row_and_an_even_stride_of_the_others():
+    v = 100_000
+    rng = np.random.default_rng(1)
+    xy = rng.standard_normal((v, 2)).astype(np.float32)
+    used = np.zeros(v, bool)
+    used[rng.integers(2, v, 9000)] = True
+    fig = charts.pca_scatter({0: xy}, 0, [f"w{i}" for i in range(v)], 1, 0, used, 5, [(-5, 5), (-5, 5)],
+                             np.array([], int), "t", ["a", "b"])
+    drawn = {tr.name: np.asarray(tr.customdata) for tr in fig.data if tr.name != "trails"}
+    plain = np.flatnonzero(~used & (np.arange(v) > 1) & (np.arange(v) != 5))
+    assert set(drawn["used"]) | {5} == set(np.flatnonzero(used)) | {5}  # every looked-up row
+    assert len(drawn["plain"]) <= charts.MAX_PLAIN_POINTS < len(plain) and set(drawn["plain"]) <= set(plain)
+    np.testing.assert_array_equal(drawn["plain"], plain[::int(np.ceil(len(plain) / charts.MAX_PLAIN_POINTS))])
+    i = int(drawn["plain"][7])
+    assert (float(trace(fig, "plain").x[7]), float(trace(fig, "plain").y[7])) == (float(xy[i, 0]), float(xy[i, 1]))
