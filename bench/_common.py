@@ -101,26 +101,25 @@ def machine_note() -> str:
             f"load average {load} (1/5/15 min) at {time.strftime('%Y-%m-%d %H:%M:%S')}")
 
 
-def rss_bytes(pid: int | str = "self") -> int:
-    """Resident set size from /proc/<pid>/status (VmRSS), in bytes; 0 when unreadable."""
+def _status_bytes(field: str, pid: int | str) -> int:
+    """A memory line of /proc/<pid>/status (e.g. VmRSS), in bytes; 0 when unreadable."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) * 1024
     except OSError:
         pass
     return 0
+
+
+def rss_bytes(pid: int | str = "self") -> int:
+    """Resident set size (VmRSS), in bytes; 0 when unreadable."""
+    return _status_bytes("VmRSS", pid)
 
 
 def hwm_bytes(pid: int | str = "self") -> int:
     """Peak resident set size (VmHWM), in bytes."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+    return _status_bytes("VmHWM", pid)
 
 
 # ---- the app's data -------------------------------------------------------------------------

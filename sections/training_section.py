@@ -120,8 +120,9 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
     if vocab.size > charts.MAX_PLAIN_POINTS:
         plain = next((ids for name, ids, _ in charts.point_groups(vocab.size, vocab.pad_id, vocab.unk_id, used, token)
                       if name == "plain"), np.array([], int))
-        if len(charts.plain_shown(plain)) < len(plain):
-            st.caption(t(lang, "proj.thinned", n=len(plain), shown=len(charts.plain_shown(plain))))
+        drawn = len(charts.plain_shown(plain))
+        if drawn < len(plain):
+            st.caption(t(lang, "proj.thinned", n=len(plain), shown=drawn))
     pad_xy = np.stack([ws.points[s][vocab.pad_id] for s in steps])  # (S, k)
     xy_text = ", ".join(f"{x:.4f}" for x in pad_xy[-1])
     if (pad_xy == pad_xy[0]).all():
