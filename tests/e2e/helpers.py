@@ -81,26 +81,8 @@ def wait_idle(page, timeout: float = 30_000, quiet_ms: int = 300) -> None:
     page.wait_for_function(_IDLE_JS, arg=quiet_ms, timeout=timeout, polling=50)
 
 
-_RUN_COUNTER_JS = """() => {
-  if (window.__e2eRuns !== undefined) return;
-  window.__e2eRuns = 0;
-  const app = document.querySelector('[data-testid="stApp"]');
-  new MutationObserver(() => {
-    if (app.getAttribute('data-test-script-state') === 'notRunning') window.__e2eRuns += 1;
-  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-}"""
-
-
-def rerun(page, action, timeout: float = 30_000) -> None:
-    """Do ``action`` (a click that makes Streamlit rerun) and wait until that run has finished and the app is idle.
-
-    Counts finished runs with a MutationObserver on stApp's ``data-test-script-state``, so a run
-    that has not started yet when we look is not mistaken for idleness.
-    """
-    before = page.evaluate("() => window.__e2eRuns")
-    action()
-    page.wait_for_function("(n) => window.__e2eRuns > n", arg=before, timeout=timeout, polling=50)
-    wait_idle(page, timeout=timeout)
+# An element each view draws (its widget key) and no other view does.
+SECTION_MARKERS = {"lookup": "id_cell", "train": "step", "lessons": "mode", "share": "import_state"}
 
 
 def wait_js(page, predicate: str, arg=None, timeout: float = 30_000, idle: bool = True) -> None:
@@ -198,16 +180,21 @@ def open_app(page, url: str, timeout: float = 90_000) -> None:
     """Load the app and wait until the lookup view has drawn W (the first run imports torch: slow)."""
     page.goto(url)
     page.wait_for_selector("[data-testid='stApp']", timeout=timeout)
-    page.evaluate(_RUN_COUNTER_JS)
     wait_js(page, "() => figure('w_chart') !== null", timeout=timeout)
 
 
 def section(page, lang: str, name: str) -> None:
-    """Switch the view with the segmented control (`section`); waits until that run has finished."""
+    """Switch the view with the segmented control (`section`); waits until the view is drawn and idle.
+
+    Waits for the view's own element rather than counting script runs through stApp's
+    ``data-test-script-state``: a run fast enough to be rendered in one React batch never shows
+    "running" there, and the count then waited forever (a flaky timeout once the server got faster).
+    """
     button = page.locator(".st-key-section button", has_text=label(lang, f"section.{name}"))
     if button.get_attribute("aria-checked") != "true":
-        rerun(page, button.click)
-    wait_idle(page)
+        button.click()
+    wait_js(page, "(k) => { const e = document.querySelector('.st-key-' + k); return e !== null && __live(e); }",
+            SECTION_MARKERS[name])
 
 
 def select_id_cell(page, row: int, col: int, message: str) -> None:
