@@ -70,10 +70,10 @@ class Plain:
             self.head.bias.copy_(lab.model.head.bias)
         params = list(self.emb.parameters()) + list(self.head.parameters())
         self.opt = {
-            "sgd": lambda: torch.optim.SGD(params, lr=cfg.lr, weight_decay=cfg.weight_decay),
-            "momentum": lambda: torch.optim.SGD(params, lr=cfg.lr, momentum=0.9, weight_decay=cfg.weight_decay),
-            "adam": lambda: torch.optim.Adam(params, lr=cfg.lr, weight_decay=cfg.weight_decay),
-            "adamw": lambda: torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay),
+            "sgd": lambda: torch.optim.SGD(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True),
+            "momentum": lambda: torch.optim.SGD(params, lr=cfg.lr, momentum=0.9, weight_decay=cfg.weight_decay, fused=True),
+            "adam": lambda: torch.optim.Adam(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True),
+            "adamw": lambda: torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True),
         }[cfg.optimizer]()
         assert cfg.pooling == "masked_mean" and cfg.batch_size == 0, "the plain loop is written for these"
         self.ids = lab.batch.ids.clone()  # (B, T)
