@@ -100,8 +100,9 @@ def output_heatmap(vectors: np.ndarray, tokens: list[str], ids: list[int], selec
 
 
 def loss_curve(losses: list[float], title: str) -> go.Figure:
-    steps = np.arange(1, len(losses) + 1)
-    line = go.Scatter(_validate=False, x=steps, y=np.asarray(losses, dtype=np.float64), mode="lines+markers" if len(losses) < 60 else "lines",
+    # x0/dx instead of an x array, float32 (what the loss is) instead of float64: 5,000 steps sent
+    # 107 kB per Step, now 35 kB
+    line = go.Scatter(_validate=False, x0=1, dx=1, y=np.asarray(losses, dtype=np.float32), mode="lines+markers" if len(losses) < 60 else "lines",
                       line=dict(color=USED_COLOR))
     return _figure(data=[line], layout=_layout(280, title, xaxis=dict(title=dict(text="step")),
                                                  yaxis=dict(title=dict(text="loss"), rangemode="tozero")))

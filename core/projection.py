@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Sequence
 
 import numpy as np
 from sklearn.decomposition import PCA
 
 MAX_FIT_ROWS = 20_000  # rows sampled for the fit on big tables; transform always uses every row
+MAX_DRAWN_STEPS = 100  # kept steps a picture fits its frame on and draws (trails, axis ranges)
 RANDOM_TABLES = 20  # random N(0,1) tables drawn to judge whether a spectrum is flat (C9)
 
 
@@ -69,6 +71,22 @@ def _sample_rows(snapshots: list[np.ndarray], seed: int) -> np.ndarray:
     parts = [np.asarray(s[picks[(picks >= a) & (picks < b)] - a], dtype=np.float64)
              for s, a, b in zip(snapshots, starts[:-1], starts[1:])]
     return np.concatenate(parts, axis=0)
+
+
+def thin_steps(steps: Sequence[int], limit: int | None = None) -> list[int]:
+    """At most ``limit`` (default MAX_DRAWN_STEPS) of the sorted ``steps``: all of them when they fit, else every k-th from the
+    first, and always the last. A stride, not a linspace, so the picks stay put as steps are added
+    (trails drawn through them do not wiggle from one Step to the next).
+
+    >>> thin_steps(list(range(0, 1000, 2)), limit=5)
+    [0, 250, 500, 750, 998]
+    """
+    steps, limit = list(steps), MAX_DRAWN_STEPS if limit is None else limit
+    if len(steps) <= limit:
+        return steps
+    stride = -(-(len(steps) - 1) // (limit - 1))  # ceil: (limit − 1) strides cover first … last
+    picks = steps[::stride]
+    return picks if picks[-1] == steps[-1] else picks[:limit - 1] + [steps[-1]]
 
 
 def spectrum_is_flat(frame: Frame, n_rows: int, seed: int = 0) -> bool:

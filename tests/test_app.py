@@ -182,6 +182,38 @@ def test_timeline_scrubs_back_and_the_pad_point_is_the_same_in_every_step(at):
     assert any("PAD" in c.value for c in at.caption)
 
 
+def test_a_long_history_is_drawn_through_a_bounded_number_of_steps(at, monkeypatch):
+    """Past MAX_DRAWN_STEPS kept steps the frame is fitted on, and the trails drawn through, an even
+    stride of them (first and newest always); the shown step still projects exactly (sklearn's PCA
+    on the same snapshots is the answer key) and the PAD caption still covers every kept step."""
+    from sklearn.decomposition import PCA
+
+    import core.projection
+
+    monkeypatch.setattr(core.projection, "MAX_DRAWN_STEPS", 8)
+    at.button_group(key="section").set_value("train").run()
+    at.number_input(key="n_steps").set_value(40).run()
+    at.button(key="run_steps").click().run()
+    at.select_slider(key="timeline").set_value(17).run()  # not one of the drawn steps
+    assert not at.exception
+    lab = at.session_state["_ws"].lab
+    drawn = [0, 6, 12, 18, 24, 30, 36, 40]  # stride ceil(40 / 7) = 6, and the newest step
+    assert sorted(lab.snapshots) == list(range(41))
+    fig = figure(at, "17단계의 W")
+    trails = [tr for tr in fig["data"] if tr.get("name") == "trails"][0]
+    n_trails = int(np.isnan(array(trails["x"])).sum())
+    assert len(array(trails["x"])) == n_trails * (len([s for s in drawn if s < 17]) + 1 + 1)  # drawn ≤ 17, 17, gap
+    xy = np.full((6, 2), np.nan)
+    for tr in fig["data"]:
+        if tr.get("name") != "trails":
+            xy[array(tr["customdata"]).astype(int)] = np.stack([array(tr["x"]), array(tr["y"])], axis=1)
+    pca = PCA(n_components=2).fit(np.concatenate([lab.snapshots[s] for s in drawn]).astype(np.float64))
+    expected = pca.transform(lab.snapshots[17].astype(np.float64))
+    signs = np.sign(np.sum(expected * xy, axis=0))  # a refit may be mirrored to match the previous frame
+    np.testing.assert_allclose(xy, expected * signs, rtol=1e-4, atol=1e-5)
+    assert any("41" in c.value and "PAD" in c.value for c in at.caption)
+
+
 def test_play_toggle_and_token_picker_render_without_error(at):
     at.button_group(key="section").set_value("train").run()
     at.toggle(key="play").set_value(True).run()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -11,7 +12,7 @@ from torch import nn
 from assets import presets
 from core.batch import parse_sentences
 from core.model import seeded_embedding_weight
-from core.projection import fit_frame
+from core.projection import fit_frame, thin_steps
 from core.training import OPTIMIZERS, Config, Lab, Recipe, replay
 from core.vocab import Vocab
 from tests.conftest import make_lab
@@ -123,6 +124,21 @@ def test_refitting_pca_per_step_would_move_the_pad_point():
     lab.run(20)
     per_step = [fit_frame([lab.snapshots[s]], 2).transform(lab.snapshots[s])[0] for s in (0, 20)]
     assert not np.allclose(per_step[0], per_step[1])  # X7: the camera moved, not the PAD row
+
+
+@given(st.lists(st.integers(0, 10_000), unique=True, min_size=1, max_size=400), st.integers(2, 50), st.integers(1, 30))
+def test_thin_steps_keeps_first_and_last_at_most_limit_and_its_picks_stay_put(steps, limit, more):
+    steps = sorted(steps)
+    picks = thin_steps(steps, limit)
+    assert picks[0] == steps[0] and picks[-1] == steps[-1] and len(picks) <= limit
+    assert picks == sorted(set(picks)) and set(picks) <= set(steps)
+    if len(steps) <= limit:
+        assert picks == steps
+    grown = steps + list(range(steps[-1] + 1, steps[-1] + 1 + more))
+    later = thin_steps(grown, limit)
+    stride = lambda n: -(-(n - 1) // (limit - 1))  # noqa: E731
+    if len(steps) > limit and stride(len(grown)) == stride(len(steps)):
+        assert set(picks[:-1]) <= set(later)  # same stride: the earlier picks are still drawn
 
 
 def test_same_recipe_same_steps_bitwise_identical_and_replay_matches():
