@@ -188,6 +188,12 @@ def run_preset(b: Bench, preset: str, reps: int, run_reps: int) -> None:
         b.measure(preset, "switch train→lessons", lambda _: b.section("lessons"), 1)
         b.measure(preset, "switch lessons→share", lambda _: b.section("share"), 1)
         b.measure(preset, "switch share→train", lambda _: b.section("train"), 1)
+    if preset == "chapter":  # a long history: the picture draws at most MAX_DRAWN_STEPS kept steps
+        at.number_input(key="n_steps").set_value(500).run()
+        while b.ws_steps() != "?" and b.ws_steps() < 5000:
+            at.button(key="run_steps").click().run()
+        b.measure(preset, "Step after 5,000 steps", lambda i: b.click("step"), reps)
+        at.number_input(key="n_steps").set_value(50).run()
     # merge the rows measured one at a time
     merged: dict[tuple, dict] = {}
     for row in b.rows:

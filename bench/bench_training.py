@@ -241,6 +241,37 @@ def profile_run(preset: str, n: int) -> str:
     return buf.getvalue()
 
 
+def bench_optimizers(preset: str, reps: int) -> list[list[str]]:
+    """optimizer.step() alone, torch's default (per-tensor loop) vs fused=True (what the app uses), on
+    the preset's parameters with one fixed gradient, interleaved; one row per optimizer."""
+    from core.training import OPTIMIZERS, make_optimizer
+
+    lab = build_lab(preset)
+    lab.step()  # real gradients in .grad
+    rows = []
+    for name in OPTIMIZERS:
+        cfg = lab.recipe.config
+        times: dict[bool, list[float]] = {True: [], False: []}
+        opts = {}
+        for fused in (True, False):
+            params = [p.detach().clone().requires_grad_(True) for p in lab.model.parameters()]
+            for p, q in zip(params, lab.model.parameters()):
+                p.grad = q.grad.detach().clone()
+            opts[fused] = make_optimizer(name, params, cfg.lr, cfg.weight_decay)
+            if not fused:
+                for g in opts[fused].param_groups:
+                    g["fused"] = None  # torch's default: the per-tensor loop on CPU
+            opts[fused].step()  # state allocated, not timed
+        for r in range(reps):
+            for fused in ((True, False) if r % 2 else (False, True)):
+                t = time.perf_counter()
+                opts[fused].step()
+                times[fused].append(time.perf_counter() - t)
+        ratio = summary(times[False])["p50"] / summary(times[True])["p50"]
+        rows.append([preset, name, *ms_cells(times[False])[:2], *ms_cells(times[True])[:2], fmt_ratio(ratio), str(reps)])
+    return rows
+
+
 def shape_of(preset: str) -> str:
     if preset == "large":
         return "V=100000, E=300, (B,T)=(256, 50)"
@@ -317,6 +348,13 @@ def main() -> None:
         print(table(["part of Lab.step", "p50 ms", "p10–p90 ms", "share", "also unrecorded"], body))
         if args.profile:
             print(f"\n### cProfile of Lab.run({n}) at {name}, threads=1 (tottime)\n\n```\n{profile_run(preset, n).strip()}\n```")
+    torch.set_num_threads(1)
+    opt_rows = []
+    for name in args.scales.split(","):
+        opt_rows += bench_optimizers(SCALES[name][0], 5 if name == "large" else (50 if args.quick else 200))
+    print("\n## optimizer.step() alone, threads=1: torch's default per-tensor loop vs fused=True (the app's)\n")
+    print(table(["preset", "optimizer", "default p50 ms", "default p10–p90", "fused p50 ms", "fused p10–p90",
+                 "default/fused", "n"], opt_rows))
     print(f"\n{machine_note()}")
 
 
