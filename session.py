@@ -93,6 +93,7 @@ class Workspace:
     lab: Lab
     frame: Frame | None = None
     frame_steps: tuple[int, ...] = ()  # the snapshot steps the frame was fitted on
+    frame_version: int = 0  # bumped at every fit: names the frame in memo keys (a refit may mirror an axis)
     newest_shown: int | None = None  # the newest step when the projection was last drawn (timeline follows it)
     frame_flat: bool = False  # the frame's spectrum is no more structured than a random table's (C9)
     vocab_seen: object = None  # the editor state the current vocab was validated from

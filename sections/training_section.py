@@ -99,7 +99,7 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
     drawn = thin_steps(steps)
     if ws.frame is None or ws.frame.dims != k or (not frozen and ws.frame_steps != tuple(drawn)):
         ws.frame = fit_frame([lab.snapshots[s] for s in drawn], k, previous=ws.frame if ws.frame and ws.frame.dims == k else None)
-        ws.frame_steps, ws.points = tuple(drawn), {}
+        ws.frame_steps, ws.points, ws.frame_version = tuple(drawn), {}, ws.frame_version + 1
         ws.frame_flat = spectrum_is_flat(ws.frame, lab.recipe.vocab.size, seed=lab.recipe.config.seed)
     shown = training.timeline(lang, steps, ws.newest_shown)
     ws.newest_shown = steps[-1]
@@ -140,6 +140,7 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
     if len(steps) > 1 and not frozen:
         replay = st.expander(t(lang, "proj.replay"), key=Keys.REPLAY, on_change="rerun")
         if replay.open:  # built only when opened: one frame per kept step is the page's heaviest figure
-            replay.plotly_chart(charts.pca_animation(ws.points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token,
-                                                 ranges, t(lang, "proj.replay_title"), axis_titles), key="pca_anim",
-                                config=charts.chart_config("pca_replay"))
+            fig = ws.memo("replay", (lab.uid, ws.frame_version, tuple(ws.points), token, lang),
+                          lambda: charts.pca_animation(ws.points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used,
+                                                       token, ranges, t(lang, "proj.replay_title"), axis_titles))
+            replay.plotly_chart(fig, key="pca_anim", config=charts.chart_config("pca_replay"))

@@ -297,6 +297,32 @@ def test_replay_is_built_only_when_its_expander_is_open(at):
     assert not at.exception and len(replay["frames"]) == 6  # steps 0..5, one frame each
 
 
+def test_the_replay_is_rebuilt_only_when_what_it_shows_changes(at, monkeypatch):
+    from components import charts
+
+    builds = []
+    real = charts.pca_animation
+    monkeypatch.setattr(charts, "pca_animation", lambda *a, **k: builds.append(1) or real(*a, **k))
+    at.button_group(key="section").set_value("train").run()
+    at.number_input(key="n_steps").set_value(5).run()
+    at.button(key="run_steps").click().run()
+    at.session_state["replay"] = True
+    at.run()
+    at.session_state["replay"] = False
+    at.run()
+    at.session_state["replay"] = True
+    at.run()  # closed and opened again, nothing else changed: the kept figure
+    assert len(builds) == 1
+    at.button(key="step").click().run()  # a new step: a new frame of reference, a new frame
+    assert len(builds) == 2 and len(figure(at, "재생")["frames"]) == 7
+    at.radio(key="pca_dims").set_value(3).run()
+    at.radio(key="pca_dims").set_value(2).run()  # refitted: the same steps, but perhaps mirrored axes
+    assert len(builds) == 4
+    scatter_pad = [tr for tr in figure(at, "6단계의 W")["data"] if tr.get("name") == "PAD"][0]
+    replay_pad = [tr for tr in figure(at, "재생")["frames"][-1]["data"] if tr.get("name") == "PAD"][0]
+    assert array(scatter_pad["x"]).tolist() == array(replay_pad["x"]).tolist()  # one frame for both pictures
+
+
 def test_megabyte_pastes_are_refused_with_a_message_and_nothing_is_lost(at):
     paste = ("영화 " * 400_000)[:1_500_000]  # 1.5 MB in one line
     at.text_area(key="sentences").input(paste).run()
