@@ -187,7 +187,7 @@ for done in range(STEPS + 1):
         break
     rows = step_rows(done + 1)  # (K,)
     targets = torch.tensor([LABELS[i] for i in rows.tolist()], dtype=torch.long)  # (K,)
-    optimizer.zero_grad(set_to_none=False)
+    optimizer.zero_grad()
     loss = loss_fn(model(ids[rows], lengths[rows]), targets)
     loss.backward()  # the PAD row's gradient is exactly 0 (padding_idx)
     optimizer.step()
