@@ -30,7 +30,7 @@ SCRIPTS = {
     "server": ([], ["--quick"], 900),
     "server_profile": (["--profile-only"], ["--profile-only"], 600),
     "browser": (["--clicks", "20"], ["--clicks", "5"], 600),
-    "browser_large": (["--presets", "large", "--clicks", "5"], ["--presets", "large", "--clicks", "1"], 600),
+    "browser_large": (["--presets", "large", "--clicks", "8"], ["--presets", "large", "--clicks", "1"], 600),
     "scale": ([], ["--no-browser"], 900),
     "classroom": ([], ["--sessions", "10", "--clicks", "3"], 900),
 }

@@ -122,9 +122,11 @@ def projection(lang: str, ws: Workspace, frozen: bool) -> None:
     if vocab.size > charts.MAX_PLAIN_POINTS:
         plain = next((ids for name, ids, _ in charts.point_groups(vocab.size, vocab.pad_id, vocab.unk_id, used, token)
                       if name == "plain"), np.array([], int))
-        drawn = len(charts.plain_shown(plain))
-        if drawn < len(plain):
-            st.caption(t(lang, "proj.thinned", n=len(plain), shown=drawn))
+        plain_drawn = len(charts.plain_shown(plain))
+        if plain_drawn < len(plain):
+            st.caption(t(lang, "proj.thinned", n=len(plain), shown=plain_drawn))
+    if len(drawn) < len(steps):
+        st.caption(t(lang, "proj.steps_thinned", n=len(steps), shown=len(drawn)))
     pad_rows = np.stack([lab.snapshots[s][vocab.pad_id] for s in steps])  # (S, E): every kept step, drawn or not
     xy_text = ", ".join(f"{x:.4f}" for x in ws.points[steps[-1]][vocab.pad_id])
     if (pad_rows == pad_rows[0]).all():  # one frame: the same row projects to the same point

@@ -212,6 +212,7 @@ def test_a_long_history_is_drawn_through_a_bounded_number_of_steps(at, monkeypat
     signs = np.sign(np.sum(expected * xy, axis=0))  # a refit may be mirrored to match the previous frame
     np.testing.assert_allclose(xy, expected * signs, rtol=1e-4, atol=1e-5)
     assert any("41" in c.value and "PAD" in c.value for c in at.caption)
+    assert any("8" in c.value and "41" in c.value and "PCA" in c.value for c in at.caption)  # says the steps are thinned
 
 
 def test_play_toggle_and_token_picker_render_without_error(at):

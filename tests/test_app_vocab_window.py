@@ -6,10 +6,11 @@ The thresholds are lowered here (monkeypatched; AppTest runs the script in this 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from components import inputs
-from tests.apptest_helpers import errors, id_matrix, start
+from tests.apptest_helpers import array, errors, figure, id_matrix, start
 
 
 def table(at):
@@ -82,6 +83,26 @@ def test_the_100k_token_preset_sends_a_window_not_the_whole_table():
     frame = table(at)
     assert len(frame) == inputs.EDITOR_WINDOW == 200 and frame["id"].tolist() == list(range(200))
     assert not at.exception
+
+
+def test_the_100k_token_preset_trains_and_its_scatter_draws_every_looked_up_row():
+    at = start("en")
+    at.session_state["preset"] = "large"
+    at.button(key="load_preset").click().run()
+    at.button_group(key="section").set_value("train").run()
+    at.button(key="step").click().run()
+    assert not at.exception and not errors(at) and at.session_state["_ws"].lab.steps == 1
+    lab = at.session_state["_ws"].lab
+    used = set(np.flatnonzero(lab.batch.id_counts(lab.recipe.vocab.size).numpy() > 0).tolist())
+    scatter = figure(at, "W at step 1")
+    drawn = set()
+    for tr in scatter["data"]:
+        if tr.get("name") != "trails":
+            drawn |= set(array(tr["customdata"]).astype(int).tolist())
+    assert used <= drawn and len(drawn) < 100_000  # every looked-up row; the others thinned
+    special = {lab.recipe.vocab.pad_id, lab.recipe.vocab.unk_id}
+    plain = 100_000 - len(used | special)
+    assert any(f"{plain:,} rows never looked up" in c.value for c in at.caption)  # and the page says so
 
 
 @pytest.mark.parametrize("start", [None, -5, 10**30, 2.5])  # AppTest itself refuses a str here
