@@ -52,6 +52,9 @@ def main() -> None:
     if ws.link_problems:
         inputs.show_problems(lang, "err.link_title", ws.link_problems)
         ws.link_problems = []
+    if ws.preset_problems:
+        inputs.show_problems(lang, "err.preset_title", ws.preset_problems)
+        ws.preset_problems = []
     session.ensure(Keys.SECTION, SECTIONS[0])
     section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,
                                    format_func=lambda s: t(lang, f"section.{s}"), width="stretch")

@@ -17,9 +17,8 @@ import streamlit as st
 
 from assets import presets
 from core.batch import Line, parse_sentences
-from core.problems import Problem
+from core.problems import InputError, Problem
 from core.projection import Frame
-from core.problems import InputError
 from core.share_link import SHARE_PARAM, from_query_params
 from core.state import AppState, Restored, restore
 from core.training import Config, Lab, Recipe
@@ -103,6 +102,7 @@ class Workspace:
     notices: list[tuple[str, dict]] = field(default_factory=list)  # (string key, params) to show once
     link_problems: list[Problem] = field(default_factory=list)  # why a share link could not be opened
     import_problems: list[Problem] = field(default_factory=list)  # why the last imported file was refused
+    preset_problems: list[Problem] = field(default_factory=list)  # why the last preset could not be loaded
     guess: tuple[int, tuple[int, ...]] | None = None  # (step, rows) the learner predicted before that step
     lesson_mode: str = "guided"  # "guided" (one lesson, previous/next) or "free" (all lessons)
     lesson_index: int = 0  # the lesson shown in guided mode
@@ -200,9 +200,13 @@ def _from_state(state: AppState, restored: Restored, notice: str) -> Workspace:
 
 
 def _from_preset(preset: dict, set_widgets: bool) -> Workspace:
+    """The workspace of a preset; its lab is built before any widget is set, so a lab that cannot be
+    built (InputError) leaves the page as it was."""
     vocab = Vocab.from_rows(preset["vocab"])
     classes = tuple(preset["classes"])
     lines = parse_sentences(preset["sentences"], classes)
+    cfg = Config(**preset.get("config", {}))
+    lab = Lab(Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes, cfg))
     if set_widgets:
         st.session_state[Keys.SENTENCES] = preset["sentences"]
         st.session_state[Keys.PRESET] = preset["id"]
@@ -210,15 +214,16 @@ def _from_preset(preset: dict, set_widgets: bool) -> Workspace:
             st.session_state[key] = value
         for key in (Keys.VOCAB, Keys.VOCAB_START, Keys.VOCAB_FIND):  # forget edits and the window of the previous table
             st.session_state.pop(key, None)
-    cfg = Config(**preset.get("config", {}))
-    recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes, cfg)
-    return Workspace(preset["id"], classes, vocab_frame(vocab), vocab, vocab, lines, Lab(recipe),
-                     text_seen=preset["sentences"])
+    return Workspace(preset["id"], classes, vocab_frame(vocab), vocab, vocab, lines, lab, text_seen=preset["sentences"])
 
 
 def load_preset(preset_id: str) -> None:
-    """Callback: replace the workspace with a preset (widgets included)."""
-    st.session_state[_WS] = _from_preset(presets.load(preset_id), set_widgets=True)
+    """Callback: replace the workspace with a preset (widgets included); if its lab cannot be built
+    (the server is short of memory), keep the current one, edits included, and say why."""
+    try:
+        st.session_state[_WS] = _from_preset(presets.load(preset_id), set_widgets=True)
+    except InputError as e:
+        st.session_state[_WS].preset_problems = e.problems
 
 
 def get(key: str, default=None):

@@ -22,6 +22,7 @@ import torch
 from torch import nn
 
 from core import limits
+from core.memory import memory_problems
 from core.batch import Batch, make_batch
 from core.model import POOLINGS, ToyClassifier
 from core.problems import Problem, require
@@ -127,6 +128,8 @@ class Lab:
 
     def __init__(self, recipe: Recipe):
         require(recipe.problems())
+        cfg = recipe.config
+        require(memory_problems(recipe.vocab.size, cfg.embedding_dim, cfg.optimizer, cfg.pooling))  # before allocating
         self.recipe = recipe
         self.uid = uuid.uuid4().hex  # names this lab in per-session caches: unlike id(), never reused, holds no reference
         cfg = recipe.config

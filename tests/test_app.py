@@ -324,6 +324,27 @@ def test_the_replay_is_rebuilt_only_when_what_it_shows_changes(at, monkeypatch):
     assert array(scatter_pad["x"]).tolist() == array(replay_pad["x"]).tolist()  # one frame for both pictures
 
 
+def test_a_preset_the_server_has_no_memory_for_is_refused_and_the_page_stays(at, monkeypatch):
+    import core.memory as memory
+
+    at.text_area(key="sentences").input("영화 좋다 | 긍정\n영화 나쁘다 | 부정\n좋다 | 긍정").run()
+    lab = at.session_state["_ws"].lab
+    monkeypatch.setattr(memory, "CHECK_ABOVE_BYTES", 0)
+    monkeypatch.setattr(memory, "available_bytes", lambda: 300 * 2**20)
+    at.session_state["preset"] = "reviews_ko"
+    at.button(key="load_preset").click().run()
+    assert not at.exception
+    assert at.session_state["_ws"].lab is lab  # the learner's lab and text stay
+    assert at.text_area(key="sentences").value.endswith("좋다 | 긍정")
+    from components.i18n import t
+
+    shown = " ".join(e.value for e in at.error)
+    assert t("ko", "err.preset_title") in shown and "300 MB" in shown and "512 MB" in shown
+    at.button_group(key="section").set_value("train").run()
+    at.button(key="step").click().run()  # and it still trains
+    assert not at.exception and at.session_state["_ws"].lab.steps == 1
+
+
 def test_megabyte_pastes_are_refused_with_a_message_and_nothing_is_lost(at):
     paste = ("영화 " * 400_000)[:1_500_000]  # 1.5 MB in one line
     at.text_area(key="sentences").input(paste).run()

@@ -223,6 +223,25 @@ def test_a_run_stopped_by_an_exception_still_keeps_the_latest_w(monkeypatch):
     np.testing.assert_array_equal(lab.snapshots[7], lab.weight.detach().numpy())
 
 
+def test_a_lab_the_machine_cannot_hold_is_refused_before_anything_is_allocated(monkeypatch):
+    import core.memory as memory
+    from core.problems import InputError
+
+    assert memory.lab_bytes(100_000, 300, "adam") == 4 * (4 * 30_000_000 + 2 * 30_000_000 + 30_000_000)
+    assert memory.lab_bytes(10, 4, "sgd") == 4 * (2 * 40 + memory.limits.SNAPSHOT_BUDGET_FLOATS + 40)
+    assert memory.memory_problems(100_000, 300, "adam", available=64 * 2**30) == []
+    (p,) = memory.memory_problems(100_000, 300, "adam", available=2**30)
+    assert p.code == "server_memory" and p.params["free_mb"] == 1024 and p.params["need_mb"] > 801
+    assert memory.memory_problems(6, 3, "adam", available=0) == []  # small labs are never refused
+    monkeypatch.setattr(memory, "CHECK_ABOVE_BYTES", 0)
+    monkeypatch.setattr(memory, "available_bytes", lambda: 2**20)
+    with pytest.raises(InputError) as e:
+        make_lab()
+    assert [p.code for p in e.value.problems] == ["server_memory"]
+    monkeypatch.setattr(memory, "available_bytes", lambda: None)  # unknown (not Linux): nothing is refused
+    assert make_lab().steps == 0
+
+
 def test_training_without_labels_is_refused_with_a_problem():
     from core.problems import InputError
 

@@ -1,0 +1,61 @@
+"""Whether this machine has the memory a new lab will hold.
+
+A session's lab is bounded (core/limits.py), but sessions add up: thirty learners opening the
+100k × 300 preset would ask one server for ~30 GB. Rather than let the kernel kill the server, and
+every session on it, a lab that does not fit in what the machine has left is refused with a
+message, and the learner keeps the lab they had.
+
+    >>> lab_bytes(100_000, 300, "adam") // 2**20          # W, grad, Adam's 2 moments, 2 snapshots, scratch
+    801
+    >>> memory_problems(100_000, 300, "adam", available=1500 * 2**20)
+    [Problem(code='server_memory', params={'need_mb': 1002, 'free_mb': 1500, 'reserve_mb': 512})]
+    >>> memory_problems(100_000, 300, "adam", available=8 * 2**30)
+    []
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from core import limits
+from core.problems import Problem
+
+RESERVE_BYTES = 512 * 2**20  # left for the server itself and the other sessions' next steps
+CHECK_ABOVE_BYTES = 128 * 2**20  # smaller labs are never refused
+SLACK = 1.25  # the allocator, step temporaries, the picture's points: 1.05 GB measured at 100k × 300 (bench_scale.py)
+OPTIMIZER_STATE = MappingProxyType({"sgd": 0, "momentum": 1, "adam": 2, "adamw": 2})  # W-sized buffers each optimizer keeps
+
+
+def lab_bytes(v: int, e: int, optimizer: str, pooling: str = "masked_mean") -> int:
+    """What a lab of V × E holds once it has stepped: W, its gradient, the optimizer's buffers, the
+    kept snapshots (at least the first and the latest) and Lab.step's W-sized scratch buffer."""
+    table = v * e
+    snapshots = max(2 * table, limits.SNAPSHOT_BUDGET_FLOATS)  # the first and latest, or the thinned history's budget
+    lstm = 8 * e * e + 8 * e if pooling in ("lstm", "packed_lstm") else 0  # nn.LSTM(E, E): 4 gates × (W_ih, W_hh), biases
+    per_param = 2 + OPTIMIZER_STATE.get(optimizer, 2)  # the value, its gradient, the optimizer's buffers
+    return 4 * (per_param * (table + lstm) + snapshots + table)  # float32
+
+
+def available_bytes() -> int | None:
+    """MemAvailable from /proc/meminfo (Linux), or None where it cannot be read (then nothing is refused)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def memory_problems(v: int, e: int, optimizer: str, pooling: str = "masked_mean",
+                    available: int | None = None) -> list[Problem]:
+    """[Problem("server_memory", …)] when a V × E lab would not fit in this machine's free memory."""
+    need = int(SLACK * lab_bytes(v, e, optimizer, pooling))
+    if need <= CHECK_ABOVE_BYTES:
+        return []
+    free = available_bytes() if available is None else available
+    if free is None or need + RESERVE_BYTES <= free:
+        return []
+    return [Problem("server_memory", {"need_mb": -(-need // 2**20), "free_mb": free // 2**20,
+                                      "reserve_mb": RESERVE_BYTES // 2**20})]
