@@ -74,9 +74,9 @@ def _sample_rows(snapshots: list[np.ndarray], seed: int) -> np.ndarray:
 
 
 def thin_steps(steps: Sequence[int], limit: int | None = None) -> list[int]:
-    """At most ``limit`` (default MAX_DRAWN_STEPS) of the sorted ``steps``: all of them when they fit, else every k-th from the
-    first, and always the last. A stride, not a linspace, so the picks stay put as steps are added
-    (trails drawn through them do not wiggle from one Step to the next).
+    """At most ``limit`` (default MAX_DRAWN_STEPS) of the sorted ``steps``: all of them when they
+    fit, else every k-th from the first, and always the last. A stride, not a linspace, so the picks
+    stay put as steps are added (trails drawn through them do not wiggle from one Step to the next).
 
     >>> thin_steps(list(range(0, 1000, 2)), limit=5)
     [0, 250, 500, 750, 998]

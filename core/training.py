@@ -22,8 +22,8 @@ import torch
 from torch import nn
 
 from core import limits
-from core.memory import memory_problems
 from core.batch import Batch, make_batch
+from core.memory import memory_problems
 from core.model import POOLINGS, ToyClassifier
 from core.problems import Problem, require
 from core.vocab import Vocab
@@ -108,8 +108,8 @@ def make_optimizer(name: str, params, lr: float, weight_decay: float) -> torch.o
     """The four optimizers the app offers. Adam's weight_decay is L2 in the gradient; AdamW's is decoupled.
 
     ``fused=True``: torch's one-kernel update, the same math as the default per-tensor loop. At
-    100k×300 an Adam step takes ~47 ms instead of ~285 ms (1 thread); at the chapter's size ~60 µs
-    instead of ~140 µs. Its rounding can differ from the default loop's in the last bit, so the
+    100k×300 an Adam step takes ~50 ms instead of ~275 ms (1 thread); at the chapter's size
+    ~0.08 ms instead of ~0.16 ms (bench_training.py prints both). Its rounding can differ from the default loop's in the last bit, so the
     generated script (core.codegen) and every test's fresh torch reference use it too.
     """
     if name == "sgd":
@@ -132,7 +132,6 @@ class Lab:
         require(memory_problems(recipe.vocab.size, cfg.embedding_dim, cfg.optimizer, cfg.pooling))  # before allocating
         self.recipe = recipe
         self.uid = uuid.uuid4().hex  # names this lab in per-session caches: unlike id(), never reused, holds no reference
-        cfg = recipe.config
         vocab = recipe.vocab
         self.batch: Batch = make_batch(vocab, list(recipe.sentences), cfg.fixed_len)
         self.model = ToyClassifier(vocab.size, cfg.embedding_dim, max(2, len(recipe.classes)),
