@@ -36,8 +36,20 @@ def lab_bytes(v: int, e: int, optimizer: str, pooling: str = "masked_mean") -> i
     return 4 * (per_param * (table + lstm) + snapshots + table)  # float32
 
 
+CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),  # cgroup v2
+                 ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"))  # v1
+
+
 def available_bytes() -> int | None:
-    """MemAvailable from /proc/meminfo (Linux), or None where it cannot be read (then nothing is refused)."""
+    """What this process may still allocate: MemAvailable (/proc/meminfo), or less where a container's
+    cgroup limit is nearer (a container sees the host's MemAvailable, and its own limit kills first).
+    None where neither can be read (then nothing is refused)."""
+    free = [x for x in (_meminfo_available(), *(_cgroup_room(limit, usage) for limit, usage in CGROUP_FILES))
+            if x is not None]
+    return min(free) if free else None
+
+
+def _meminfo_available() -> int | None:
     try:
         with open("/proc/meminfo", encoding="ascii") as f:
             for line in f:
@@ -46,6 +58,20 @@ def available_bytes() -> int | None:
     except (OSError, ValueError, IndexError):
         return None
     return None
+
+
+def _cgroup_room(limit_path: str, usage_path: str) -> int | None:
+    """limit − usage of a cgroup, or None when there is no limit ("max", or v1's near-2**63 default)."""
+    try:
+        with open(limit_path, encoding="ascii") as f:
+            limit = f.read().strip()
+        with open(usage_path, encoding="ascii") as f:
+            usage = int(f.read().strip())
+        if limit == "max" or int(limit) >= 2**60:
+            return None
+        return max(0, int(limit) - usage)
+    except (OSError, ValueError):
+        return None
 
 
 def memory_problems(v: int, e: int, optimizer: str, pooling: str = "masked_mean",

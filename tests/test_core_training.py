@@ -242,6 +242,24 @@ def test_a_lab_the_machine_cannot_hold_is_refused_before_anything_is_allocated(m
     assert make_lab().steps == 0
 
 
+def test_free_memory_is_the_nearer_of_the_machine_and_the_containers_cgroup_limit(tmp_path, monkeypatch):
+    import core.memory as memory
+
+    def cgroup(name, limit, usage):
+        (tmp_path / f"{name}.limit").write_text(limit)
+        (tmp_path / f"{name}.usage").write_text(usage)
+        return str(tmp_path / f"{name}.limit"), str(tmp_path / f"{name}.usage")
+
+    monkeypatch.setattr(memory, "_meminfo_available", lambda: 20 * 2**30)
+    monkeypatch.setattr(memory, "CGROUP_FILES", (cgroup("v2", f"{2 * 2**30}\n", f"{3 * 2**29}\n"),
+                                                 cgroup("v1", "9223372036854771712\n", "123\n")))
+    assert memory.available_bytes() == 2**29  # a 2 GiB container using 1.5 GiB: 0.5 GiB left, not the host's 20
+    monkeypatch.setattr(memory, "CGROUP_FILES", (cgroup("v2max", "max\n", "5\n"), (str(tmp_path / "no"), str(tmp_path / "no"))))
+    assert memory.available_bytes() == 20 * 2**30  # no limit, or no cgroup files: the machine's MemAvailable
+    monkeypatch.setattr(memory, "_meminfo_available", lambda: None)
+    assert memory.available_bytes() is None
+
+
 def test_training_without_labels_is_refused_with_a_problem():
     from core.problems import InputError
 
