@@ -25,6 +25,10 @@ of core/training.py's Lab.step with timers, checked against Lab.step (W, losses,
 last StepRecord bitwise equal after a run) so the overhead has a name. The "also unrecorded" column
 says which parts Lab.run's other steps (``record=False``) pay too; where only the first and the
 latest snapshot fit (the large preset), those steps keep no snapshot either.
+
+A last table times ``optimizer.step()`` alone for each of the four optimizers, torch's default
+per-tensor loop against ``fused=True`` (what ``core.training.make_optimizer`` builds), on each
+preset's parameters with one fixed gradient.
 """
 
 from __future__ import annotations
@@ -248,9 +252,9 @@ def bench_optimizers(preset: str, reps: int) -> list[list[str]]:
 
     lab = build_lab(preset)
     lab.step()  # real gradients in .grad
+    cfg = lab.recipe.config
     rows = []
     for name in OPTIMIZERS:
-        cfg = lab.recipe.config
         times: dict[bool, list[float]] = {True: [], False: []}
         opts = {}
         for fused in (True, False):
