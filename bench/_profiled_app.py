@@ -14,13 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import app  # noqa: E402
+import page  # noqa: E402
 
 _out = os.environ.get("BENCH_PROFILE_OUT")
 _prof = cProfile.Profile()
 _prof.enable()
 try:
-    app.main()
+    page.main()
 finally:
     _prof.disable()
     if _out:

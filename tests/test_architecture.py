@@ -25,7 +25,7 @@ def python_files(*dirs: str):
 
 def test_nothing_a_user_can_change_is_cached_or_global():
     """No st.cache_resource anywhere; no module-level list/dict/set that code could mutate per user."""
-    for path in python_files("app.py", "session.py", "core", "components", "sections"):
+    for path in python_files("app.py", "page.py", "session.py", "core", "components", "sections"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         uses = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "cache_resource"]
         assert not uses, f"{path.name} uses st.cache_resource"
@@ -39,6 +39,6 @@ def test_only_session_py_touches_session_state_keys_by_string():
     """Widget keys are spelled once, in session.Keys."""
     import re
 
-    for path in python_files("app.py", "components", "sections"):
+    for path in python_files("app.py", "page.py", "components", "sections"):
         src = path.read_text(encoding="utf-8")
         assert not re.search(r"session_state\[\s*['\"]", src), f"{path.name} spells a session_state key"

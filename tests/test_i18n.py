@@ -24,7 +24,7 @@ def test_every_string_has_both_languages_and_matching_placeholders():
 
 def test_every_key_the_code_names_exists():
     s = strings()
-    code = "\n".join(p.read_text(encoding="utf-8") for d in ("app.py", "components", "sections")
+    code = "\n".join(p.read_text(encoding="utf-8") for d in ("app.py", "page.py", "components", "sections")
                      for p in ((ROOT / d).rglob("*.py") if (ROOT / d).is_dir() else [ROOT / d]))
     literal = set(re.findall(r"""t\(lang, ["']([a-zA-Z0-9_.]+)["']""", code))
     missing = sorted(k for k in literal if k not in s)
