@@ -103,10 +103,19 @@ def test_figures_built_without_validation_are_what_plotly_validation_makes_of_th
     assert points  # the fixture trained
     for fig in figs:  # compared as sent to the browser (JSON), but for the template validation would fill in
         sent = json.loads(fig.to_json())
+        assert sent == plotly_to_dict_json(fig)  # charts._Figure encodes its arrays as Plotly itself does
         validated = json.loads(go.Figure(fig.to_plotly_json()).to_json())
         assert sent["layout"].pop("template") == {}
         validated["layout"].pop("template")
         assert validated == sent
+
+
+def plotly_to_dict_json(fig) -> dict:
+    """The figure as Plotly's own ``go.Figure.to_dict`` (deep copy, then base64 per array) would send it."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    return json.loads(pio.to_json(go.Figure.to_dict(fig), validate=False))
 
 
 def test_a_big_scatter_draws_every_looked_up_row_and_an_even_stride_of_the_others():
@@ -124,3 +133,25 @@ def test_a_big_scatter_draws_every_looked_up_row_and_an_even_stride_of_the_other
     np.testing.assert_array_equal(drawn["plain"], plain[::int(np.ceil(len(plain) / charts.MAX_PLAIN_POINTS))])
     i = int(drawn["plain"][7])
     assert (float(trace(fig, "plain").x[7]), float(trace(fig, "plain").y[7])) == (float(xy[i, 0]), float(xy[i, 1]))
+    assert json.loads(fig.to_json()) == plotly_to_dict_json(fig)  # ids past int16: narrowed to int32 as Plotly does
+
+
+def test_arrays_are_encoded_as_plotly_encodes_them():
+    """charts._plain against Plotly's own convert_to_base64, array kind by array kind, as JSON."""
+    import copy
+
+    from _plotly_utils.utils import PlotlyJSONEncoder, convert_to_base64
+
+    big = np.iinfo(np.int32).max + 1
+    arrays = [np.array([1, -2], np.int64), np.array([300, -2], np.int64), np.array([70_000, 1], np.int64),
+              np.array([big, 1], np.int64), np.array([1, 2], np.uint8), np.array([0.5, np.nan], np.float32),
+              np.arange(6, dtype=np.float64).reshape(2, 3), np.array([], np.float32), np.array(["a", "b"], object),
+              np.array([True, False])]
+    for a in arrays:
+        spec = {"data": [{"x": a, "marker": {"color": a}}], "layout": {"xaxis": {"range": a}}}
+        theirs = copy.deepcopy(spec)
+        convert_to_base64(theirs)
+        ours = charts._plain(spec)
+        as_json = lambda d: json.dumps(d, cls=PlotlyJSONEncoder, sort_keys=True)  # noqa: E731
+        assert as_json(ours) == as_json(theirs), a
+        assert isinstance(ours["data"][0]["x"], dict) == isinstance(theirs["data"][0]["x"], dict), a
