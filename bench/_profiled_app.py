@@ -1,4 +1,4 @@
-"""app.py under cProfile, for bench_server.py --profile: each script run's profile is added to one file.
+"""page.main() (what app.py runs) under cProfile, for bench_server.py --profile: each script run's profile is added to one file.
 
 AppTest runs the script in its own thread, which a profiler started in the test's thread never
 sees; this wrapper profiles inside the script run. ``BENCH_PROFILE_OUT`` names the stats file.
