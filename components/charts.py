@@ -87,8 +87,16 @@ def _layout(height: int, title: str, **kw) -> dict:
     each later ``update_*``/``add_shape`` re-validates the figure, which doubled the build time."""
     # template={}: no copy of Streamlit's Plotly template in every figure. It only holds colour
     # placeholders (every colour here is explicit); the browser applies Streamlit's theme either way.
-    return dict(height=height, margin=dict(l=10, r=10, t=40, b=10), font=dict(FONT), title=dict(text=title),
-                template={}, **kw)
+    kw.setdefault("margin", dict(l=10, r=10, t=40, b=10))  # the heatmaps' axes grow it to fit their labels
+    return dict(height=height, font=dict(FONT), title=dict(text=title), template={}, **kw)
+
+
+# The charts a Step redraws (loss, PCA scatter) have numeric axes with room for their labels kept
+# in the margin, so plotly.js skips two passes on each draw: measuring every tick label against the
+# page (ticklabeloverflow "hide past div") and growing the margin to fit them (automargin), which
+# replots the chart. They were ~60 ms of a chapter Step's 180 ms in Chromium (bench/probe_browser.py).
+FIXED_MARGIN = dict(l=80, r=10, t=40, b=50)
+FIXED_AXIS = dict(ticklabeloverflow="allow", automargin=False)
 
 
 def row_label(i: int, token: str, count: int = 0) -> str:
@@ -151,8 +159,8 @@ def loss_curve(losses: list[float], title: str) -> go.Figure:
     # 107 kB per Step, now 35 kB
     line = go.Scatter(_validate=False, x0=1, dx=1, y=np.asarray(losses, dtype=np.float32), mode="lines+markers" if len(losses) < 60 else "lines",
                       line=dict(color=USED_COLOR))
-    return _figure(data=[line], layout=_layout(280, title, xaxis=dict(title=dict(text="step")),
-                                                 yaxis=dict(title=dict(text="loss"), rangemode="tozero")))
+    return _figure(data=[line], layout=_layout(280, title, margin=FIXED_MARGIN, xaxis=dict(title=dict(text="step"), **FIXED_AXIS),
+                                                 yaxis=dict(title=dict(text="loss"), rangemode="tozero", **FIXED_AXIS)))
 
 
 def point_groups(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: int | None) -> list[tuple[str, np.ndarray, str]]:
@@ -218,15 +226,16 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
     groups = [(name, plain_shown(ids) if name == "plain" else ids, color)
               for name, ids, color in point_groups(v, pad_id, unk_id, used, selected)]
     data += _points_traces(xy, k, tokens, groups, big)
-    return _figure(data=data, layout=_layout(520, title, **_axes(k, ranges, axis_titles)))
+    return _figure(data=data, layout=_layout(520, title, margin=FIXED_MARGIN, **_axes(k, ranges, axis_titles)))
 
 
 def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int, unk_id: int, used: np.ndarray,
                   selected: int | None, ranges: list[tuple[float, float]], title: str, axis_titles: list[str],
-                  play_label: str = "▶", pause_label: str = "⏸") -> go.Figure:
+                  play_label: str = "▶", pause_label: str = "❚❚") -> go.Figure:
     """Every kept snapshot as a Plotly frame: replayed in the browser without a server round trip.
 
     At large V only the looked-up and special rows are animated, so the payload stays small.
+    The pause label is ❚❚, not ⏸: U+23F8 is missing from many machines' fonts (a box in Debian's Chromium).
     """
     steps = sorted(points)
     v, k = points[steps[0]].shape
@@ -251,7 +260,8 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
         for s in steps])]
     return _figure(data=_points_traces(points[steps[0]], k, tokens, groups, big=False),
                    frames=[go.Frame(data=moves(s), name=str(s), _validate=False) for s in steps],
-                   layout=_layout(560, title, updatemenus=menus, sliders=sliders, **_axes(k, ranges, axis_titles)))
+                   layout=_layout(560, title, margin=dict(FIXED_MARGIN, b=90), updatemenus=menus, sliders=sliders,
+                                  **_axes(k, ranges, axis_titles)))
 
 
 def _trace(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> go.BaseTraceType:
@@ -271,7 +281,8 @@ def _axes(k: int, ranges: list[tuple[float, float]], titles: list[str]) -> dict:
             xaxis=dict(range=list(ranges[0]), title=dict(text=titles[0]), autorange=False),
             yaxis=dict(range=list(ranges[1]), title=dict(text=titles[1]), autorange=False),
             zaxis=dict(range=list(ranges[2]), title=dict(text=titles[2]), autorange=False), aspectmode="cube"))
-    xaxis = dict(range=list(ranges[0]), title=dict(text=titles[0]), autorange=False, zeroline=True)
+    xaxis = dict(range=list(ranges[0]), title=dict(text=titles[0]), autorange=False, zeroline=True, **FIXED_AXIS)
     if k > 1:
-        return dict(xaxis=xaxis, yaxis=dict(range=list(ranges[1]), title=dict(text=titles[1]), autorange=False, zeroline=True))
+        return dict(xaxis=xaxis, yaxis=dict(range=list(ranges[1]), title=dict(text=titles[1]), autorange=False, zeroline=True,
+                                            **FIXED_AXIS))
     return dict(xaxis=xaxis, yaxis=dict(range=[-1, 1], visible=False))
