@@ -330,8 +330,8 @@ def memory_child() -> dict:
         f"W snapshots ({len(lab.snapshots)} kept)": sum(a.nbytes for a in lab.snapshots.values()),
         "projected points": sum(q.nbytes for q in points.values()),
         "last StepRecord (grad rows, delta)": sum(t.numel() * t.element_size() for t in (lab.last.grad_rows, lab.last.delta)),
-        "Lab.step's reused scratch buffer (W-sized)": (lab._scratch.numel() * lab._scratch.element_size()
-                                                       if getattr(lab, "_scratch", None) is not None else 0),
+        "Lab.step's W-sized copy of W before a step (none: it reads the kept snapshot)": (
+            lab._scratch.numel() * lab._scratch.element_size() if getattr(lab, "_scratch", None) is not None else 0),
     }
     del lab, frame, points, fig, spec
     gc.collect()
@@ -374,10 +374,9 @@ def bound_note() -> str:
     table = limits.MAX_TABLE_FLOATS * 4
     snaps = max(2, limits.SNAPSHOT_BUDGET_FLOATS // limits.MAX_TABLE_FLOATS)
     return (f"Bound per session at the limits (V·E ≤ {limits.MAX_TABLE_FLOATS:,} floats): W + grad + Adam's two "
-            f"moments = 4 × {fmt_bytes(table)}, snapshots max(2, budget/V·E) = {snaps} × {fmt_bytes(table)}, plus "
-            f"Lab.step's reused W-sized scratch buffer (kept once a Step was recorded) ≈ {fmt_bytes(table * (4 + snaps + 1))} "
-            f"at most, per-step temporaries (gradient rows, aminmax, delta) aside; "
-            f"at the large preset (3.0e7 floats) ≈ {fmt_bytes(120_000_000 * 7)}.")
+            f"moments = 4 × {fmt_bytes(table)}, snapshots max(2, budget/V·E) = {snaps} × {fmt_bytes(table)} "
+            f"≈ {fmt_bytes(table * (4 + snaps))} at most, per-step temporaries (gradient rows, aminmax, delta) aside; "
+            f"at the large preset (3.0e7 floats) ≈ {fmt_bytes(120_000_000 * 6)}.")
 
 
 def main() -> None:

@@ -103,13 +103,13 @@ class Plain:
 # (name, paid by unrecorded steps too), in the order Lab.step does them
 PARTS = (
     ("require() + this step's rows, lengths, targets", True),
-    ("before = W copied into the reused scratch buffer", False),
+    ("before = W as kept in this step's snapshot (a view, no copy)", False),
     ("zero_grad + forward + backward", True),
     ("unique(ids) + grad.index_select(used)", False),
     ("unused max: index_fill_ 0, aminmax, index_copy_ back", False),
     ("optimizer.step()", True),
     ("losses.append(loss.item())", True),
-    ("delta = ‖W − before‖ per row (into the buffer) + StepRecord", False),
+    ("delta = ‖W − before‖ per row, in blocks + StepRecord", False),
     ("_keep_snapshot (W → numpy copy, thinning)", True),
 )
 
@@ -129,7 +129,7 @@ def timed_step(lab, parts: dict[str, list[float]], record: bool = True) -> None:
         ids, lengths, targets = lab.batch.ids[rows], lab.batch.lengths[rows], lab._targets[rows]
     ts.append(clock())
     w = lab.weight.detach()
-    before = lab._scratch_copy(w) if record else None
+    before = lab._before(w) if record else None
     ts.append(clock())
     lab.optimizer.zero_grad()
     loss = nn.functional.cross_entropy(lab.model(ids, lengths), targets)
@@ -153,8 +153,7 @@ def timed_step(lab, parts: dict[str, list[float]], record: bool = True) -> None:
     lab.losses.append(loss.item())
     ts.append(clock())
     if record:
-        delta = torch.linalg.vector_norm(torch.sub(w, before, out=before), dim=1)
-        lab.last = StepRecord(lab.steps, lab.losses[-1], rows, used, grad_rows, unused_max, delta)
+        lab.last = StepRecord(lab.steps, lab.losses[-1], rows, used, grad_rows, unused_max, lab._moved(w, before))
     ts.append(clock())
     lab._keep_snapshot()
     ts.append(clock())

@@ -29,6 +29,7 @@ from core.problems import Problem, require
 from core.vocab import Vocab
 
 OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
+MOVED_BLOCK_FLOATS = 2**20  # Lab._moved works on blocks of this many floats (4 MB)
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,7 @@ class Lab:
         else:
             ids, lengths, targets = self.batch.ids[rows], self.batch.lengths[rows], self._targets[rows]  # (K, T), (K,), (K,)
         w = self.weight.detach()  # (V, E)
-        before = self._scratch_copy(w) if record else None
+        before = self._before(w) if record else None
         self.optimizer.zero_grad()  # set_to_none: backward writes a fresh gradient (no 120 MB zeroing and add at 100k×300)
         loss = nn.functional.cross_entropy(self.model(ids, lengths), targets)  # nn.CrossEntropyLoss's math, one call less
         loss.backward()
@@ -209,17 +210,33 @@ class Lab:
         self.steps += 1
         self.losses.append(loss.item())
         if record:
-            delta = torch.linalg.vector_norm(torch.sub(w, before, out=before), dim=1)  # (V,) how far each row moved
-            self.last = StepRecord(self.steps, self.losses[-1], rows, used, grad_rows, unused_max, delta)
+            self.last = StepRecord(self.steps, self.losses[-1], rows, used, grad_rows, unused_max, self._moved(w, before))
         if snapshot:
             self._keep_snapshot()
         return self.last
 
-    def _scratch_copy(self, w: torch.Tensor) -> torch.Tensor:
-        """W copied into one reused (V, E) buffer (a fresh 120 MB clone per step page-faults at large V)."""
+    def _before(self, w: torch.Tensor) -> torch.Tensor:
+        """W as it is before this step, read-only: the snapshot kept at this step, which is a copy of it
+        (every Step and the last step of a Run start from one), else a copy into a reused buffer.
+        At 100k×300 the copy was 22 ms a Step and a 120 MB buffer no one else needed."""
+        if self.steps in self.snapshots:
+            return torch.from_numpy(self.snapshots[self.steps])
         if self._scratch is None or self._scratch.shape != w.shape:
             self._scratch = torch.empty_like(w)
         return self._scratch.copy_(w)
+
+    @staticmethod
+    def _moved(w: torch.Tensor, before: torch.Tensor) -> torch.Tensor:
+        """‖W − before‖ per row, (V,), a block of rows at a time: the difference never needs a W-sized buffer."""
+        v, e = w.shape
+        rows = max(1, MOVED_BLOCK_FLOATS // max(1, e))
+        out = torch.empty(v, dtype=w.dtype)
+        diff = torch.empty((min(rows, v), e), dtype=w.dtype)
+        for start in range(0, v, rows):
+            stop = min(v, start + rows)
+            d = torch.sub(w[start:stop], before[start:stop], out=diff[:stop - start])
+            torch.linalg.vector_norm(d, dim=1, out=out[start:stop])
+        return out
 
     def _gradient_facts(self, ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, float]:
         """(ids looked up, their gradient rows, max |grad| over every other row) — the last is exactly 0 (C8).
@@ -243,10 +260,12 @@ class Lab:
             require([Problem("steps_range", {"max": limits.MAX_STEPS_PER_CLICK})])
         # With room for only the first and the latest snapshot (a big table), each step's snapshot
         # is dropped by the next: copy W once, at the end (a 120 MB copy per step at 100k×300).
+        # The step before the last keeps one too: the recorded last step reads it as "W before"
+        # (_before); thinning hands its buffer to the last step's snapshot, so nothing is allocated.
         only_latest = self.snapshot_limit() <= 2
         try:
             for i in range(n):
-                self.step(record=i == n - 1, snapshot=not only_latest or i == n - 1)
+                self.step(record=i == n - 1, snapshot=not only_latest or i >= n - 2)
                 if on_progress is not None:
                     on_progress(i + 1, n)
         finally:
