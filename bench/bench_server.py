@@ -20,7 +20,8 @@ at the review preset.
 Interactions, in this order (the order matters: training adds snapshots the training view draws):
 rerun with nothing changed; edit a sentence (two texts alternate); edit the vocabulary (a token
 renamed through ``session_state["vocab"]["edited_rows"]``, two names alternate); switch
-lookup→train and train→lookup at step 0; Step; Run 50 steps; Step again after those runs; open and
+lookup→train and train→lookup at step 0; Step; Run 50 steps (and, as a reference row, the same 50
+steps in ``core`` with no page: the floor of any page that trains); Step again after those runs; open and
 close the replay animation's expander (key ``replay``: the animation is built only while it is open)
 and Step with it open; switch train→lookup and lookup→train after training; switch to the lessons
 view, walk through every
@@ -52,6 +53,7 @@ APP = str(ROOT / "app.py")
 PROFILED_APP = str(ROOT / "bench" / "_profiled_app.py")
 BARE = str(ROOT / "bench" / "bare_app.py")
 GOALS = {"chapter": 4.0, "reviews_ko": 10.0}
+REFERENCE = "(reference) "  # a row that is not an interaction: what part of one costs on its own
 TIMEOUT = 600
 
 
@@ -153,6 +155,13 @@ def run_preset(b: Bench, preset: str, reps: int, run_reps: int) -> None:
     at.button_group(key="section").set_value("train").run()
     b.measure(preset, "Step (train view)", lambda i: b.click("step"), reps)
     b.measure(preset, "Run 50 steps", lambda i: b.click("run_steps"), run_reps)
+
+    def core_run(i):  # the same 50 steps with no page: what any page that trains must spend first
+        from core.training import Lab
+        lab = Lab(at.session_state["_ws"].lab.recipe)
+        lab.run(5)
+        return lambda: lab.run(50)
+    b.measure(preset, REFERENCE + "Run 50's steps alone (Lab.run(50), no page)", core_run, max(3, run_reps))
     b.measure(preset, f"Step after {run_reps}×50 steps", lambda i: b.click("step"), reps)
     for i in range(switch_pairs):  # the replay expander, opened and closed alternately
         b.measure(preset, "open the replay (trained)", lambda _: replay(at, True), 1)
@@ -345,7 +354,7 @@ def main() -> None:
             limit = GOALS.get(preset)
             rows.append([preset, r["name"], str(r["steps"]), *ms_cells(r["app"])[:2], ms_cells(r["bare"])[0],
                          fmt_ratio(s["p50"]), f"{fmt_ratio(s['p10'])}–{fmt_ratio(s['p90'])}", str(s["n"]),
-                         goal(s["p50"] <= limit) if limit else "–"])
+                         "reference" if r["name"].startswith(REFERENCE) else goal(s["p50"] <= limit) if limit else "–"])
         del b
     if rows:
         print("## AppTest time per interaction (ms), app vs the bare page's button click\n")
