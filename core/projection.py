@@ -51,7 +51,7 @@ def fit_frame(snapshots: list[np.ndarray], n_components: int = 2, previous: Fram
     n, e = data.shape
     k = max(1, min(n_components, e, n))
     solver = "covariance_eigh" if n >= 4 * e else "full"
-    full = PCA(n_components=min(n, e), svd_solver=solver).fit(data)
+    full = PCA(n_components=min(n, e), svd_solver=solver, copy=False).fit(data)  # data is ours to centre in place
     axes = full.components_[:k].copy()
     if previous is not None and previous.axes.shape == axes.shape:
         signs = np.sign(np.sum(axes * previous.axes, axis=1))
@@ -61,16 +61,26 @@ def fit_frame(snapshots: list[np.ndarray], n_components: int = 2, previous: Fram
 
 
 def _sample_rows(snapshots: list[np.ndarray], seed: int) -> np.ndarray:
-    """All rows of all snapshots, or a seeded sample of MAX_FIT_ROWS of them, as float64."""
+    """All rows of all snapshots, or a seeded sample of MAX_FIT_ROWS of them, as one new float64 array.
+
+    Written into that one array, with no float64 copy per snapshot: at 100k × 300 a Step's refit
+    allocated ~150 MB, and fresh memory is what a big table's first Step waits for (bench_scale.py).
+    """
     sizes = [s.shape[0] for s in snapshots]
     total = sum(sizes)
-    if total <= MAX_FIT_ROWS:
-        return np.concatenate([np.asarray(s, dtype=np.float64) for s in snapshots], axis=0)
-    picks = np.sort(np.random.default_rng(seed).choice(total, MAX_FIT_ROWS, replace=False))
     starts = np.cumsum([0] + sizes)
-    parts = [np.asarray(s[picks[(picks >= a) & (picks < b)] - a], dtype=np.float64)
-             for s, a, b in zip(snapshots, starts[:-1], starts[1:])]
-    return np.concatenate(parts, axis=0)
+    if total <= MAX_FIT_ROWS:
+        picks = None
+        out = np.empty((total, snapshots[0].shape[1]), np.float64)
+    else:
+        picks = np.sort(np.random.default_rng(seed).choice(total, MAX_FIT_ROWS, replace=False))
+        out = np.empty((MAX_FIT_ROWS, snapshots[0].shape[1]), np.float64)
+    row = 0
+    for s, a, b in zip(snapshots, starts[:-1], starts[1:]):
+        part = s if picks is None else s[picks[(picks >= a) & (picks < b)] - a]
+        out[row:row + len(part)] = part
+        row += len(part)
+    return out
 
 
 def thin_steps(steps: Sequence[int], limit: int | None = None) -> list[int]:
