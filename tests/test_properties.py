@@ -102,3 +102,30 @@ def test_a_failed_edit_leaves_the_previous_state_untouched(good, bad):
     except InputError:
         pass
     assert (before.tokens, before.unk_id, before.pad_id) == snapshot
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.5, -0.5, 1.0, 2.0, -1.0, 3.0]), min_size=6, max_size=40),
+       st.integers(1, 8), st.integers(0, 5), st.integers(0, 2**31 - 1))
+def test_nearest_tokens_are_the_first_k_of_a_full_stable_sort(values, k, token_id, seed):
+    """training.neighbours sorts only the k best (np.partition); ties included, the answer must be
+    the first k of a stable sort of every other row by cosine (zero rows have no direction)."""
+    import numpy as np
+
+    from components.training import neighbours
+
+    rng = np.random.default_rng(seed)
+    w = np.array(values[:len(values) // 2 * 2], dtype=np.float32).reshape(-1, 2)  # few values: many tied cosines
+    w = w[rng.permutation(len(w))]
+    token_id %= len(w)
+    ids, cos = neighbours(w, token_id, k)
+    norms = np.sqrt((w * w).sum(1))
+    if norms[token_id] == 0:
+        assert len(ids) == 0
+        return
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sims = (w @ w[token_id]) / (norms * norms[token_id])
+    others = [i for i in range(len(w)) if i != token_id and np.isfinite(sims[i])]
+    expected = sorted(others, key=lambda i: -sims[i])[:k]  # Python's sort is stable
+    assert ids.tolist() == expected
+    assert cos.tolist() == sims[expected].astype(float).tolist()
