@@ -18,7 +18,7 @@ UNK_COLOR = "#e8710a"
 USED_COLOR = "#1a73e8"
 SELECT_COLOR = "#d93025"
 PLAIN_COLOR = "#5f6368"
-FONT = dict(size=15)
+FONT = MappingProxyType(dict(size=15))
 RDBU = tuple((round(p, 6), c) for p, c in get_colorscale("RdBu"))  # as Plotly's validation would expand the name (figures skip validation)
 
 
@@ -111,8 +111,8 @@ def _layout(height: int, title: str, **kw) -> dict:
 # in the margin, so plotly.js skips two passes on each draw: measuring every tick label against the
 # page (ticklabeloverflow "hide past div") and growing the margin to fit them (automargin), which
 # replots the chart. They were ~60 ms of a chapter Step's 180 ms in Chromium (bench/probe_browser.py).
-FIXED_MARGIN = dict(l=80, r=10, t=40, b=50)
-FIXED_AXIS = dict(ticklabeloverflow="allow", automargin=False)
+FIXED_MARGIN = MappingProxyType(dict(l=80, r=10, t=40, b=50))  # read-only: each layout gets its own copy
+FIXED_AXIS = MappingProxyType(dict(ticklabeloverflow="allow", automargin=False))
 
 
 def row_label(i: int, token: str, count: int = 0) -> str:
@@ -175,7 +175,7 @@ def loss_curve(losses: list[float], title: str) -> go.Figure:
     # 107 kB per Step, now 35 kB
     line = go.Scatter(_validate=False, x0=1, dx=1, y=np.asarray(losses, dtype=np.float32), mode="lines+markers" if len(losses) < 60 else "lines",
                       line=dict(color=USED_COLOR))
-    return _figure(data=[line], layout=_layout(280, title, margin=FIXED_MARGIN, xaxis=dict(title=dict(text="step"), **FIXED_AXIS),
+    return _figure(data=[line], layout=_layout(280, title, margin=dict(FIXED_MARGIN), xaxis=dict(title=dict(text="step"), **FIXED_AXIS),
                                                  yaxis=dict(title=dict(text="loss"), rangemode="tozero", **FIXED_AXIS)))
 
 
@@ -242,7 +242,7 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
     groups = [(name, plain_shown(ids) if name == "plain" else ids, color)
               for name, ids, color in point_groups(v, pad_id, unk_id, used, selected)]
     data += _points_traces(xy, k, tokens, groups, big)
-    return _figure(data=data, layout=_layout(520, title, margin=FIXED_MARGIN, **_axes(k, ranges, axis_titles)))
+    return _figure(data=data, layout=_layout(520, title, margin=dict(FIXED_MARGIN), **_axes(k, ranges, axis_titles)))
 
 
 def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int, unk_id: int, used: np.ndarray,

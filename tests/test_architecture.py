@@ -31,7 +31,10 @@ def test_nothing_a_user_can_change_is_cached_or_global():
         assert not uses, f"{path.name} uses st.cache_resource"
         for node in tree.body:
             mutable = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, mutable):
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            built = (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                     and value.func.id in ("dict", "list", "set", "bytearray", "defaultdict"))
+            if isinstance(value, mutable) or built:
                 raise AssertionError(f"module-level mutable container in {path.name}: line {node.lineno}")
 
 
