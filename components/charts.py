@@ -262,10 +262,11 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     stride = max(1, int(np.ceil(len(steps) * n / MAX_ANIMATION_POINTS)), int(np.ceil(len(steps) / MAX_ANIMATION_FRAMES)))
     steps = steps[::stride] + ([steps[-1]] if (len(steps) - 1) % stride else [])
 
-    def moves(s: int) -> list[go.BaseTraceType]:
+    def moves(s: int) -> list[dict]:
         """A frame holds only where each group's points are at step ``s``: plotly.js keeps the
-        traces' labels, colours and hover texts from the first frame, so they are sent once."""
-        return [_trace(points[s][ids].astype(np.float32), k, name=name) for name, ids, _ in groups]
+        traces' labels, colours and hover texts from the first frame, so they are sent once.
+        Plain dicts, not go traces: building those was a fifth of a Step with the replay open."""
+        return [_trace_props(points[s][ids].astype(np.float32), k, name=name) for name, ids, _ in groups]
 
     menus = [dict(type="buttons", showactive=False, x=0, y=-0.08, xanchor="left", buttons=[
         dict(label=play_label, method="animate", args=[None, dict(frame=dict(duration=120, redraw=k == 3), fromcurrent=True, transition=dict(duration=0))]),
@@ -280,14 +281,25 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
                                   **_axes(k, ranges, axis_titles)))
 
 
-def _trace(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> go.BaseTraceType:
+_TRACE_CLASSES = MappingProxyType({"scatter": go.Scatter, "scattergl": go.Scattergl, "scatter3d": go.Scatter3d})
+
+
+def _trace_props(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> dict:
+    """The properties of the trace drawing ``xy`` (n, k), with its ``type``: 2-D (y = 0 when k = 1,
+    WebGL when ``gl``) or 3-D."""
     if connectgaps is not None and k < 3:
         kw["connectgaps"] = connectgaps
     x = xy[:, 0]
     y = xy[:, 1] if k > 1 else np.zeros_like(x)
+    props = dict(type="scatter3d" if k >= 3 else "scattergl" if gl else "scatter", x=x, y=y, **kw)
     if k >= 3:
-        return go.Scatter3d(x=x, y=y, z=xy[:, 2], _validate=False, **kw)
-    return (go.Scattergl if gl else go.Scatter)(x=x, y=y, _validate=False, **kw)
+        props["z"] = xy[:, 2]
+    return props
+
+
+def _trace(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> go.BaseTraceType:
+    props = _trace_props(xy, k, gl, connectgaps, **kw)
+    return _TRACE_CLASSES[props.pop("type")](**props, _validate=False)
 
 
 def _axes(k: int, ranges: list[tuple[float, float]], titles: list[str]) -> dict:
