@@ -31,6 +31,8 @@ SCRIPTS = {
     "server_profile": (["--profile-only"], ["--profile-only"], 600),
     "browser": (["--clicks", "20"], ["--clicks", "5"], 600),
     "browser_large": (["--presets", "large", "--clicks", "8"], ["--presets", "large", "--clicks", "1"], 600),
+    "browser_alone": (["--presets", "large", "--alone", "3", "--clicks", "3"],
+                      ["--presets", "large", "--alone", "1", "--clicks", "2"], 600),
     "scale": ([], ["--no-browser"], 900),
     "classroom": ([], ["--sessions", "10", "--clicks", "3"], 900),
 }
