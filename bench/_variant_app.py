@@ -39,7 +39,8 @@ def main() -> None:
         def dataframe(data, **_):
             return st.table(data)
 
-    # Patched once per server process (Streamlit imports modules once; the script runs per rerun).
+    # Applied at every run (modules are imported once per server, this script runs per rerun);
+    # the mode bar's wrapper only once, so that it does not wrap itself.
     if "no_charts" in asked:
         st.plotly_chart = lambda *a, **k: None
     if "static_tables" in asked:

@@ -31,7 +31,7 @@ bytes column is what the server sent over the websocket per click. Goal: app ≤
 ``--alone N`` measures the app with nothing else running (no bare server, no second page), as one
 learner uses it, over N page loads: the first Step after each load apart from the later ones, for
 the goal "every interaction under 2 s". On this VM the bare server and page running next to the
-app made the large preset's first Step ~0.5 s slower (bench/README.md).
+app made the large preset's first Step ~0.5–1 s slower (bench/README.md).
 """
 
 from __future__ import annotations
