@@ -29,19 +29,6 @@ from _variant_app import VARIANTS  # noqa: E402  (only names: its main() runs un
 from bench_browser import Page, app_page  # noqa: E402
 
 
-def open_variant(browser, url: str, preset: str, charts: bool) -> Page:
-    if charts:
-        return app_page(browser, url, preset)
-    if preset != "chapter":
-        raise SystemExit("a variant without charts can only be opened on the chapter example")
-    pg = Page(browser, url)  # app_page waits for the scatter, which this variant never draws
-    pg.wait_idle(".st-key-section")
-    pg.page.locator(".st-key-section button").nth(1).click()  # ② Training
-    pg.wait_idle(".st-key-step button")
-    pg.page.wait_for_timeout(800)
-    return pg
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variants", default="app,no_charts",
@@ -69,7 +56,7 @@ def main() -> None:
             try:
                 bare = Page(browser, servers["bare"].url)
                 bare.wait_idle(".st-key-click button")
-                pages = {v: open_variant(browser, servers[v].url, args.preset, "no_charts" not in v) for v in variants}
+                pages = {v: app_page(browser, servers[v].url, args.preset, charts="no_charts" not in v) for v in variants}
                 times = {v: [] for v in variants}
                 ratios = {v: [] for v in variants}
                 errors: list[str] = []

@@ -143,7 +143,11 @@ def preset_shape(preset: str) -> tuple[int, int]:
     return len(p["vocab"]), p.get("config", {}).get("embedding_dim", 3)
 
 
-def app_page(browser, url: str, preset: str) -> Page:
+def app_page(browser, url: str, preset: str, charts: bool = True) -> Page:
+    """A page on the app's training view, settled; ``charts=False`` for a page that draws none
+    (ab_browser.py's no_charts variant): then only the chapter example, and no wait for the scatter."""
+    if not charts and preset != "chapter":
+        raise ValueError("a page without charts can only be opened on the chapter example")
     pg = Page(browser, url)
     pg.wait_idle(".st-key-section")
     if preset != "chapter":
@@ -166,6 +170,9 @@ def app_page(browser, url: str, preset: str) -> Page:
         pg.wait_idle(".st-key-section")
     pg.page.locator(".st-key-section button").nth(1).click()  # ② Training
     pg.wait_idle(".st-key-step button")
+    if not charts:
+        pg.page.wait_for_timeout(500)
+        return pg
     # The first click starts from a settled page, as a learner's does: the training view's scatter
     # drawn (at 100k points plotly.js is still building it when the status widget is gone).
     pg.page.wait_for_function("() => [...document.querySelectorAll('.gtitle')].some(x => x.textContent.startsWith('W at step 0 '))",
