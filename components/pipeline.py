@@ -89,7 +89,7 @@ def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected
     key = (shown.tobytes(), shown.shape, rows.tobytes(), counts[rows].tobytes(), vocab, selected, title)
     fig = memo("w_chart", key, lambda: charts.w_heatmap(shown, rows, vocab.tokens, counts, vocab.pad_id, vocab.unk_id,
                                                          selected, title))
-    st.plotly_chart(fig, key="w_chart", config=charts.chart_config("w_chart"))
+    st.plotly_chart(fig, key=Keys.W_CHART, config=charts.chart_config("w_chart"))
     if len(rows) < vocab.size:
         st.caption(t(lang, "pipe.w_window", shown=len(rows), v=vocab.size))
 
@@ -103,7 +103,7 @@ def output_view(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, sel:
         b = sel[0]
         st.caption(t(lang, "pipe.sentence_from_cell", b=b))
     else:
-        b = st.selectbox(t(lang, "pipe.sentence_pick"), list(range(B)), key="out_sentence",
+        b = st.selectbox(t(lang, "pipe.sentence_pick"), list(range(B)), key=Keys.OUT_SENTENCE,
                          format_func=lambda i: f"b={i}: " + " ".join(batch.tokens[i]))
     ids = batch.ids[b].tolist()
     tokens = [vocab.tokens[i] for i in ids]
@@ -111,4 +111,4 @@ def output_view(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, sel:
     title = t(lang, "pipe.out_title", b=b, t=T, e=E)
     key = (vectors[b].tobytes(), vectors[b].shape, tuple(ids), tuple(tokens), selected_t, title)
     fig = memo("out_chart", key, lambda: charts.output_heatmap(vectors[b], tokens, ids, selected_t, title))
-    st.plotly_chart(fig, key="out_chart", config=charts.chart_config("out_chart"))
+    st.plotly_chart(fig, key=Keys.OUT_CHART, config=charts.chart_config("out_chart"))

@@ -7,8 +7,7 @@ import streamlit as st
 from assets import presets
 from components.i18n import LANGS, t
 from core import limits
-from core.model import POOLINGS
-from core.training import OPTIMIZERS
+from core.knobs import KNOBS, Knob
 import session
 from session import Keys
 
@@ -28,25 +27,29 @@ def preset_picker(lang: str) -> None:
 
 
 def config_inputs(lang: str) -> dict:
-    """The raw values of every knob, exactly as typed; core validates them."""
-    st.subheader(t(lang, "side.layer"))
-    e = st.number_input(t(lang, "side.embedding_dim"), key=Keys.EMBEDDING_DIM, step=1,
-                        help=t(lang, "side.embedding_dim_help", max=limits.MAX_EMBEDDING_DIM))
-    seed = st.number_input(t(lang, "side.seed"), key=Keys.SEED, step=1, help=t(lang, "side.seed_help"))
-    mode = st.radio(t(lang, "side.pad_mode"), ["longest", "fixed"], key=Keys.PAD_MODE, horizontal=True,
-                    format_func=lambda m: t(lang, f"side.pad_mode.{m}"))
-    fixed = st.number_input(t(lang, "side.fixed_len"), key=Keys.FIXED_LEN, step=1, disabled=mode != "fixed")
-    st.subheader(t(lang, "side.training"))
-    pooling = st.selectbox(t(lang, "side.pooling"), POOLINGS, key=Keys.POOLING,
-                           format_func=lambda p: t(lang, f"pooling.{p}"))
-    opt = st.selectbox(t(lang, "side.optimizer"), OPTIMIZERS, key=Keys.OPTIMIZER,
-                       format_func=lambda o: t(lang, f"opt.{o}"))
-    lr = st.number_input(t(lang, "side.lr"), key=Keys.LR, step=0.01, format="%.4f")
-    wd = st.number_input(t(lang, "side.weight_decay"), key=Keys.WEIGHT_DECAY, step=0.01, format="%.4f")
-    bs = st.number_input(t(lang, "side.batch_size"), key=Keys.BATCH_SIZE, step=1, help=t(lang, "side.batch_size_help"))
+    """The raw values of every knob (core.knobs.KNOBS), exactly as typed; core validates them."""
+    values = {}
+    for group in ("layer", "training"):
+        st.subheader(t(lang, f"side.{group}"))
+        for k in KNOBS:
+            if k.group == group:
+                values[k.name] = _knob_input(lang, k)
     with st.expander(t(lang, "side.limits")):
         st.markdown(t(lang, "side.limits_text", v=limits.MAX_VOCAB, e=limits.MAX_EMBEDDING_DIM, ve=limits.MAX_TABLE_FLOATS,
                       b=limits.MAX_SENTENCES, t=limits.MAX_TOKENS_PER_SENTENCE, chars=limits.MAX_TEXT_CHARS,
                       steps=limits.MAX_STEPS_PER_CLICK, mb=limits.MAX_IMPORT_BYTES // 1_000_000))
-    return {"embedding_dim": e, "seed": seed, "fixed_len": fixed if mode == "fixed" else None, "pooling": pooling,
-            "optimizer": opt, "lr": lr, "weight_decay": wd, "batch_size": bs}
+    return values
+
+
+def _knob_input(lang: str, k: Knob):
+    """One knob's widget, keyed by the knob's name; "longest or fixed T" is a radio and a number."""
+    label, help_text = t(lang, k.label), t(lang, k.help, max=k.hi, min=k.lo)
+    if k.kind == "choice":
+        return st.selectbox(label, k.choices, key=k.name, help=help_text,
+                            format_func=lambda c: t(lang, f"{k.choice_prefix}.{c}"))
+    if k.kind == "optional_int":
+        mode = st.radio(t(lang, "side.pad_mode"), ["longest", "fixed"], key=Keys.PAD_MODE, horizontal=True,
+                        format_func=lambda m: t(lang, f"side.pad_mode.{m}"), help=t(lang, "side.pad_mode_help"))
+        fixed = st.number_input(label, key=Keys.FIXED_LEN, step=k.step, disabled=mode != "fixed", help=help_text)
+        return fixed if mode == "fixed" else None
+    return st.number_input(label, key=k.name, step=k.step, format=k.fmt, help=help_text)

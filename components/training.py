@@ -16,7 +16,7 @@ from components.memo import Memo, no_memo
 from components.i18n import t
 from core import limits
 from core.problems import Problem
-from core.training import Lab
+import session
 from session import Keys
 
 
@@ -36,8 +36,7 @@ def controls(lang: str, can_train: bool) -> Intent:
     """Step / Run N / Reset. Disabled (with the reason shown by the caller) when training cannot run."""
     c1, c2, c3, c5 = st.columns([1, 1.1, 1, 1], vertical_alignment="bottom")
     step = c1.button(t(lang, "train.step"), key=Keys.STEP, type="primary", disabled=not can_train, width="stretch")
-    if Keys.N_STEPS not in st.session_state:
-        st.session_state[Keys.N_STEPS] = 50
+    session.ensure(Keys.N_STEPS, 50)
     n = c2.number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1, max_value=limits.MAX_STEPS_PER_CLICK, step=10)
     run = c3.button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch")
     reset = c5.button(t(lang, "train.reset"), key=Keys.RESET, width="stretch")
@@ -54,8 +53,7 @@ def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> Intent 
     """Set the PAD row by hand (C13). Returns Intent("set_pad", …), or a list of problems for a bad vector."""
     with st.expander(t(lang, "train.pad_title", pad=pad_id)):
         st.caption(t(lang, "train.pad_help", e=dim))
-        if Keys.PAD_VECTOR not in st.session_state:
-            st.session_state[Keys.PAD_VECTOR] = ", ".join(["1.0"] * dim)
+        session.ensure(Keys.PAD_VECTOR, ", ".join(["1.0"] * dim))
         text = st.text_input(t(lang, "train.pad_vector"), key=Keys.PAD_VECTOR)
         st.markdown(t(lang, "train.pad_now", row=np.array2string(pad_row, precision=4, separator=", ")))
         if not st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD):
@@ -87,25 +85,20 @@ def prediction_result(lang: str, tokens: tuple[str, ...], predicted: tuple[int, 
                                             truth=names(actual), step=rec.step))
 
 
-def loss_and_predictions(lang: str, lab: Lab, probs: np.ndarray) -> None:
+def loss_and_predictions(lang: str, losses: list[float], rows: list[tuple[str, str, str, float, bool]]) -> None:
+    """The loss curve and, per sentence, (text, label, predicted class, its probability, right?)."""
     cols = st.columns([1.2, 1])
     with cols[0]:
-        if lab.losses:
-            st.plotly_chart(charts.loss_curve(lab.losses, t(lang, "train.loss_title", step=lab.steps)), key="loss_chart",
+        if losses:
+            st.plotly_chart(charts.loss_curve(losses, t(lang, "train.loss_title", step=len(losses))), key=Keys.LOSS_CHART,
                             config=charts.chart_config("loss"))
         else:
             st.info(t(lang, "train.no_steps_yet"))
     with cols[1]:
-        classes = lab.recipe.classes
-        rows = []
-        for b, toks in enumerate(lab.batch.tokens):
-            label = lab.recipe.labels[b]
-            pred = int(np.argmax(probs[b]))
-            rows.append({t(lang, "pipe.col.sentence"): " ".join(toks),
-                         t(lang, "train.col.label"): classes[label] if label is not None else "—",
-                         t(lang, "train.col.pred"): f"{classes[pred] if pred < len(classes) else pred} ({probs[b, pred]:.2f})",
-                         "✓": "✓" if label == pred else "✗"})
-        st.dataframe(pa.Table.from_pylist(rows), hide_index=True, width="stretch", height=min(300, 38 + 35 * len(rows)))
+        table = [{t(lang, "pipe.col.sentence"): text, t(lang, "train.col.label"): label,
+                  t(lang, "train.col.pred"): f"{pred} ({p:.2f})", "✓": "✓" if right else "✗"}
+                 for text, label, pred, p, right in rows]
+        st.dataframe(pa.Table.from_pylist(table), hide_index=True, width="stretch", height=min(300, 38 + 35 * len(rows)))
 
 
 MAX_GRAD_ROWS = 200  # rows of the gradient table: PAD and UNK first, then the largest ‖grad‖
@@ -124,47 +117,64 @@ def grad_rows_shown(ids: np.ndarray, norms: np.ndarray, special: tuple[int, int]
     return np.array(sorted(keep))
 
 
-def grad_view(lang: str, lab: Lab) -> None:
+@dataclass(frozen=True)
+class GradData:
+    """The last step's gradient, as plain arrays: what `grad_view` draws."""
+
+    step: int
+    tokens: tuple[str, ...]
+    pad_id: int
+    unk_id: int
+    ids: np.ndarray  # (K',) ids looked up in the step, sorted
+    rows: np.ndarray  # (K', E) dL/dW at those ids
+    counts: np.ndarray  # (V,) how many times the step looked each id up
+    unused_max: float  # max |dL/dW| over every other row: exactly 0.0 (C8)
+
+
+def grad_view(lang: str, g: GradData | None) -> None:
     """The last step's dL/dW row by row, with numbers: used rows, the PAD row (exactly 0), unused rows (exactly 0)."""
-    rec = lab.last
-    if rec is None:
+    if g is None:
         st.info(t(lang, "train.grad_none"))
         return
-    vocab = lab.recipe.vocab
-    step_ids = lab.batch.ids[rec.rows]  # (K, T) ids this step looked up
-    counts = np.bincount(step_ids.reshape(-1).numpy(), minlength=vocab.size)
-    ids, g = rec.grad_ids.numpy(), rec.grad_rows.numpy()  # (K',), (K', E)
-    norms = np.linalg.norm(g, axis=1)
-    pos = grad_rows_shown(ids, norms, (vocab.pad_id, vocab.unk_id))
-    more = g.shape[1] - MAX_GRAD_COLS
+    norms = np.linalg.norm(g.rows, axis=1)
+    pos = grad_rows_shown(g.ids, norms, (g.pad_id, g.unk_id))
+    more = g.rows.shape[1] - MAX_GRAD_COLS
     tail = f" … (+{more})" if more > 0 else ""
     # 3 significant digits, not 3 decimals: a late step's gradient is ~1e-5 and must not read as 0
-    text = ["[" + ", ".join(f"{x:.3g}" for x in row) + "]" + tail for row in g[pos, :MAX_GRAD_COLS].tolist()]
-    table = pa.table({"id": ids[pos], "token": [vocab.tokens[i] for i in ids[pos].tolist()],
-                      t(lang, "train.col.count"): counts[ids[pos]], "‖grad‖": norms[pos], "grad": text})
+    text = ["[" + ", ".join(f"{x:.3g}" for x in row) + "]" + tail for row in g.rows[pos, :MAX_GRAD_COLS].tolist()]
+    table = pa.table({"id": g.ids[pos], "token": [g.tokens[i] for i in g.ids[pos].tolist()],
+                      t(lang, "train.col.count"): g.counts[g.ids[pos]], "‖grad‖": norms[pos], "grad": text})
     st.dataframe(table, hide_index=True, width="stretch", column_config={"grad": st.column_config.TextColumn(width="large")})
-    if len(pos) < len(ids):
-        st.caption(t(lang, "train.grad_rows_shown", shown=len(pos), n=len(ids)))
-    pad_norm = float(np.linalg.norm(g[ids == vocab.pad_id])) if vocab.pad_id in ids.tolist() else 0.0
-    st.markdown(t(lang, "train.grad_summary", step=rec.step, unused=vocab.size - len(ids),
-                  unused_max=repr(rec.unused_grad_max), pad=repr(pad_norm)))
+    if len(pos) < len(g.ids):
+        st.caption(t(lang, "train.grad_rows_shown", shown=len(pos), n=len(g.ids)))
+    pad_norm = float(np.linalg.norm(g.rows[g.ids == g.pad_id])) if g.pad_id in g.ids.tolist() else 0.0
+    st.markdown(t(lang, "train.grad_summary", step=g.step, unused=len(g.tokens) - len(g.ids),
+                  unused_max=repr(g.unused_max), pad=repr(pad_norm)))
 
 
-def moved_view(lang: str, lab: Lab) -> None:
+@dataclass(frozen=True)
+class MovedData:
+    """How far each row moved in the last step, and why rows absent from it could move."""
+
+    tokens: tuple[str, ...]
+    pad_id: int
+    used: np.ndarray  # (K',) ids the step looked up
+    delta: np.ndarray  # (V,) ‖W_after − W_before‖ per row
+    optimizer: str
+    weight_decay: float
+
+
+def moved_view(lang: str, m: MovedData | None) -> None:
     """How far each row moved in the last step; absent rows that moved are explained by the optimizer."""
-    rec = lab.last
-    if rec is None:
+    if m is None:
         return
-    vocab = lab.recipe.vocab
-    used = set(rec.grad_ids.tolist())
-    delta = rec.delta.numpy()
-    moved_absent = [i for i in np.flatnonzero(delta > 0).tolist() if i not in used]
-    st.markdown(t(lang, "train.moved_summary", used=len(used), moved=int((delta > 0).sum()),
-                  absent=len(moved_absent), pad=repr(float(delta[vocab.pad_id]))))
-    cfg = lab.recipe.config
-    st.caption(t(lang, f"opt.explain.{cfg.optimizer}") + (" " + t(lang, "opt.explain.wd") if cfg.weight_decay > 0 else ""))
+    used = set(m.used.tolist())
+    moved_absent = [i for i in np.flatnonzero(m.delta > 0).tolist() if i not in used]
+    st.markdown(t(lang, "train.moved_summary", used=len(used), moved=int((m.delta > 0).sum()),
+                  absent=len(moved_absent), pad=repr(float(m.delta[m.pad_id]))))
+    st.caption(t(lang, f"opt.explain.{m.optimizer}") + (" " + t(lang, "opt.explain.wd") if m.weight_decay > 0 else ""))
     if moved_absent:
-        names = ", ".join(f"{i} · {vocab.tokens[i]}" for i in moved_absent[:12])
+        names = ", ".join(f"{i} · {m.tokens[i]}" for i in moved_absent[:12])
         st.warning(t(lang, "train.absent_moved", rows=names), icon=":material/search:")
 
 
@@ -176,9 +186,9 @@ def timeline(lang: str, steps: list[int], follow_from: int | None) -> int:
     """
     if len(steps) <= 1:
         return steps[-1]
-    current = st.session_state.get(Keys.TIMELINE)
+    current = session.get(Keys.TIMELINE)
     if current not in steps or current == follow_from:
-        st.session_state[Keys.TIMELINE] = steps[-1]
+        session.set_value(Keys.TIMELINE, steps[-1])
     return st.select_slider(t(lang, "proj.timeline"), options=steps, key=Keys.TIMELINE)
 
 

@@ -14,12 +14,12 @@ from typing import Annotated, Literal, Sequence
 
 import numpy as np
 import torch
-from pydantic import BaseModel, ConfigDict, Field, Strict
+from pydantic import BaseModel, ConfigDict, Field, Strict, create_model
 
 from core import limits
-from core.model import POOLINGS
+from core.knobs import KNOBS, Knob, knob
 from core.problems import Problem, require
-from core.training import OPTIMIZERS, Config
+from core.training import Config
 from core.vocab import ROLES
 
 SCHEMA_VERSION = 1
@@ -38,27 +38,32 @@ _Token = Annotated[str, Field(min_length=1, max_length=limits.MAX_TOKEN_CHARS)]
 _VocabRow = Annotated[tuple[_Token, Annotated[_Int, Field(ge=0, lt=limits.MAX_VOCAB)], Literal[ROLES]],
                       Strict(False)]  # a JSON array [token, id, role]; its items stay strict
 _ParamName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.]{0,39}$")]
-_DEFAULT = Config()
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
-class StateConfig(_Strict):
-    """`core.training.Config` as stored; its defaults are Config's (one home for defaults)."""
+def _stored_type(k: Knob):
+    """The strict pydantic type of one knob as stored in JSON (bounds from core.knobs)."""
+    if k.kind == "choice":
+        return Literal[k.choices]
+    if k.kind == "float":
+        low = {"gt": k.lo} if k.lo_open else {"ge": k.lo}
+        return Annotated[float, Field(allow_inf_nan=False, le=k.hi, **low)]
+    bounded = Annotated[_Int, Field(ge=k.lo, le=k.hi)]
+    return bounded | None if k.kind == "optional_int" else bounded
 
-    embedding_dim: Annotated[_Int, Field(ge=1, le=limits.MAX_EMBEDDING_DIM)] = _DEFAULT.embedding_dim
-    seed: Annotated[_Int, Field(ge=0, le=limits.MAX_SEED)] = _DEFAULT.seed
-    pooling: Literal[POOLINGS] = _DEFAULT.pooling
-    optimizer: Literal[OPTIMIZERS] = _DEFAULT.optimizer
-    lr: Annotated[float, Field(allow_inf_nan=False, gt=0, le=limits.MAX_LR)] = _DEFAULT.lr
-    weight_decay: Annotated[float, Field(allow_inf_nan=False, ge=0, le=limits.MAX_WEIGHT_DECAY)] = _DEFAULT.weight_decay
-    batch_size: Annotated[_Int, Field(ge=0, le=limits.MAX_SENTENCES)] = _DEFAULT.batch_size
-    fixed_len: Annotated[_Int, Field(ge=1, le=limits.MAX_TOKENS_PER_SENTENCE)] | None = _DEFAULT.fixed_len
 
+class _StoredConfig(_Strict):
     def to_config(self) -> Config:
-        return Config(**{**self.model_dump(), "lr": float(self.lr), "weight_decay": float(self.weight_decay)})
+        return Config(**{k.name: float(v) if k.kind == "float" else v
+                         for k, v in ((knob(n), v) for n, v in self.model_dump().items())})
+
+
+# `core.training.Config` as stored: one field per knob of core.knobs.KNOBS, with its default.
+StateConfig = create_model("StateConfig", __base__=_StoredConfig, __module__=__name__,
+                           **{k.name: (_stored_type(k), k.default) for k in KNOBS})
 
 
 class PadEdit(_Strict):

@@ -14,64 +14,33 @@ from __future__ import annotations
 
 import uuid
 
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass, field, make_dataclass
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
 from torch import nn
 
 from core import limits
-from core.batch import Batch, make_batch
+from core.batch import Batch, Line, make_batch
+from core.knobs import KNOBS, OPTIMIZERS  # noqa: F401  (OPTIMIZERS re-exported)
 from core.memory import memory_problems
 from core.model import POOLINGS, ToyClassifier
 from core.problems import Problem, require
 from core.vocab import Vocab
 
-OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
 MOVED_BLOCK_FLOATS = 2**20  # Lab._moved works on blocks of this many floats (4 MB)
 
 
-@dataclass(frozen=True)
-class Config:
-    """Every training knob with its default: the single home of defaults (DESIGN.md, example 5)."""
+def _config_problems(self) -> list[Problem]:
+    """Validate every knob a learner (or an imported file) can set; [] when fine."""
+    return [p for k in KNOBS if (p := k.check(getattr(self, k.name))) is not None]
 
-    embedding_dim: int = 3
-    seed: int = 0
-    pooling: str = "masked_mean"
-    optimizer: str = "adam"
-    lr: float = 0.1
-    weight_decay: float = 0.0
-    batch_size: int = 0  # 0: every sentence in every step; k: k sentences per step, in turn
-    fixed_len: int | None = None  # None: pad to the longest sentence
 
-    def problems(self) -> list[Problem]:
-        """Validate numbers a learner (or an imported file) can set; [] when fine."""
-        p: list[Problem] = []
-        ints = (self.embedding_dim, self.seed, self.batch_size, self.fixed_len or 1)
-        floats = (self.lr, self.weight_decay)
-        if any(isinstance(x, bool) for x in ints + floats):  # True is an int to Python, not to a learner
-            return [Problem("config_invalid")]
-        if not (isinstance(self.embedding_dim, int) and 1 <= self.embedding_dim <= limits.MAX_EMBEDDING_DIM):
-            p.append(Problem("dim_range", {"max": limits.MAX_EMBEDDING_DIM}))
-        if not (isinstance(self.seed, int) and 0 <= self.seed <= limits.MAX_SEED):
-            p.append(Problem("seed_range", {"max": limits.MAX_SEED}))
-        if self.pooling not in POOLINGS:
-            p.append(Problem("pooling_unknown", {"choices": ", ".join(POOLINGS)}))
-        if self.optimizer not in OPTIMIZERS:
-            p.append(Problem("optimizer_unknown", {"choices": ", ".join(OPTIMIZERS)}))
-        if not (isinstance(self.lr, (int, float)) and np.isfinite(self.lr) and 0 < self.lr <= limits.MAX_LR):
-            p.append(Problem("lr_range", {"value": str(self.lr), "max": limits.MAX_LR}))
-        wd = self.weight_decay
-        if not (isinstance(wd, (int, float)) and np.isfinite(wd) and 0 <= wd <= limits.MAX_WEIGHT_DECAY):
-            p.append(Problem("wd_range", {"value": str(wd), "max": limits.MAX_WEIGHT_DECAY}))
-        if not (isinstance(self.batch_size, int) and 0 <= self.batch_size <= limits.MAX_SENTENCES):
-            p.append(Problem("batch_size_range", {"max": limits.MAX_SENTENCES}))
-        if self.fixed_len is not None and not (
-            isinstance(self.fixed_len, int) and 1 <= self.fixed_len <= limits.MAX_TOKENS_PER_SENTENCE
-        ):
-            p.append(Problem("fixed_len_range", {"max": limits.MAX_TOKENS_PER_SENTENCE}))
-        return p
+# Every training knob with its default, derived from core.knobs.KNOBS (the single home of
+# defaults, DESIGN.md example 5): Config(embedding_dim=3, seed=0, pooling="masked_mean", …).
+Config = make_dataclass("Config", [(k.name, object, field(default=k.default)) for k in KNOBS],
+                        frozen=True, namespace={"problems": _config_problems, "__module__": __name__})
 
 
 @dataclass(frozen=True)
@@ -83,6 +52,11 @@ class Recipe:
     labels: tuple[int | None, ...]
     classes: tuple[str, ...]
     config: Config = field(default_factory=Config)
+
+    @classmethod
+    def of(cls, vocab: Vocab, lines: Sequence[Line], classes: Sequence[str], config: Config) -> "Recipe":
+        """The recipe of parsed sentence lines (core.batch.parse_sentences) with a vocabulary and a config."""
+        return cls(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), tuple(classes), config)
 
     def problems(self) -> list[Problem]:
         p = self.config.problems()

@@ -7,17 +7,18 @@ import streamlit as st
 import session
 from components.i18n import t
 from components.lessons import render_lessons
-from session import Keys, Workspace
+from core.explorer import Explorer
+from session import Keys
 
 MODES = ("guided", "free")
 
 
-def render(lang: str, ws: Workspace) -> None:
+def render(lang: str, ex: Explorer) -> None:
     st.caption(t(lang, "lessons.intro"))
-    session.set_value(Keys.MODE, ws.lesson_mode)  # the workspace remembers it while other views are shown
+    session.set_value(Keys.MODE, ex.lesson_mode)  # the workspace remembers it while other views are shown
     mode = st.radio(t(lang, "lessons.mode"), MODES, key=Keys.MODE, horizontal=True,
                     format_func=lambda m: t(lang, f"lessons.mode.{m}"),
-                    on_change=lambda: setattr(ws, "lesson_mode", session.get(Keys.MODE)))
-    moved = render_lessons(ws.lab, lang, mode, ws.lesson_index, memo=ws.memo)
+                    on_change=lambda: setattr(ex, "lesson_mode", session.get(Keys.MODE)))
+    moved = render_lessons(ex.lab, lang, mode, ex.lesson_index, memo=session.memo)
     if moved is not None:
-        ws.lesson_index = moved
+        ex.lesson_index = moved

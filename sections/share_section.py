@@ -12,15 +12,16 @@ from core.problems import InputError
 from core.share_link import share_url, to_query_params
 from core.state import export_state, parse_state, restore
 from core.weights_csv import weights_csv
-from session import Keys, Workspace
+from core.explorer import Explorer
+from session import Keys
 
 LINK_MAX_STATE_BYTES = 64_000  # a state bigger than this makes no usable link; export a file instead
 
 
-def render(lang: str, ws: Workspace) -> None:
-    lab = ws.lab
+def render(lang: str, ex: Explorer) -> None:
+    lab = ex.lab
     recipe = lab.recipe
-    text = session.get(Keys.SENTENCES, "")
+    text = ex.text
     try:
         code = script_for(recipe, lab.steps, lab.pad_edits)
     except InputError as e:
@@ -33,9 +34,9 @@ def render(lang: str, ws: Workspace) -> None:
         link_for(recipe, text, lang, lab),
     )
     if uploaded is not None:
-        ws.import_problems = []
-        apply_import(lang, ws, uploaded)
-    inputs.show_problems(lang, "err.import_title", ws.import_problems)
+        ex.problems.pop("import", None)
+        apply_import(ex, uploaded)
+    inputs.show_problems(lang, "err.import_title", ex.problems.get("import", []))
 
 
 def link_for(recipe, text: str, lang: str, lab) -> str:
@@ -49,13 +50,13 @@ def link_for(recipe, text: str, lang: str, lab) -> str:
         return ""
 
 
-def apply_import(lang: str, ws: Workspace, data: bytes) -> None:
+def apply_import(ex: Explorer, data: bytes) -> None:
     """Validate an uploaded state; apply it on a fresh run, or keep its problems to show and change nothing."""
     try:
         state = parse_state(data)
         restored = restore(state)
     except InputError as e:
-        ws.import_problems = e.problems
+        ex.problems["import"] = e.problems
         return
     if restored.weights_verified is False or restored.model_verified is False:
         notice = "share.imported_unverified"

@@ -23,7 +23,7 @@ CLASSES = ("부정", "긍정")
 def make_lab(rows=CHAPTER_ROWS, text=CHAPTER_TEXT, classes=CLASSES, **config) -> Lab:
     vocab = Vocab.from_rows(rows)
     lines = parse_sentences(text, classes)
-    return Lab(Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), tuple(classes), Config(**config)))
+    return Lab(Recipe.of(vocab, lines, classes, Config(**config)))
 
 
 @pytest.fixture

@@ -183,12 +183,15 @@ def test_timeline_scrubs_back_and_the_pad_point_is_the_same_in_every_step(at):
 
 
 def test_a_long_history_is_drawn_through_a_bounded_number_of_steps(at, monkeypatch):
-    """Past MAX_DRAWN_STEPS kept steps the frame is fitted on, and the trails drawn through, an even
-    stride of them (first and newest always); the shown step still projects exactly (sklearn's PCA
-    on the same snapshots is the answer key) and the PAD caption still covers every kept step."""
+    """Past MAX_DRAWN_STEPS kept steps the trails are drawn through an even stride of them (first
+    and newest always); the shown step projects exactly in the lab's one frame, fitted on a preview
+    run of the same recipe (sklearn's PCA on a fresh lab's snapshots is the answer key), and the PAD
+    caption still covers every kept step."""
     from sklearn.decomposition import PCA
 
     import core.projection
+    from core.explorer import PREVIEW_STEPS
+    from core.training import Lab
 
     monkeypatch.setattr(core.projection, "MAX_DRAWN_STEPS", 8)
     at.button_group(key="section").set_value("train").run()
@@ -207,12 +210,57 @@ def test_a_long_history_is_drawn_through_a_bounded_number_of_steps(at, monkeypat
     for tr in fig["data"]:
         if tr.get("name") != "trails":
             xy[array(tr["customdata"]).astype(int)] = np.stack([array(tr["x"]), array(tr["y"])], axis=1)
-    pca = PCA(n_components=2).fit(np.concatenate([lab.snapshots[s] for s in drawn]).astype(np.float64))
+    preview = Lab(lab.recipe)
+    preview.run(PREVIEW_STEPS)
+    fitted = core.projection.thin_steps(sorted(preview.snapshots), 16)
+    pca = PCA(n_components=2).fit(np.concatenate([preview.snapshots[s] for s in fitted]).astype(np.float64))
     expected = pca.transform(lab.snapshots[17].astype(np.float64))
-    signs = np.sign(np.sum(expected * xy, axis=0))  # a refit may be mirrored to match the previous frame
+    signs = np.sign(np.sum(expected * xy, axis=0))  # PCA axes are defined up to sign
     np.testing.assert_allclose(xy, expected * signs, rtol=1e-4, atol=1e-5)
     assert any("41" in c.value and "PAD" in c.value for c in at.caption)
     assert any("8" in c.value and "41" in c.value and "PCA" in c.value for c in at.caption)  # says the steps are thinned
+
+
+def _pad_and_ranges(at, title: str) -> tuple[list, list, list]:
+    fig = figure(at, title)
+    pad = [tr for tr in fig["data"] if tr.get("name") == "PAD"][0]
+    layout = fig["layout"]
+    return (array(pad["x"]).tolist() + array(pad["y"]).tolist(), layout["xaxis"]["range"], layout["yaxis"]["range"])
+
+
+def test_the_pca_frame_holds_still_across_steps_runs_and_the_timeline(at):
+    """Five Steps, a Run of 20 and a timeline move: the PAD point is bitwise where it was, the axis
+    ranges only widen, and the caption says so truthfully."""
+    at.button_group(key="section").set_value("train").run()
+    pad0, x0, y0 = _pad_and_ranges(at, "0단계의 W")
+    seen = []
+    for _ in range(5):
+        at.button(key="step").click().run()
+        seen.append(_pad_and_ranges(at, f"{len(seen) + 1}단계의 W"))
+    at.number_input(key="n_steps").set_value(20).run()
+    at.button(key="run_steps").click().run()
+    seen.append(_pad_and_ranges(at, "25단계의 W"))
+    at.select_slider(key="timeline").set_value(3).run()
+    seen.append(_pad_and_ranges(at, "3단계의 W"))
+    assert not at.exception
+    for pad, x, y in seen:
+        assert pad == pad0
+        assert x[0] <= x0[0] and x[1] >= x0[1] and y[0] <= y0[0] and y[1] >= y0[1]
+        x0, y0 = x, y
+    xy = ", ".join(f"{v:.4f}" for v in pad0)
+    assert any(xy in c.value and "26" in c.value for c in at.caption)  # PAD at (x, y) in all 26 kept steps
+
+
+def test_regression_refused_e_then_a_new_sentence_at_100k(at):
+    """Issue 13's crash: the 100k example, E=401 refused, then a sentence added; no exception."""
+    at.selectbox(key="preset").set_value("large").run()
+    at.button(key="load_preset").click().run()
+    at.number_input(key="embedding_dim").set_value(401).run()
+    assert errors(at) and not at.exception
+    at.text_area(key="sentences").input(at.text_area(key="sentences").value + "\nw000002 w000003 | 1").run()
+    assert not at.exception
+    lab = at.session_state["_ws"].lab
+    assert lab.batch.ids.shape == (257, 50) and lab.recipe.config.embedding_dim == 300
 
 
 def test_play_toggle_and_token_picker_render_without_error(at):
@@ -375,9 +423,8 @@ def test_kept_figures_and_demos_do_not_keep_an_old_lab_alive(at):
     at.button_group(key="section").set_value("lessons").run()
     at.radio(key="mode").set_value("free").run()
     at.button_group(key="section").set_value("train").run()
-    ws = at.session_state["_ws"]
-    assert {"w_chart", "out_chart", "neighbours:first", "demo:C8"} <= set(ws.built)
-    old = weakref.ref(ws.lab)
+    assert {"w_chart", "out_chart", "neighbours:first", "demo:C8"} <= set(at.session_state["_built"])
+    old = weakref.ref(at.session_state["_ws"].lab)
     at.button(key="reset").click().run()
     gc.collect()
     assert old() is None  # a 100k×300 lab is ~1 GB: the caches name labs by uid, never hold them

@@ -44,7 +44,7 @@ def test_an_edit_in_the_window_changes_that_row_of_the_vocabulary(at):
     before = ws.vocab
     at.number_input(key="vocab_start").set_value(3).run()
     word = before.tokens[2]  # row 3, the window's first row
-    assert word in " ".join(" ".join(l.tokens) for l in ws.lines)  # a word the sentences use
+    assert word in " ".join(" ".join(s) for s in ws.recipe.sentences)  # a word the sentences use
     at.session_state["vocab"] = {"edited_rows": {"0": {"token": "새말"}}, "added_rows": [], "deleted_rows": []}
     at.run()
     ws = at.session_state["_ws"]
@@ -53,7 +53,7 @@ def test_an_edit_in_the_window_changes_that_row_of_the_vocabulary(at):
     assert table(at)["token"].iloc[0] == "새말"
     ids = id_matrix(at)
     assert 2 not in {i for row in ids for i in row}  # nothing looks the renamed row up now…
-    expected = [[ws.vocab.index.get(tok, ws.vocab.unk_id) for tok in l.tokens] for l in ws.lines]
+    expected = [[ws.vocab.index.get(tok, ws.vocab.unk_id) for tok in s] for s in ws.recipe.sentences]
     assert [row[:len(e)] for row, e in zip(ids, expected)] == expected  # …its word became <UNK>
 
 

@@ -1,0 +1,297 @@
+"""One learner's session as a plain-Python model: the inputs, the lab, the picture and the view state.
+
+The page reads widgets, calls this model and draws plain data, so every flow can be tested
+without Streamlit. The inputs have one home: ``lab.recipe`` (vocabulary, sentences, labels,
+config) plus the text the sentences were parsed from. An edit that has a problem changes
+nothing: the call returns the problems, the model keeps them to show until the input is fixed,
+and the last valid state keeps working.
+
+    >>> ex = Explorer.from_preset(presets.load("chapter"))
+    >>> ex.apply_config({**ex.config_values(), "embedding_dim": 9999})
+    [Problem(code='dim_range', …)]              # nothing changed
+    >>> ex.step(); ex.run(20)                   # [] and []
+    >>> pic = ex.picture(2)                     # the newest step in this lab's one frame
+    >>> pic.pad_xy                              # bitwise the same at every step (the frame rule)
+
+The frame rule: one PCA frame per lab and per number of dimensions, fitted when first drawn and
+reused for every Step, Run, Play and timeline move, until the learner asks for a refit
+(`refit`) or the table is rebuilt (a new lab: new seed, E, vocabulary, sentences …). Axis ranges
+only ever widen. Then the PAD row, which training never changes, projects to the same point at
+every step, and what moves on screen is training, not the camera (X7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable, Sequence
+
+import numpy as np
+
+from core.batch import parse_sentences
+from core.knobs import KNOBS
+from core.problems import InputError, Problem
+from core.projection import Frame, axis_ranges, fit_frame, spectrum_is_flat, thin_steps
+from core.training import Config, Lab, Recipe
+from core.vocab import Vocab
+
+# The frame is fitted on a preview: a private copy of this lab trained PREVIEW_STEPS steps ahead
+# (the same recipe trains bitwise the same way, so the learner's own steps pass through those
+# states). The fresh table alone is N(0, 1) noise whose principal axes mean nothing (C9), and
+# training mostly moves the rows along other directions, which such a frame would hide; the
+# preview's axes are the directions training separates the tokens along, so the motion is visible
+# from the first Step on. Tables above PREVIEW_MAX_FLOATS (V·E) skip the preview (its cost would
+# delay the page) and fit on the fresh table: the page says so, and offers the refit.
+PREVIEW_STEPS = 30
+PREVIEW_MAX_FLOATS = 2_000_000
+PREVIEW_FIT_STEPS = 16  # preview snapshots the fit uses (an even stride, first and last included)
+
+
+@dataclass
+class _FrameState:
+    """One fitted frame and what was drawn in it (per lab and per number of dimensions)."""
+
+    frame: Frame
+    basis: str  # "preview": fitted on a preview run; "initial": on the fresh table; "refit": on kept steps
+    fitted_steps: tuple[int, ...]  # the steps (of the preview run or of the lab) the fit used
+    ranges: list[tuple[float, float]]
+    flat: bool  # the spectrum is no more structured than a random table's (C9)
+    version: int  # names this frame in caches: a refit may mirror an axis
+    points: dict[int, np.ndarray] = field(default_factory=dict)  # step → (V, k)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """What the projection shows: every drawn step's points in one frame, with fixed axis ranges."""
+
+    shown: int  # the step the picture shows
+    steps: tuple[int, ...]  # the drawn steps (kept steps, thinned to at most MAX_DRAWN_STEPS)
+    points: dict[int, np.ndarray]  # step → (V, k): all from the same frame
+    ranges: tuple[tuple[float, float], ...]  # one per axis; only ever widen within a frame
+    explained: tuple[float, ...]  # each axis's share of the variance it was fitted on
+    pad_xy: np.ndarray  # (k,) the PAD row's point at the shown step
+    basis: str
+    fitted_steps: tuple[int, ...]
+    flat: bool
+    version: int
+
+    @property
+    def dims(self) -> int:
+        return len(self.ranges)
+
+
+@dataclass
+class Explorer:
+    """One learner's session: the lab built from the last valid inputs, the picture, the view state."""
+
+    lab: Lab
+    text: str  # the sentences text the recipe's sentences were parsed from
+    preset_id: str = "chapter"
+    problems: dict[str, list[Problem]] = field(default_factory=dict)  # "vocab"/"text"/"config" → now wrong
+    notices: list[tuple[str, dict]] = field(default_factory=list)  # (string key, params) to show once
+    selected_token: int | None = None  # followed everywhere: id cell, W row, scatter point, picker
+    lesson_index: int = 0
+    lesson_mode: str = "guided"
+    guess: tuple[int, tuple[int, ...]] | None = None  # (step, rows) the learner predicted for that step
+    _frames: dict[int, _FrameState] = field(default_factory=dict)  # k → frame of this lab
+    _versions: int = 0
+
+    # ---- construction ----------------------------------------------------------------------
+    @classmethod
+    def from_preset(cls, preset: dict) -> "Explorer":
+        """The explorer of a preset (assets.presets.load); raises InputError if its lab cannot be built."""
+        vocab = Vocab.from_rows(preset["vocab"])
+        classes = tuple(preset["classes"])
+        lines = parse_sentences(preset["sentences"], classes)
+        config = Config(**preset.get("config", {}))
+        return cls(Lab(Recipe.of(vocab, lines, classes, config)), preset["sentences"], preset["id"])
+
+    @classmethod
+    def from_lab(cls, lab: Lab, text: str, preset_id: str = "import") -> "Explorer":
+        """An explorer around a lab that was restored elsewhere (an imported file, a share link)."""
+        return cls(lab, text, preset_id)
+
+    # ---- the inputs (one recipe) -------------------------------------------------------------
+    @property
+    def recipe(self) -> Recipe:
+        return self.lab.recipe
+
+    @property
+    def vocab(self) -> Vocab:
+        return self.lab.recipe.vocab
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.lab.recipe.classes
+
+    @property
+    def config(self) -> Config:
+        return self.lab.recipe.config
+
+    def config_values(self) -> dict:
+        """Knob name → value of the current config (what the widgets show)."""
+        return {k.name: getattr(self.config, k.name) for k in KNOBS}
+
+    def apply_text(self, text: str) -> list[Problem]:
+        """New sentences (one per line, ``tokens | label``). On a problem nothing changes."""
+        try:
+            lines = parse_sentences(text, self.classes)
+        except InputError as e:
+            return self._refused("text", e.problems)
+        recipe = Recipe.of(self.vocab, lines, self.classes, self.config)
+        return self._rebuild("text", recipe, text)
+
+    def apply_vocab(self, rows: Sequence[Sequence]) -> list[Problem]:
+        """A new vocabulary from (token, id, role) rows as typed. On a problem nothing changes."""
+        try:
+            vocab = Vocab.from_rows(rows)
+        except InputError as e:
+            return self._refused("vocab", e.problems)
+        return self._rebuild("vocab", replace(self.recipe, vocab=vocab), self.text)
+
+    def apply_config(self, values: dict) -> list[Problem]:
+        """New knob values (name → value; names from core.knobs). On a problem nothing changes."""
+        try:
+            config = Config(**{k.name: values.get(k.name, getattr(self.config, k.name)) for k in KNOBS})
+        except (TypeError, ValueError):
+            return self._refused("config", [Problem("config_invalid")])
+        problems = config.problems()
+        if problems:
+            return self._refused("config", problems)
+        return self._rebuild("config", replace(self.recipe, config=config), self.text)
+
+    def _refused(self, kind: str, problems: list[Problem]) -> list[Problem]:
+        self.problems[kind] = list(problems)
+        return list(problems)
+
+    def _rebuild(self, kind: str, recipe: Recipe, text: str) -> list[Problem]:
+        """Make ``recipe`` the lab (training restarts at step 0), unless it is the current one."""
+        if recipe == self.recipe:
+            self.text = text
+            self.problems.pop(kind, None)
+            return []
+        try:
+            lab = Lab(recipe)
+        except InputError as e:
+            return self._refused(kind, e.problems)
+        if self.lab.steps:
+            self.notices.append(("notice.restarted", {}))
+        self._new_lab(lab)
+        self.text = text
+        self.problems.pop(kind, None)
+        return []
+
+    def _new_lab(self, lab: Lab) -> None:
+        self.lab, self.guess = lab, None
+        self._frames.clear()
+        if self.selected_token is not None and not 0 <= self.selected_token < lab.recipe.vocab.size:
+            self.selected_token = None
+
+    # ---- training ----------------------------------------------------------------------------
+    def step(self) -> list[Problem]:
+        return self._train(lambda: self.lab.step())
+
+    def run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> list[Problem]:
+        return self._train(lambda: self.lab.run(n, on_progress=on_progress))
+
+    def _train(self, work: Callable[[], object]) -> list[Problem]:
+        try:
+            work()
+        except InputError as e:
+            return list(e.problems)
+        return []
+
+    def reset(self) -> None:
+        """Back to step 0 of the same recipe (bitwise the same fresh table); the frame is kept."""
+        frames = dict(self._frames)
+        self._new_lab(Lab(self.recipe))
+        for state in frames.values():  # same recipe: the same fresh table and preview, so the same frame
+            state.points.clear()
+        self._frames = frames
+
+    def set_pad(self, vector: Sequence[float]) -> list[Problem]:
+        """Overwrite the PAD row by hand (C13). Its point moves because the row did; the frame stays."""
+        try:
+            self.lab.set_pad_row(list(vector))
+        except InputError as e:
+            return list(e.problems)
+        for state in self._frames.values():
+            state.points.pop(self.lab.steps, None)  # that step's snapshot changed in place
+        return []
+
+    def predict(self, rows: Sequence[int]) -> None:
+        """The learner's guess of the rows the next step's gradient touches (predict, then reveal)."""
+        self.guess = (self.lab.steps + 1, tuple(sorted(int(r) for r in rows))) if rows else None
+
+    def select(self, token_id: object) -> None:
+        """Follow ``token_id`` everywhere; anything that is not a row of W is ignored."""
+        if isinstance(token_id, (int, np.integer)) and not isinstance(token_id, bool) \
+                and 0 <= int(token_id) < self.vocab.size:
+            self.selected_token = int(token_id)
+
+    # ---- the picture -------------------------------------------------------------------------
+    def refit(self, dims: int) -> Picture:
+        """Fit the frame again, on the steps kept so far (the learner asked: the camera moves once)."""
+        k = self._k(dims)
+        drawn = thin_steps(sorted(self.lab.snapshots))
+        snaps = [self.lab.snapshots[s] for s in drawn]
+        self._frames[k] = self._state(fit_frame(_finite(snaps), k), "refit", tuple(drawn), snaps)
+        return self.picture(dims)
+
+    def picture(self, dims: int, shown: int | None = None) -> Picture:
+        """Every drawn step (kept steps, thinned) and ``shown`` (default: the newest) in this lab's frame."""
+        k = self._k(dims)
+        state = self._frames.get(k) or self._first_frame(k)
+        self._frames[k] = state
+        lab = self.lab
+        steps = sorted(lab.snapshots)
+        shown = steps[-1] if shown not in lab.snapshots else shown
+        drawn = sorted(set(thin_steps(steps)) | {shown})
+        state.points = {s: state.points[s] if s in state.points else state.frame.transform(lab.snapshots[s])
+                        for s in drawn}
+        state.ranges = _widen(state.ranges, axis_ranges(list(state.points.values())))
+        pad = self.vocab.pad_id
+        return Picture(shown, tuple(drawn), dict(state.points), tuple(state.ranges),
+                       tuple(float(x) for x in state.frame.explained), state.points[shown][pad].copy(),
+                       state.basis, state.fitted_steps, state.flat, state.version)
+
+    def _k(self, dims: int) -> int:
+        return max(1, min(int(dims), self.config.embedding_dim))
+
+    def _first_frame(self, k: int) -> _FrameState:
+        lab = self.lab
+        v, e = lab.weight.shape
+        preview = None
+        if not lab.train_problems() and v * e <= PREVIEW_MAX_FLOATS:
+            try:
+                preview = Lab(self.recipe)  # refused when the server is short of memory
+                preview.run(PREVIEW_STEPS)
+            except InputError:  # refused, or diverged part-way (then fit on the finite steps it kept)
+                pass
+        if preview is None:
+            first = lab.snapshots[min(lab.snapshots)]
+            return self._state(fit_frame([first], k), "initial", (min(lab.snapshots),), [first])
+        steps = thin_steps(sorted(preview.snapshots), PREVIEW_FIT_STEPS)
+        snaps = _finite([preview.snapshots[s] for s in steps])
+        return self._state(fit_frame(snaps, k), "preview", tuple(steps), snaps)
+
+    def _state(self, frame: Frame, basis: str, steps: tuple[int, ...], snaps: list[np.ndarray]) -> _FrameState:
+        self._versions += 1
+        ranges = axis_ranges([frame.transform(s) for s in _finite(snaps)])
+        flat = basis == "initial" and spectrum_is_flat(frame, self.vocab.size, seed=self.config.seed)
+        return _FrameState(frame, basis, steps, ranges, flat, self._versions)
+
+
+def _finite(snaps: list[np.ndarray]) -> list[np.ndarray]:
+    """The snapshots whose every entry is finite (the first one always is: a fresh or imported table)."""
+    kept = [s for s in snaps if np.isfinite(s).all()]
+    return kept or snaps[:1]
+
+
+def _widen(old: list[tuple[float, float]], new: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Ranges covering both; a non-finite bound (points of a diverged W) never replaces a finite one."""
+    out = []
+    for (a, b), (c, d) in zip(old, new):
+        lo = min(a, c) if np.isfinite(c) else a
+        hi = max(b, d) if np.isfinite(d) else b
+        out.append((lo, hi))
+    return out

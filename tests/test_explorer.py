@@ -1,0 +1,222 @@
+"""core.explorer: one learner's session as a plain-Python model, tested without Streamlit.
+
+torch is the answer key: the picture's points are checked against a PCA frame recomputed here
+with numpy from the lab's snapshots, and the lab's W against a fresh lab trained the same way.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from assets import presets
+from core.explorer import PREVIEW_STEPS, Explorer
+from core.problems import InputError, Problem
+from core.training import Lab
+
+
+@pytest.fixture
+def chapter() -> Explorer:
+    return Explorer.from_preset(presets.load("chapter"))
+
+
+def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def test_the_pad_point_is_bitwise_fixed_and_ranges_only_widen_across_every_move(chapter):
+    """The frame rule: Step, Run, timeline moves and a Reset leave the PAD point where it was."""
+    ex = chapter
+    first = ex.picture(2)
+    seen = [first]
+    for action in ("step",) * 5 + ("run",):
+        assert (ex.step() if action == "step" else ex.run(20)) == []
+        seen.append(ex.picture(2))
+    for shown in (0, 3, ex.lab.steps):  # the timeline
+        seen.append(ex.picture(2, shown))
+    ex.reset()
+    seen.append(ex.picture(2))
+    for before, after in zip(seen, seen[1:]):
+        assert same_bits(after.pad_xy, first.pad_xy)
+        assert after.version == first.version
+        for (a, b), (c, d) in zip(before.ranges, after.ranges):
+            assert c <= a and d >= b  # only ever widen
+    assert seen[-2].shown == 25 and seen[-1].shown == 0
+
+
+def test_the_picture_is_w_projected_in_one_frame_fitted_on_the_preview(chapter):
+    """The frame's mean and axes come from a preview run of the same recipe; every point is W_s in it."""
+    ex = chapter
+    ex.run(7)
+    pic = ex.picture(2)
+    assert pic.basis == "preview" and pic.fitted_steps[-1] == PREVIEW_STEPS
+    preview = Lab(ex.recipe)
+    preview.run(PREVIEW_STEPS)
+    data = np.concatenate([preview.snapshots[s] for s in pic.fitted_steps]).astype(np.float64)  # (n, E)
+    mean = data.mean(axis=0)
+    _, _, vt = np.linalg.svd(data - mean, full_matrices=False)
+    for step in pic.steps:
+        w = ex.lab.snapshots[step].astype(np.float64)
+        ours = pic.points[step]
+        ref = (w - mean) @ vt[:2].T
+        signs = np.sign(np.sum(ours * ref, axis=0))  # PCA axes are defined up to sign
+        np.testing.assert_allclose(ours, ref * signs, atol=1e-4)
+    np.testing.assert_array_equal(ex.lab.snapshots[7], _trained(ex.recipe, 7))
+
+
+def _trained(recipe, steps: int) -> np.ndarray:
+    lab = Lab(recipe)
+    lab.run(steps)
+    return lab.weight.detach().numpy()
+
+
+def test_refit_is_the_only_thing_that_moves_the_camera_and_it_says_what_it_used(chapter):
+    ex = chapter
+    before = ex.picture(2)
+    ex.run(40)
+    pic = ex.refit(2)
+    assert pic.basis == "refit" and pic.version != before.version
+    assert pic.fitted_steps[0] == 0 and pic.fitted_steps[-1] == 40
+    ex.step()
+    assert same_bits(ex.picture(2).pad_xy, pic.pad_xy)  # and then it holds still again
+
+
+def test_a_new_lab_gets_a_new_frame_and_a_restart_notice(chapter):
+    ex = chapter
+    old = ex.picture(2)
+    ex.step()
+    assert ex.apply_config({**ex.config_values(), "seed": 7}) == []
+    assert ex.lab.steps == 0 and ex.notices[-1][0] == "notice.restarted"
+    assert ex.picture(2).version != old.version
+
+
+def test_a_bad_edit_changes_nothing_and_its_problems_stay_until_fixed(chapter):
+    ex = chapter
+    ex.step()
+    lab, text = ex.lab, ex.text
+    assert [p.code for p in ex.apply_text("영화 좋다 | 없는라벨")] == ["label_unknown"]
+    assert [p.code for p in ex.apply_config({**ex.config_values(), "embedding_dim": 0})] == ["dim_range"]
+    assert [p.code for p in ex.apply_vocab([("<UNK>", 0, "unk"), ("a", 0, "")])][:1]
+    assert ex.lab is lab and ex.text == text and lab.steps == 1
+    assert set(ex.problems) == {"text", "config", "vocab"}
+    assert ex.apply_text(text) == [] and "text" not in ex.problems  # typed back: fixed, same lab
+    assert ex.lab is lab
+
+
+def test_regression_large_table_bad_e_then_a_new_sentence_draws_from_one_recipe():
+    """Issue 13's crash: E=401 is refused at 100k, then a sentence is added; lookup reads lab and lines."""
+    ex = Explorer.from_preset(presets.load("large"))
+    assert [p.code for p in ex.apply_config({**ex.config_values(), "embedding_dim": 401})] == ["table_too_large"]
+    assert ex.apply_text(ex.text + f"\n{ex.vocab.tokens[2]} {ex.vocab.tokens[3]} | 1") == []
+    lab = ex.lab
+    assert lab.recipe.config.embedding_dim == 300
+    assert len(lab.recipe.sentences) == lab.batch.ids.shape[0] == 257
+    vectors = lab.vectors()  # what the lookup view draws, for every sentence the recipe holds
+    torch.testing.assert_close(vectors[-1, :2], lab.weight.detach()[[2, 3]], rtol=0, atol=0)
+
+
+def test_set_pad_moves_the_pad_point_because_the_row_moved_not_the_frame(chapter):
+    ex = chapter
+    before = ex.picture(2)
+    assert ex.set_pad([1.0, 1.0, 1.0]) == []
+    after = ex.picture(2)
+    assert after.version == before.version
+    frame = ex._frames[2].frame  # the one frame of this lab
+    expected = frame.transform(np.ones((1, 3), np.float32))[0]
+    assert same_bits(after.pad_xy, expected)
+    assert [p.code for p in ex.set_pad([1.0])] == ["pad_vector_shape"]
+
+
+def test_selection_ignores_what_is_not_a_row(chapter):
+    ex = chapter
+    for bad in (-1, 6, "2", 2.5, True, None):
+        ex.select(bad)
+        assert ex.selected_token is None
+    ex.select(np.int64(4))
+    assert ex.selected_token == 4
+
+
+def test_untrainable_and_three_dimensional_pictures(chapter):
+    ex = chapter
+    assert ex.apply_text("영화 좋다\n영화 나쁘다") == []  # no labels: no preview, the fresh table
+    pic = ex.picture(3)
+    assert pic.basis == "initial" and pic.dims == 3 and pic.fitted_steps == (0,)
+    assert [p.code for p in ex.step()] == ["labels_missing"]
+    assert ex.apply_config({**ex.config_values(), "embedding_dim": 1}) == []
+    assert ex.picture(3).dims == 1
+
+
+# ---- random sequences of actions ------------------------------------------------------------
+TEXTS = ("영화 정말 좋다 | 긍정\n영화 나쁘다 | 부정", "영화 재미있다 | 긍정", "영화 | 없는것", "", "a" * 70, "좋다 나쁘다 | 1")
+VOCABS = (
+    [("<UNK>", 0, "unk"), ("<PAD>", 1, "pad"), ("영화", 2, ""), ("좋다", 3, ""), ("나쁘다", 4, ""), ("재미있다", 5, "")],
+    [("<PAD>", 0, "pad"), ("<UNK>", 1, "unk"), ("영화", 2, ""), ("좋다", 3, "")],
+    [("<UNK>", 0, "unk"), ("<UNK>", 1, "pad")],  # a duplicate token: refused
+    [("<UNK>", 0, "unk"), ("x", 2, "")],  # ids with a gap, no PAD: refused
+)
+ACTIONS = st.one_of(
+    st.tuples(st.just("text"), st.sampled_from(TEXTS)),
+    st.tuples(st.just("vocab"), st.sampled_from(range(len(VOCABS)))),
+    st.tuples(st.just("config"), st.sampled_from([("embedding_dim", 2), ("embedding_dim", 0), ("seed", 3),
+                                                  ("lr", 99.0), ("optimizer", "sgd"), ("pooling", "lstm"),
+                                                  ("fixed_len", 2), ("batch_size", 1), ("lr", float("nan"))])),
+    st.tuples(st.just("preset"), st.sampled_from(["chapter", "reviews_ko", "reviews_en"])),
+    st.tuples(st.just("step"), st.just(None)), st.tuples(st.just("run"), st.integers(-1, 30)),
+    st.tuples(st.just("reset"), st.just(None)), st.tuples(st.just("pad"), st.sampled_from([(1.0, 2.0), (0.5,) * 3])),
+    st.tuples(st.just("refit"), st.sampled_from([2, 3])), st.tuples(st.just("picture"), st.sampled_from([2, 3])),
+)
+
+
+@settings(max_examples=int(os.environ.get("HYPOTHESIS_EXPLORER_EXAMPLES", "25")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(ACTIONS, min_size=1, max_size=12))
+def test_any_sequence_of_actions_keeps_one_recipe_and_a_fixed_pad_point(actions):
+    """Only explained problems; what is drawn comes from one recipe; within a lab the PAD point stays."""
+    ex = Explorer.from_preset(presets.load("chapter"))
+    pad_seen: dict[tuple, bytes] = {}
+    for kind, arg in actions:
+        lab_before = ex.lab
+        if kind == "text":
+            out = ex.apply_text(arg)
+        elif kind == "vocab":
+            out = ex.apply_vocab(VOCABS[arg])
+        elif kind == "config":
+            out = ex.apply_config({**ex.config_values(), arg[0]: arg[1]})
+        elif kind == "preset":
+            ex = Explorer.from_preset(presets.load(arg))
+            out = []
+        elif kind == "step":
+            out = ex.step()
+        elif kind == "run":
+            try:
+                out = ex.run(arg)
+            except InputError as e:  # an explained refusal is the only exception allowed
+                out = e.problems
+        elif kind == "reset":
+            ex.reset()
+            out = []
+        elif kind == "pad":
+            out = ex.set_pad(arg)
+        elif kind == "refit":
+            ex.refit(arg)
+            out = []
+        else:
+            out = []
+        assert all(isinstance(p, Problem) for p in out)
+        if out and kind in ("text", "vocab", "config"):
+            assert ex.lab is lab_before  # a refused edit changes nothing
+        lab = ex.lab
+        recipe = lab.recipe
+        assert lab.batch.ids.shape[0] == len(recipe.sentences) == len(recipe.labels)  # one recipe drawn
+        assert lab.weight.shape == (recipe.vocab.size, recipe.config.embedding_dim)
+        for dims in (2, 3):
+            pic = ex.picture(dims)
+            key = (id(lab), dims, pic.version, len(lab.pad_edits))
+            if key in pad_seen:
+                assert pic.pad_xy.tobytes() == pad_seen[key]
+            pad_seen[key] = pic.pad_xy.tobytes()
