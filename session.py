@@ -80,6 +80,7 @@ class Keys:
     IMPORT_APPLY = "import_apply"
 
 
+    PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     STAGE = "stage"  # the stage component: its state is {"selected": id}
     REFIT = "refit_frame"  # re-fit the PCA frame on the steps kept so far
     TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)

@@ -14,6 +14,7 @@ import streamlit as st
 from components.i18n import problem_text, t
 from core import limits
 from core.problems import Problem
+import session
 from session import Keys
 
 
@@ -73,11 +74,11 @@ def _window_start(lang: str, base: pd.DataFrame, locked: bool) -> int:
     v = len(base)
     last_first = max(1, v - EDITOR_WINDOW + 1)
     try:  # whatever a script put there, the window starts on a row that exists
-        first = int(st.session_state.get(Keys.VOCAB_START) or 1)
+        first = int(session.get(Keys.VOCAB_START) or 1)
     except (TypeError, ValueError, OverflowError):
         first = 1
     first = min(max(1, first), last_first)
-    st.session_state[Keys.VOCAB_START] = first
+    session.set_value(Keys.VOCAB_START, first)
     st.caption(t(lang, "vocab.window", v=v, first=first, last=min(v, first + EDITOR_WINDOW - 1), n=EDITOR_WINDOW))
     left, right = st.columns(2)
     left.number_input(t(lang, "vocab.window_start"), key=Keys.VOCAB_START, min_value=1, max_value=last_first,
@@ -94,10 +95,10 @@ def _window_start(lang: str, base: pd.DataFrame, locked: bool) -> int:
 
 def _find_token(base: pd.DataFrame) -> None:
     """Callback of the find box: move the window so the token is its first row."""
-    token = st.session_state.get(Keys.VOCAB_FIND, "")
+    token = session.get(Keys.VOCAB_FIND, "")
     hits = (base["token"] == token).to_numpy().nonzero()[0]
     if len(hits):
-        st.session_state[Keys.VOCAB_START] = int(hits[0]) + 1
+        session.set_value(Keys.VOCAB_START, int(hits[0]) + 1)
 
 
 def sentences_area(lang: str, classes: tuple[str, ...]) -> str:
@@ -114,4 +115,4 @@ def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8
     if len(problems) > limit:
         lines.append(f"- {t(lang, 'err.more', n=len(problems) - limit)}")
     # A keyed container per kind of problem ("problems_vocab_title", …): tests find it without matching text.
-    st.container(key=f"problems_{where.removeprefix('err.')}").error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, 'err.kept')}", icon=":material/error:")
+    st.container(key=Keys.PROBLEMS_PREFIX + where.removeprefix("err.")).error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, 'err.kept')}", icon=":material/error:")

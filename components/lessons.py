@@ -22,6 +22,7 @@ from components.i18n import strings, t
 from components.memo import Memo, no_memo
 from core.lessons import GRAD_ANSWERS, LESSON_IDS, Demo, run_demo
 from core.training import Lab
+import session
 from session import Keys
 
 PREV_KEY, NEXT_KEY = Keys.LESSON_PREV, Keys.LESSON_NEXT
@@ -249,13 +250,12 @@ def _show(lang: str, demo: Demo | str) -> None:
 
 def _go(lesson_id: str) -> None:
     """Button callback (runs before the rerun): move the lesson picker, our own widget."""
-    st.session_state[Keys.LESSON] = lesson_id
+    session.set_value(Keys.LESSON, lesson_id)
 
 
 def _guided(lab: Lab, lang: str, index: int, memo: Memo) -> int | None:
     index = min(max(index, 0), len(LESSON_IDS) - 1)
-    if Keys.LESSON not in st.session_state:  # first draw: the caller's index seeds the picker
-        st.session_state[Keys.LESSON] = LESSON_IDS[index]
+    session.ensure(Keys.LESSON, LESSON_IDS[index])  # first draw: the caller's index seeds the picker
     chosen = st.selectbox(t(lang, "lesson.ui.select"), LESSON_IDS, key=Keys.LESSON,
                           format_func=lambda i: lesson_title(lang, i))
     at = LESSON_IDS.index(chosen)

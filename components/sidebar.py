@@ -22,7 +22,7 @@ def preset_picker(lang: str) -> None:
     titles = presets.titles(lang)
     st.selectbox(t(lang, "side.preset"), list(presets.ORDER), key=Keys.PRESET, format_func=titles.get)
     st.button(t(lang, "side.load_preset"), key=Keys.LOAD_PRESET, width="stretch",
-              on_click=lambda: session.load_preset(st.session_state[Keys.PRESET]),
+              on_click=lambda: session.load_preset(session.get(Keys.PRESET)),
               help=t(lang, "side.load_preset_help"))
 
 
