@@ -12,9 +12,7 @@ import random
 from types import MappingProxyType
 
 from components.i18n import t
-
-TEXT_KEYS = ("pad", "unk", "unused", "used", "selected", "step", "loss", "w_title", "scatter_title",
-             "ids_title", "out_title", "touched", "pad_zero_grad", "legend_title", "class_prefix")
+from components.stage.contract import TEXT_KEYS
 CLASSES = MappingProxyType({"ko": ("부정", "긍정"), "en": ("negative", "positive")})
 WORDS = MappingProxyType({"ko": ("영화", "정말", "좋다", "나쁘다", "재미있다", "지루하다", "최고", "별로", "배우", "연기", "감동", "최악"),
          "en": ("movie", "really", "good", "bad", "fun", "boring", "best", "meh", "actor", "acting", "moving", "worst")})
