@@ -95,8 +95,8 @@ def sample_data(step: int = 0, *, n: int = 10, e: int = 4, lang: str = "ko", mod
         },
         "loss": [round(0.7 * math.exp(-s / 12) + 0.05, 4) for s in range(step + 1)] if step else [],
     }
-    if frames and step > 0:
-        first = max(0, step - frames)
+    if frames and step > 0:  # the steps between the previous picture (step - frames) and this one
+        first = max(0, step - frames + 1)
         data["scatter"]["frames"] = [dict(zip(("step", "x", "y"), (s, *coords(s)))) for s in range(first, step)]
     if not big:
         past = [coords(s) for s in range(max(0, step - 5), step)]

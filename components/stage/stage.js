@@ -82,8 +82,8 @@ function shapePath(kind, r) {
 }
 
 // What a point looks like: shape, colour and size by role, then by class (shape AND colour).
-function look(role, cls, present) {
-  const k = present ? 1.3 : 1;
+function look(role, cls, present, crowd) {
+  const k = (present ? 1.3 : 1) * (role === "pad" || role === "unk" ? 1 : crowd || 1);
   if (role === "pad") return { shape: "diamond", r: 13 * k, fill: "var(--pad)", stroke: "var(--bg)", cls: "pad" };
   if (role === "unk") return { shape: "square", r: 10 * k, fill: "var(--bg)", stroke: "var(--fg)", cls: "unk" };
   if (role === "unused") return { shape: "circle", r: 5 * k, fill: "none", stroke: "var(--muted)", cls: "unused" };
@@ -239,6 +239,10 @@ function render(st, d, animate) {
     fillW(st, st.wPanel, d, false);
     fillOut(st, d);
     if (st.scatterPanel) fillScatter(st, d, animate);
+    else {
+      st.root.dataset.animating = "0";
+      st.root.dataset.step = String(num((d.scatter || {}).step));
+    }
     requestAnimationFrame(() => drawConnectors(st));
   }
   if (st.hover !== null) { const h = st.hover; st.hover = undefined; highlight(st, h); }
@@ -346,9 +350,10 @@ function fillW(st, panel, d, train) {
   const rowH = clamp(avail / Math.max(1, rows.length), 3, present ? 46 : 36);
   const colW = (panel.clientWidth - 120) / Math.max(1, e);
   const showNums = rowH >= (present ? 20 : 15) && colW >= (present ? 52 : 40);
-  const showLabels = rowH >= 11;
+  const showLabels = rowH >= 8;
   grid.style.setProperty("--rowh", rowH + "px");
   grid.style.setProperty("--cellfs", clamp(rowH * 0.52, 10, present ? 24 : 19) + "px");
+  grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
   grid.classList.toggle("nonums", !showNums);
   grid.classList.toggle("nolabels", !showLabels);
   rows.forEach((id, r) => {
@@ -486,9 +491,11 @@ function fillScatter(st, d, animate) {
     const order = { unused: 0, used: 1, unk: 2, pad: 4 };
     const sorted = nodeIdx.slice().sort((a, b) => (order[roles[a]] ?? 1) - (order[roles[b]] ?? 1));
     const labelAll = !d.big && n <= LABEL_POINTS;
+    const crowd = clamp(Math.sqrt(40 / Math.max(1, n)), 0.55, 1); // smaller marks when there are many
+    sc.svg.classList.toggle("crowded", n > LABEL_POINTS);
     for (const i of sorted) {
       const id = ids[i];
-      const lk = look(roles[i], num(clss[i]) === clss[i] ? clss[i] : -1, present);
+      const lk = look(roles[i], num(clss[i]) === clss[i] ? clss[i] : -1, present, crowd);
       const parent = roles[i] === "pad" ? sc.top : sc.points;
       const g = sv("g", { class: "pt " + lk.cls, "data-token": String(id) }, parent);
       g.setAttribute("data-role", roles[i] || "used");
@@ -609,7 +616,7 @@ function placeLabels(st) {
       { x: 0, y: -r - 6, a: "middle", box: { l: m.x - w / 2, r: m.x + w / 2, t: m.y - r - 6 - h, b: m.y - r - 4 } },
       { x: 0, y: r + 16, a: "middle", box: { l: m.x - w / 2, r: m.x + w / 2, t: m.y + r + 2, b: m.y + r + 18 } },
     ];
-    if (sc.roles[m.i] === "pad") cands.unshift(cands.splice(2, 1)[0]);
+    if (sc.roles[m.i] === "pad") cands.splice(0, 4, cands[2]); // PAD's label never moves: always above it
     let best = cands[0], cost = Infinity;
     for (const c of cands) {
       let k = 0;

@@ -3,7 +3,7 @@
 Query parameters choose the picture: lang, mode (train|lookup), n (ids), e (dims), present (1),
 play (1: Play through `frames` intermediate steps per update), frames, sps (steps per second),
 height (px), view (stage|plotly: the same points as a plain st.plotly_chart, for the benchmark).
-The "next" button advances one step; the text "selected=<id>" shows the state the stage sent back.
+The "next" button advances one step (with play=1, `frames` steps); the text "selected=<id>" shows the state the stage sent back.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ if "stage_step" not in st.session_state:
 
 
 def _advance() -> None:
-    st.session_state["stage_step"] += 1
+    st.session_state["stage_step"] += frames if play else 1  # Play: one update carries `frames` steps
 
 
 step = st.session_state["stage_step"]
