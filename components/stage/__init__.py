@@ -1,0 +1,42 @@
+"""The embedding stage: one mounted custom component that shows the lookup and training, and animates.
+
+``stage(data, key)`` mounts it (registered once, here, at import). Mounted with a stable ``key``
+the element keeps its DOM node across reruns; its JavaScript receives each new ``data`` and glides
+from the old picture to the new one. The data contract is components/stage/README.md.
+
+Hover highlighting happens in the browser only; a click on a token sends ``{"selected": <id>}``
+back, the one piece of state the server sees (``st.session_state[key]``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+_HERE = Path(__file__).resolve().parent
+HTML = '<div class="stage-host"></div>'
+CSS = (_HERE / "stage.css").read_text(encoding="utf-8")
+JS = (_HERE / "stage.js").read_text(encoding="utf-8")
+DEFAULT_HEIGHT = 560  # px, when neither ``height`` nor data["height"] says
+
+_mount = st.components.v2.component("embedding_stage", html=HTML, css=CSS, js=JS)
+
+
+def _selection_changed() -> None:
+    """Streamlit keeps a component state only for names with an on_<name>_change callback."""
+
+
+def stage(data: dict[str, Any], key: str, height: int | None = None) -> dict | None:
+    """Mount the stage with ``data`` under ``key``; return its state ({"selected": id}) or None before any click.
+
+    ``height`` (px) wins over ``data["height"]``; the JS draws to the height it finds in the data,
+    so the two are kept equal here.
+    """
+    h = int(height if height is not None else data.get("height") or DEFAULT_HEIGHT)
+    if data.get("height") != h:
+        data = {**data, "height": h}
+    result = _mount(key=key, data=data, height=h, on_selected_change=_selection_changed)
+    selected = result.get("selected") if hasattr(result, "get") else None
+    return None if selected is None else {"selected": selected}

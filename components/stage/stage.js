@@ -1,0 +1,862 @@
+// The embedding stage: one mounted view of the lookup and of training (see README.md for the data).
+//
+// Streamlit (components v2) calls the default export at mount and again with every new `data`,
+// on the same DOM node (the component is mounted with a stable key). The picture therefore
+// animates from what is on screen to the new data instead of being redrawn from scratch.
+// Every visible word comes from data.text; token text is always set with textContent.
+
+const SVG = "http://www.w3.org/2000/svg";
+const STAGES = new WeakMap(); // mount point → its stage (one per mounted component)
+
+const CLASS_COLORS = ["#0072B2", "#E69F00", "#CC79A7", "#009E73", "#D55E00", "#56B4E9"]; // Okabe–Ito
+const CLASS_SHAPES = ["circle", "triangle", "square45", "tri_down", "hexagon", "cross"];
+const TWEEN_MS = 320; // a single update glides this long
+const CANVAS_POINTS = 1500; // more points than this are drawn on a canvas
+const LABEL_POINTS = 60; // every point is labelled up to this many
+
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  let st = STAGES.get(parentElement);
+  if (!st || !st.root.isConnected) {
+    st = mount(parentElement);
+    STAGES.set(parentElement, st);
+  }
+  st.setStateValue = setStateValue;
+  update(st, data || {});
+  return () => {
+    // Streamlit also calls this for a render that a newer one superseded: tear down only when gone.
+    setTimeout(() => {
+      if (!st.root.isConnected) {
+        cancelAnimationFrame(st.raf);
+        st.resize.disconnect();
+        STAGES.delete(parentElement);
+      }
+    }, 0);
+  };
+}
+
+// ---- small helpers -------------------------------------------------------------------------
+function el(tag, cls, parent, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function sv(tag, attrs, parent) {
+  const e = document.createElementNS(SVG, tag);
+  for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+const clamp = (v, a, b) => Math.max(a, Math.min(b, v));
+const num = (v) => (typeof v === "number" && isFinite(v) ? v : 0);
+const fmt = (v) => {
+  const s = num(v).toFixed(2);
+  return s === "-0.00" ? "0.00" : s.replace("-", "\u2212");
+};
+const words = (d, k, fallback) => (d.text && typeof d.text[k] === "string" ? d.text[k] : fallback);
+const tokenOf = (d, id) => {
+  const t = d.tokens && d.tokens[String(id)];
+  return t === undefined || t === null ? String(id) : String(t);
+};
+
+function shapePath(kind, r) {
+  switch (kind) {
+    case "diamond": return `M0,${-r}L${r},0L0,${r}L${-r},0Z`;
+    case "square": { const s = r * 0.82; return `M${-s},${-s}H${s}V${s}H${-s}Z`; }
+    case "square45": { const s = r * 1.05; return `M0,${-s}L${s},0L0,${s}L${-s},0Z`; }
+    case "triangle": return `M0,${-r * 1.2}L${r * 1.1},${r * 0.7}L${-r * 1.1},${r * 0.7}Z`;
+    case "tri_down": return `M0,${r * 1.2}L${r * 1.1},${-r * 0.7}L${-r * 1.1},${-r * 0.7}Z`;
+    case "hexagon": {
+      let p = "";
+      for (let i = 0; i < 6; i++) {
+        const a = Math.PI / 3 * i;
+        p += (i ? "L" : "M") + (r * Math.cos(a)).toFixed(2) + "," + (r * Math.sin(a)).toFixed(2);
+      }
+      return p + "Z";
+    }
+    case "cross": { const a = r * 0.38, b = r; return `M${-a},${-b}H${a}V${-a}H${b}V${a}H${a}V${b}H${-a}V${a}H${-b}V${-a}H${-a}Z`; }
+    default: return `M${r},0A${r},${r} 0 1,1 ${-r},0A${r},${r} 0 1,1 ${r},0Z`;
+  }
+}
+
+// What a point looks like: shape, colour and size by role, then by class (shape AND colour).
+function look(role, cls, present, crowd) {
+  const k = (present ? 1.3 : 1) * (role === "pad" || role === "unk" ? 1 : crowd || 1);
+  if (role === "pad") return { shape: "diamond", r: 13 * k, fill: "var(--pad)", stroke: "var(--bg)", cls: "pad" };
+  if (role === "unk") return { shape: "square", r: 10 * k, fill: "var(--bg)", stroke: "var(--fg)", cls: "unk" };
+  if (role === "unused") return { shape: "circle", r: 5 * k, fill: "none", stroke: "var(--muted)", cls: "unused" };
+  if (cls >= 0) {
+    const i = cls % CLASS_COLORS.length;
+    return { shape: CLASS_SHAPES[i], r: 7.5 * k, fill: CLASS_COLORS[i], stroke: "var(--bg)", cls: "used c" + i };
+  }
+  return { shape: "circle", r: 7 * k, fill: "var(--noclass)", stroke: "var(--bg)", cls: "used" };
+}
+
+// A diverging blue ↔ orange scale (safe under deuteranopia), centred on the panel's background.
+function heat(v, absmax, dark) {
+  const t = clamp(num(v) / (absmax || 1), -1, 1);
+  const mid = dark ? [38, 41, 48] : [247, 247, 247];
+  const end = t < 0 ? (dark ? [86, 170, 230] : [0, 90, 160]) : (dark ? [240, 170, 40] : [200, 110, 0]);
+  const u = Math.pow(Math.abs(t), 0.85);
+  const c = mid.map((m, i) => Math.round(m + (end[i] - m) * u));
+  return { bg: `rgb(${c[0]},${c[1]},${c[2]})`, ink: u > 0.55 ? (dark ? "#111" : "#fff") : "var(--fg)" };
+}
+
+function niceTicks(a, b, n) {
+  const span = b - a;
+  if (!(span > 0)) return [a];
+  const step0 = span / n, mag = Math.pow(10, Math.floor(Math.log10(step0)));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= step0) || step0;
+  const out = [];
+  for (let v = Math.ceil(a / step) * step; v <= b + 1e-9; v += step) out.push(Math.abs(v) < 1e-12 ? 0 : v);
+  return out;
+}
+
+// ---- mounting -------------------------------------------------------------------------------
+function mount(parentElement) {
+  const host = parentElement.querySelector(".stage-host") || parentElement;
+  host.textContent = "";
+  const root = el("div", "stage", host);
+  root.setAttribute("data-testid", "stage");
+  const st = {
+    root, parentElement, data: null, sig: "", layoutSig: "", raf: 0, frames: 0,
+    pos: new Map(), // id → [x, y] shown now (data coordinates)
+    anim: null, hover: null, selected: null, width: 0, setStateValue: null,
+  };
+  root.addEventListener("pointerover", (e) => {
+    const t = e.target.closest && e.target.closest("[data-token]");
+    if (t) highlight(st, t.getAttribute("data-token"));
+  });
+  root.addEventListener("pointerout", (e) => {
+    const t = e.target.closest && e.target.closest("[data-token]");
+    const to = e.relatedTarget && e.relatedTarget.closest && e.relatedTarget.closest("[data-token]");
+    if (t && (!to || to.getAttribute("data-token") !== t.getAttribute("data-token"))) highlight(st, null);
+  });
+  root.addEventListener("click", (e) => {
+    const t = e.target.closest && e.target.closest("[data-token]");
+    if (t) select(st, Number(t.getAttribute("data-token")));
+  });
+  st.resize = new ResizeObserver(() => {
+    const w = root.clientWidth;
+    if (w && Math.abs(w - st.width) > 0.5 && st.data) {
+      st.width = w;
+      st.layoutSig = "";
+      render(st, st.data, false);
+    }
+  });
+  st.resize.observe(root);
+  return st;
+}
+
+function highlight(st, token) {
+  if (st.hover === token) return;
+  st.hover = token;
+  st.root.querySelectorAll(".hl").forEach((n) => n.classList.remove("hl"));
+  if (token !== null) {
+    st.root.querySelectorAll(`[data-token="${CSS.escape(token)}"]`).forEach((n) => n.classList.add("hl"));
+    if (st.scatter && st.scatter.canvasMode) drawHoverMarker(st, token);
+  } else if (st.scatter && st.scatter.hoverMarker) {
+    st.scatter.hoverMarker.remove();
+    st.scatter.hoverMarker = null;
+  }
+}
+
+function select(st, id) {
+  if (!Number.isInteger(id)) return;
+  st.selected = id;
+  markSelected(st);
+  if (st.setStateValue) st.setStateValue("selected", id);
+}
+
+function markSelected(st) {
+  st.root.querySelectorAll(".sel").forEach((n) => n.classList.remove("sel"));
+  if (st.selected !== null && st.selected !== undefined) {
+    st.root.querySelectorAll(`[data-token="${st.selected}"]`).forEach((n) => n.classList.add("sel"));
+  }
+  if (st.scatter) raisePad(st);
+  if (st.data && st.data.mode === "lookup") requestAnimationFrame(() => drawConnectors(st));
+}
+
+// ---- updating -------------------------------------------------------------------------------
+function update(st, d) {
+  const sig = JSON.stringify(d);
+  theme(st);
+  if (sig === st.sig) return; // a rerun that changed nothing: keep whatever is moving, moving
+  st.sig = sig;
+  st.selected = d.selected === undefined ? st.selected : d.selected;
+  st.width = st.root.clientWidth;
+  render(st, d, true);
+}
+
+function theme(st) {
+  const cs = getComputedStyle(st.root);
+  const bg = (cs.getPropertyValue("--st-background-color") || "").trim();
+  let dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  const m = bg.match(/^#([0-9a-f]{6})$/i) || bg.match(/^#([0-9a-f]{3})$/i);
+  if (m) {
+    const h = m[1].length === 3 ? m[1].split("").map((c) => c + c).join("") : m[1];
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+    dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  } else if (/^rgb/.test(bg)) {
+    const [r, g, b] = bg.match(/\d+/g).map(Number);
+    dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  }
+  if (st.dark !== dark) {
+    st.dark = dark;
+    st.root.classList.toggle("dark", dark);
+    if (st.data) { st.layoutSig = ""; render(st, st.data, false); }
+  }
+}
+
+function render(st, d, animate) {
+  st.data = d;
+  const root = st.root;
+  const mode = d.mode === "lookup" ? "lookup" : "train";
+  const height = num(d.height) > 0 ? num(d.height) : 560;
+  root.style.height = height + "px";
+  root.classList.toggle("present", !!d.present);
+  root.classList.toggle("big", !!d.big);
+  root.setAttribute("lang", d.lang === "en" ? "en" : "ko");
+  root.dataset.mode = mode;
+  const layoutSig = [mode, !!d.present, !!d.big, d.lang, height, st.width, !!d.neighbours, !!d.scatter].join("|");
+  if (layoutSig !== st.layoutSig) {
+    st.layoutSig = layoutSig;
+    root.textContent = "";
+    st.scatter = null;
+    st.pos = animate ? st.pos : st.pos;
+    if (mode === "train") layoutTrain(st, d);
+    else layoutLookup(st, d);
+  }
+  if (mode === "train") {
+    fillHeader(st, d);
+    fillW(st, st.wPanel, d, true);
+    if (st.scatterPanel) fillScatter(st, d, animate);
+    fillNeighbours(st, d);
+  } else {
+    fillIds(st, d);
+    fillW(st, st.wPanel, d, false);
+    fillOut(st, d);
+    if (st.scatterPanel) fillScatter(st, d, animate);
+    else {
+      st.root.dataset.animating = "0";
+      st.root.dataset.step = String(num((d.scatter || {}).step));
+    }
+    requestAnimationFrame(() => drawConnectors(st));
+  }
+  if (st.hover !== null) { const h = st.hover; st.hover = undefined; highlight(st, h); }
+  markSelected(st);
+}
+
+// ---- train layout ----------------------------------------------------------------------------
+function layoutTrain(st, d) {
+  const root = st.root;
+  const head = el("div", "head", root);
+  const step = el("div", "stepbox", head);
+  el("div", "steplabel", step, words(d, "step", "step"));
+  st.stepNum = el("div", "stepnum", step, "0");
+  st.stepNum.setAttribute("data-testid", "stage-step");
+  const loss = el("div", "lossbox", head);
+  el("div", "losslabel", loss, words(d, "loss", "loss"));
+  st.lossSvg = sv("svg", { class: "spark", viewBox: "0 0 200 48", preserveAspectRatio: "none" }, loss);
+  st.lossNum = el("div", "lossnum", loss, "");
+  st.legend = el("div", "legend", head);
+  st.legend.setAttribute("aria-label", words(d, "legend_title", "legend"));
+  const body = el("div", "body train", root);
+  st.scatterPanel = el("section", "panel scatter", body);
+  st.wPanel = el("section", "panel wpanel", body);
+}
+
+function fillHeader(st, d) {
+  const s = d.scatter || {};
+  if (!st.anim) st.stepNum.textContent = String(num(s.step));
+  const loss = Array.isArray(d.loss) ? d.loss.map(num) : [];
+  const svgEl = st.lossSvg;
+  svgEl.textContent = "";
+  if (loss.length) {
+    const lo = Math.min(...loss), hi = Math.max(...loss);
+    const span = hi - lo || 1;
+    const n = loss.length;
+    const pts = loss.map((v, i) => `${n === 1 ? 100 : (i / (n - 1)) * 196 + 2},${44 - ((v - lo) / span) * 40}`).join(" ");
+    sv("polyline", { points: pts, class: "sparkline" }, svgEl);
+    const [lx, ly] = pts.split(" ").pop().split(",");
+    sv("circle", { cx: lx, cy: ly, r: 3.5, class: "sparkdot" }, svgEl);
+    st.lossNum.textContent = loss[n - 1].toFixed(3);
+  } else {
+    st.lossNum.textContent = "\u2013";
+  }
+  fillLegend(st, d, st.legend);
+}
+
+function legendIcon(parent, lk) {
+  const s = sv("svg", { width: 26, height: 26, viewBox: "-13 -13 26 26", class: "icon" }, parent);
+  const r = Math.min(lk.r, 10);
+  sv("path", { d: shapePath(lk.shape, r), fill: lk.fill, stroke: lk.stroke === "var(--bg)" ? "var(--fg-soft)" : lk.stroke,
+               "stroke-width": lk.cls === "unused" ? 2 : 1.5 }, s);
+  return s;
+}
+
+function fillLegend(st, d, box) {
+  box.textContent = "";
+  el("div", "legendtitle", box, words(d, "legend_title", ""));
+  const items = el("div", "legenditems", box);
+  const item = (lk, label, kind) => {
+    const it = el("span", "lg " + kind, items);
+    legendIcon(it, lk);
+    el("span", "", it, label);
+  };
+  item(look("pad", -1, false), words(d, "pad", "PAD"), "lg-pad");
+  item(look("unk", -1, false), words(d, "unk", "UNK"), "lg-unk");
+  item(look("unused", -1, false), words(d, "unused", "unused"), "lg-unused");
+  const classes = Array.isArray(d.classes) ? d.classes : [];
+  const prefix = words(d, "used", "used");
+  if (!classes.length) item(look("used", -1, false), prefix, "lg-used");
+  classes.forEach((c, i) => item(look("used", i, false), `${prefix}: ${words(d, "class_prefix", "")}${c}`, "lg-used"));
+}
+
+// ---- W heatmap --------------------------------------------------------------------------------
+function fillW(st, panel, d, train) {
+  const w = d.w || {};
+  const rows = Array.isArray(w.rows) ? w.rows : [];
+  const values = Array.isArray(w.values) ? w.values : [];
+  const e = values.length ? values[0].length : 0;
+  const absmax = num(w.absmax) || Math.max(1e-9, ...values.flat().map((v) => Math.abs(num(v))));
+  const touched = new Set((w.touched || []).map(String));
+  const grads = Array.isArray(w.grad_norm) ? w.grad_norm.map(num) : null;
+  const gmax = grads && grads.length ? Math.max(...grads) || 1 : 1;
+  const counts = Array.isArray(w.counts) ? w.counts : null;
+  panel.textContent = "";
+  const title = el("div", "ptitle", panel);
+  el("span", "", title, words(d, "w_title", "W"));
+  const key = el("span", "heatkey", title);
+  el("span", "", key, "\u2212" + num(absmax).toFixed(2));
+  el("span", "heatbar", key);
+  el("span", "", key, "+" + num(absmax).toFixed(2));
+  const grid = el("div", "wgrid", panel);
+  const withGrad = train && grads !== null;
+  const hasCount = !train && counts !== null;
+  const cols = `var(--labw) repeat(${e}, minmax(0, 1fr))` + (withGrad ? " minmax(4em, 0.9fr)" : "") + (hasCount ? " 2.4em" : "");
+  grid.style.setProperty("--cols", cols);
+  const head = el("div", "wrow whead", grid);
+  el("div", "wlab", head, "id");
+  for (let j = 0; j < e; j++) el("div", "wdim", head, String(j));
+  if (withGrad) el("div", "wgradh", head, "\u2016\u2207\u2016");
+  if (hasCount) el("div", "wcnth", head, "\u00d7");
+  const foot = el("div", "pfoot", panel);
+  // Rows share the room left; numbers are written only when a row is tall enough to read them.
+  const avail = panel.clientHeight - title.offsetHeight - foot.offsetHeight - 40;
+  const present = !!d.present;
+  const rowH = clamp(avail / Math.max(1, rows.length), 3, present ? 46 : 36);
+  const colW = (panel.clientWidth - 120) / Math.max(1, e);
+  const showNums = rowH >= (present ? 20 : 15) && colW >= (present ? 52 : 40);
+  const showLabels = rowH >= 8;
+  grid.style.setProperty("--rowh", rowH + "px");
+  grid.style.setProperty("--cellfs", clamp(rowH * 0.52, 10, present ? 24 : 19) + "px");
+  grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
+  grid.classList.toggle("nonums", !showNums);
+  grid.classList.toggle("nolabels", !showLabels);
+  rows.forEach((id, r) => {
+    const row = el("div", "wrow", grid);
+    row.setAttribute("data-token", String(id));
+    const role = id === d.pad ? "pad" : id === d.unk ? "unk" : "";
+    if (role) row.classList.add(role);
+    if (touched.has(String(id))) row.classList.add("touched");
+    const lab = el("div", "wlab", row);
+    el("span", "wid", lab, String(id));
+    el("span", "wtok", lab, tokenOf(d, id));
+    const vals = values[r] || [];
+    for (let j = 0; j < e; j++) {
+      const h = heat(vals[j], absmax, st.dark);
+      const c = el("div", "wcell", row, showNums ? fmt(vals[j]) : "");
+      c.style.background = h.bg;
+      c.style.color = h.ink;
+    }
+    if (withGrad) {
+      const g = grads[r] || 0;
+      const gc = el("div", "wgrad", row);
+      if (role === "pad") {
+        gc.classList.add("zero");
+        el("span", "gtext", gc, "0");
+        gc.title = words(d, "pad_zero_grad", "");
+      } else {
+        const bar = el("span", "gbar", gc);
+        bar.style.width = (g > 0 ? Math.max(6, (g / gmax) * 100) : 0) + "%";
+        if (showNums) el("span", "gtext", gc, g > 0 ? g.toFixed(2) : "0");
+      }
+    }
+    if (hasCount) el("div", "wcnt", row, counts[r] ? String(counts[r]) : "");
+  });
+  if (train) {
+    const t = el("span", "fitem", foot);
+    el("span", "touchmark", t);
+    el("span", "", t, words(d, "touched", ""));
+    if (rows.includes(d.pad)) el("span", "fitem padnote", foot, words(d, "pad_zero_grad", ""));
+  } else {
+    el("span", "fitem", foot, "");
+  }
+}
+
+// ---- scatter ---------------------------------------------------------------------------------
+function buildScatterFrame(st, d) {
+  const panel = st.scatterPanel;
+  panel.textContent = "";
+  const title = el("div", "ptitle", panel);
+  el("span", "", title, words(d, "scatter_title", ""));
+  const plot = el("div", "plot", panel);
+  st.neighBox = el("div", "neigh", panel);
+  const W = plot.clientWidth || 400, H = plot.clientHeight || 300;
+  const present = !!d.present;
+  const m = present ? { l: 62, r: 18, t: 16, b: 52 } : { l: 50, r: 14, t: 12, b: 42 };
+  const canvas = el("canvas", "pcanvas", plot);
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(W * dpr);
+  canvas.height = Math.round(H * dpr);
+  canvas.style.width = W + "px";
+  canvas.style.height = H + "px";
+  const svgEl = sv("svg", { class: "psvg", width: W, height: H, viewBox: `0 0 ${W} ${H}` }, plot);
+  const axes = sv("g", { class: "axes" }, svgEl);
+  const trails = sv("g", { class: "trails" }, svgEl);
+  const points = sv("g", { class: "points" }, svgEl);
+  const top = sv("g", { class: "top" }, svgEl);
+  const sc = { plot, canvas, svg: svgEl, axes, trails, points, top, W, H, m, dpr, nodes: new Map(), sig: "", canvasMode: false,
+               hoverMarker: null, range: null };
+  svgEl.addEventListener("pointermove", (ev) => canvasHover(st, ev));
+  svgEl.addEventListener("pointerleave", () => { if (sc.canvasMode) highlight(st, null); });
+  svgEl.addEventListener("click", (ev) => {
+    if (!sc.canvasMode || ev.target.closest("[data-token]")) return;
+    const id = nearest(st, ev);
+    if (id !== null) select(st, id);
+  });
+  return sc;
+}
+
+function drawAxes(st, d, sc) {
+  const s = d.scatter || {};
+  const rg = Array.isArray(s.range) && s.range.length === 2 ? s.range : [[-1, 1], [-1, 1]];
+  const [x0, x1] = [num(rg[0][0]), num(rg[0][1])], [y0, y1] = [num(rg[1][0]), num(rg[1][1])];
+  sc.range = [x0, x1 === x0 ? x0 + 1 : x1, y0, y1 === y0 ? y0 + 1 : y1];
+  const { W, H, m } = sc;
+  const ax = sc.axes;
+  ax.textContent = "";
+  sv("rect", { x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b, class: "frame" }, ax);
+  const [px, py] = [(x) => mapX(sc, x), (y) => mapY(sc, y)];
+  for (const v of niceTicks(sc.range[0], sc.range[1], 5)) {
+    sv("line", { x1: px(v), x2: px(v), y1: m.t, y2: H - m.b, class: v === 0 ? "zero" : "grid" }, ax);
+    const t = sv("text", { x: px(v), y: H - m.b + 16, class: "tick", "text-anchor": "middle" }, ax);
+    t.textContent = fmt(v).replace(/\.?0+$/, "") || "0";
+  }
+  for (const v of niceTicks(sc.range[2], sc.range[3], 4)) {
+    sv("line", { x1: m.l, x2: W - m.r, y1: py(v), y2: py(v), class: v === 0 ? "zero" : "grid" }, ax);
+    const t = sv("text", { x: m.l - 6, y: py(v) + 4, class: "tick", "text-anchor": "end" }, ax);
+    t.textContent = fmt(v).replace(/\.?0+$/, "") || "0";
+  }
+  const names = Array.isArray(s.axes) ? s.axes : ["", ""];
+  const xt = sv("text", { x: (m.l + W - m.r) / 2, y: H - 6, class: "axtitle", "text-anchor": "middle" }, ax);
+  xt.textContent = String(names[0] || "");
+  const yt = sv("text", { x: 0, y: 0, class: "axtitle", "text-anchor": "middle",
+                          transform: `translate(13,${(m.t + H - m.b) / 2}) rotate(-90)` }, ax);
+  yt.textContent = String(names[1] || "");
+}
+
+function mapX(sc, x) { const [a, b] = sc.range; return sc.m.l + ((x - a) / (b - a)) * (sc.W - sc.m.l - sc.m.r); }
+function mapY(sc, y) { const [, , a, b] = sc.range; return sc.H - sc.m.b - ((y - a) / (b - a)) * (sc.H - sc.m.t - sc.m.b); }
+
+function fillScatter(st, d, animate) {
+  const s = d.scatter || {};
+  if (!st.scatter) st.scatter = buildScatterFrame(st, d);
+  const sc = st.scatter;
+  const prevRange = sc.range ? sc.range.join() : "";
+  drawAxes(st, d, sc);
+  const ids = Array.isArray(s.ids) ? s.ids : [];
+  const xs = Array.isArray(s.x) ? s.x : [], ys = Array.isArray(s.y) ? s.y : [];
+  const roles = Array.isArray(s.role) ? s.role : [];
+  const clss = Array.isArray(s.cls) ? s.cls : [];
+  const n = ids.length;
+  sc.ids = ids;
+  sc.roles = roles;
+  sc.clss = clss;
+  sc.canvasMode = !!d.big || n > CANVAS_POINTS;
+  const present = !!d.present;
+  // Which points are SVG nodes: all of them, or (on a canvas) only PAD, UNK and the selection.
+  const special = (i) => roles[i] === "pad" || roles[i] === "unk" || ids[i] === st.selected;
+  const nodeIdx = [];
+  for (let i = 0; i < n; i++) if (!sc.canvasMode || special(i)) nodeIdx.push(i);
+  const sig = [sc.canvasMode, present, st.selected, nodeIdx.map((i) => `${ids[i]}:${roles[i]}:${clss[i]}`).join(",")].join("|");
+  if (sig !== sc.sig) {
+    sc.sig = sig;
+    sc.points.textContent = "";
+    sc.top.textContent = "";
+    sc.nodes = new Map();
+    const order = { unused: 0, used: 1, unk: 2, pad: 4 };
+    const sorted = nodeIdx.slice().sort((a, b) => (order[roles[a]] ?? 1) - (order[roles[b]] ?? 1));
+    const labelAll = !d.big && n <= LABEL_POINTS;
+    const crowd = clamp(Math.sqrt(40 / Math.max(1, n)), 0.55, 1); // smaller marks when there are many
+    sc.svg.classList.toggle("crowded", n > LABEL_POINTS);
+    for (const i of sorted) {
+      const id = ids[i];
+      const lk = look(roles[i], num(clss[i]) === clss[i] ? clss[i] : -1, present, crowd);
+      const parent = roles[i] === "pad" ? sc.top : sc.points;
+      const g = sv("g", { class: "pt " + lk.cls, "data-token": String(id) }, parent);
+      g.setAttribute("data-role", roles[i] || "used");
+      sv("path", { d: shapePath(lk.shape, lk.r), fill: lk.fill, stroke: lk.stroke, class: "mark" }, g);
+      const lab = sv("text", { x: lk.r + 4, y: 5, class: "lbl" + (labelAll || roles[i] === "pad" || roles[i] === "unk" ? " on" : "") }, g);
+      lab.textContent = roles[i] === "pad" ? words(d, "pad", "PAD") : roles[i] === "unk" ? words(d, "unk", "UNK") : tokenOf(d, id);
+      if (roles[i] === "pad") { lab.setAttribute("x", 0); lab.setAttribute("y", -lk.r - 7); lab.setAttribute("text-anchor", "middle"); }
+      sc.nodes.set(i, g);
+    }
+  }
+  // Targets, and where each point starts: where it is on screen now (new points start in place).
+  const keyframes = [];
+  const now = { x: new Float64Array(n), y: new Float64Array(n) };
+  const fin = { step: num(s.step), x: new Float64Array(n), y: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    fin.x[i] = num(xs[i]); fin.y[i] = num(ys[i]);
+    const p = st.pos.get(ids[i]);
+    now.x[i] = p ? p[0] : fin.x[i];
+    now.y[i] = p ? p[1] : fin.y[i];
+  }
+  keyframes.push({ step: null, x: now.x, y: now.y });
+  const play = d.play || {};
+  const frames = Array.isArray(s.frames) ? s.frames : [];
+  const playing = !!play.on && frames.length > 0 && animate;
+  if (playing) {
+    for (const f of frames) {
+      const fx = new Float64Array(n), fy = new Float64Array(n);
+      for (let i = 0; i < n; i++) { fx[i] = Array.isArray(f.x) ? num(f.x[i]) : fin.x[i]; fy[i] = Array.isArray(f.y) ? num(f.y[i]) : fin.y[i]; }
+      keyframes.push({ step: num(f.step), x: fx, y: fy });
+    }
+  }
+  keyframes.push(fin);
+  const sps = clamp(num(play.steps_per_second) || 10, 0.2, 120);
+  sc.trail = s.trail && Array.isArray(s.trail.ids) ? s.trail : null;
+  sc.rangeChanged = prevRange !== sc.range.join();
+  startAnimation(st, keyframes, playing ? 1000 / sps : TWEEN_MS, playing, animate);
+}
+
+function startAnimation(st, keyframes, segMs, linear, animate) {
+  cancelAnimationFrame(st.raf);
+  const sc = st.scatter;
+  const moving = animate && keyframes.some((k, j) => j > 0 && differs(k, keyframes[0]));
+  if (!moving) {
+    st.anim = null;
+    drawPoints(st, keyframes[keyframes.length - 1]);
+    finish(st, keyframes[keyframes.length - 1]);
+    return;
+  }
+  st.anim = { keyframes, segMs, linear, t0: performance.now() };
+  st.root.dataset.animating = "1";
+  const cur = { x: new Float64Array(keyframes[0].x.length), y: new Float64Array(keyframes[0].y.length) };
+  const tick = (t) => {
+    st.frames += 1;
+    st.root.dataset.frames = String(st.frames);
+    const a = st.anim;
+    if (!a || st.scatter !== sc) return;
+    const segs = a.keyframes.length - 1;
+    const el_ = Math.max(0, t - a.t0); // a frame's timestamp can precede the update that started the glide
+    const k = Math.min(segs - 1, Math.floor(el_ / a.segMs));
+    let u = clamp((el_ - k * a.segMs) / a.segMs, 0, 1);
+    if (!a.linear) u = u < 0.5 ? 4 * u * u * u : 1 - Math.pow(-2 * u + 2, 3) / 2;
+    const A = a.keyframes[k], B = a.keyframes[k + 1];
+    for (let i = 0; i < cur.x.length; i++) {
+      cur.x[i] = A.x[i] + (B.x[i] - A.x[i]) * u;
+      cur.y[i] = A.y[i] + (B.y[i] - A.y[i]) * u;
+    }
+    drawPoints(st, cur);
+    const stepNow = (u >= 1 ? B.step : A.step);
+    if (stepNow !== null && stepNow !== undefined && st.stepNum) st.stepNum.textContent = String(stepNow);
+    if (el_ >= segs * a.segMs) {
+      st.anim = null;
+      drawPoints(st, B);
+      finish(st, B);
+      return;
+    }
+    st.raf = requestAnimationFrame(tick);
+  };
+  st.raf = requestAnimationFrame(tick);
+}
+
+function differs(a, b) {
+  for (let i = 0; i < a.x.length; i++) if (a.x[i] !== b.x[i] || a.y[i] !== b.y[i]) return true;
+  return false;
+}
+
+function finish(st, kf) {
+  const sc = st.scatter;
+  st.pos = new Map();
+  for (let i = 0; i < sc.ids.length; i++) st.pos.set(sc.ids[i], [kf.x[i], kf.y[i]]);
+  if (st.stepNum && st.data && st.data.scatter) st.stepNum.textContent = String(num(st.data.scatter.step));
+  placeLabels(st);
+  st.root.dataset.animating = "0";
+  st.root.dataset.step = String(st.data && st.data.scatter ? num(st.data.scatter.step) : 0);
+  st.root.dataset.settled = String((Number(st.root.dataset.settled) || 0) + 1);
+}
+
+// Labels go right, left, above or below their point, whichever covers the fewest other points and
+// labels (PAD first, so its label is never the one pushed aside). Placed when the picture settles.
+function placeLabels(st) {
+  const sc = st.scatter;
+  if (!sc || !sc.px) return;
+  const marks = [];
+  for (const [i] of sc.nodes) marks.push({ i, x: sc.px[i], y: sc.py[i], r: sc.roles[i] === "pad" ? 14 : 8 });
+  const boxes = marks.map((m) => ({ l: m.x - m.r, r: m.x + m.r, t: m.y - m.r, b: m.y + m.r, i: m.i }));
+  const overlap = (a, b) => Math.max(0, Math.min(a.r, b.r) - Math.max(a.l, b.l)) * Math.max(0, Math.min(a.b, b.b) - Math.max(a.t, b.t));
+  const order = marks.slice().sort((a, b) => (sc.roles[b.i] === "pad") - (sc.roles[a.i] === "pad"));
+  for (const m of order) {
+    const g = sc.nodes.get(m.i);
+    const lab = g && g.querySelector(".lbl");
+    if (!lab) continue;
+    const shown = getComputedStyle(lab).display !== "none";
+    const w = shown ? lab.getComputedTextLength() : 0, h = 16;
+    if (!shown || !w) continue;
+    const r = m.r - (sc.roles[m.i] === "pad" ? 0 : 2);
+    const cands = [
+      { x: r + 4, y: 5, a: "start", box: { l: m.x + r + 2, r: m.x + r + 6 + w, t: m.y - h / 2, b: m.y + h / 2 } },
+      { x: -r - 4, y: 5, a: "end", box: { l: m.x - r - 6 - w, r: m.x - r - 2, t: m.y - h / 2, b: m.y + h / 2 } },
+      { x: 0, y: -r - 6, a: "middle", box: { l: m.x - w / 2, r: m.x + w / 2, t: m.y - r - 6 - h, b: m.y - r - 4 } },
+      { x: 0, y: r + 16, a: "middle", box: { l: m.x - w / 2, r: m.x + w / 2, t: m.y + r + 2, b: m.y + r + 18 } },
+    ];
+    if (sc.roles[m.i] === "pad") cands.splice(0, 4, cands[2]); // PAD's label never moves: always above it
+    let best = cands[0], cost = Infinity;
+    for (const c of cands) {
+      let k = 0;
+      for (const b of boxes) if (b.i !== m.i || b.label) k += overlap(c.box, b);
+      if (c.box.l < sc.m.l || c.box.r > sc.W - sc.m.r || c.box.t < 0 || c.box.b > sc.H - sc.m.b) k += 1e6;
+      if (k < cost) { cost = k; best = c; }
+      if (k === 0) break;
+    }
+    lab.setAttribute("x", best.x);
+    lab.setAttribute("y", best.y);
+    lab.setAttribute("text-anchor", best.a);
+    boxes.push({ ...best.box, i: m.i, label: true });
+  }
+}
+
+function drawPoints(st, p) {
+  const sc = st.scatter;
+  const n = sc.ids.length;
+  const px = new Float32Array(n), py = new Float32Array(n);
+  for (let i = 0; i < n; i++) { px[i] = mapX(sc, p.x[i]); py[i] = mapY(sc, p.y[i]); }
+  sc.px = px; sc.py = py;
+  for (const [i, g] of sc.nodes) g.setAttribute("transform", `translate(${px[i].toFixed(2)},${py[i].toFixed(2)})`);
+  drawTrails(st, p);
+  if (sc.canvasMode) drawCanvas(st);
+  else if (sc.canvasDirty !== false) {
+    const ctx = sc.canvas.getContext("2d");
+    ctx.clearRect(0, 0, sc.canvas.width, sc.canvas.height);
+    sc.canvasDirty = false;
+  }
+}
+
+function drawTrails(st, p) {
+  const sc = st.scatter;
+  const tr = sc.trail;
+  sc.trails.textContent = "";
+  if (!tr || sc.canvasMode) return;
+  const idx = new Map(sc.ids.map((id, i) => [id, i]));
+  tr.ids.forEach((id, j) => {
+    const i = idx.get(id);
+    if (i === undefined) return;
+    const xs = (tr.x && tr.x[j]) || [], ys = (tr.y && tr.y[j]) || [];
+    const pts = xs.map((x, k) => `${mapX(sc, num(x)).toFixed(1)},${mapY(sc, num(ys[k])).toFixed(1)}`);
+    pts.push(`${sc.px[i].toFixed(1)},${sc.py[i].toFixed(1)}`);
+    const c = num(sc.clss[i]) >= 0 && sc.roles[i] !== "unused" ? CLASS_COLORS[sc.clss[i] % CLASS_COLORS.length] : "var(--muted)";
+    sv("polyline", { points: pts.join(" "), class: "trail", stroke: c, "data-token": String(id) }, sc.trails);
+  });
+}
+
+function drawCanvas(st) {
+  const sc = st.scatter;
+  const ctx = sc.canvas.getContext("2d");
+  const dpr = sc.dpr;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, sc.W, sc.H);
+  const n = sc.ids.length;
+  const muted = st.dark ? "rgba(200,205,210,0.35)" : "rgba(95,99,104,0.35)";
+  // Unused rows first (faint), then looked-up rows by class colour; PAD/UNK/selection are SVG nodes on top.
+  ctx.fillStyle = muted;
+  for (let i = 0; i < n; i++) if (sc.roles[i] === "unused") ctx.fillRect(sc.px[i] - 1, sc.py[i] - 1, 2, 2);
+  for (let c = -1; c < CLASS_COLORS.length; c++) {
+    ctx.fillStyle = c < 0 ? (st.dark ? "#bdc1c6" : "#5f6368") : CLASS_COLORS[c];
+    for (let i = 0; i < n; i++) {
+      if (sc.roles[i] !== "used") continue;
+      const k = num(sc.clss[i]) >= 0 ? sc.clss[i] % CLASS_COLORS.length : -1;
+      if (k === c) ctx.fillRect(sc.px[i] - 1.5, sc.py[i] - 1.5, 3, 3);
+    }
+  }
+}
+
+function nearest(st, ev) {
+  const sc = st.scatter;
+  if (!sc || !sc.px) return null;
+  const r = sc.svg.getBoundingClientRect();
+  const x = ev.clientX - r.left, y = ev.clientY - r.top;
+  let best = -1, bd = 81; // within 9 px
+  for (let i = 0; i < sc.px.length; i++) {
+    const dx = sc.px[i] - x, dy = sc.py[i] - y, dd = dx * dx + dy * dy;
+    if (dd < bd) { bd = dd; best = i; }
+  }
+  return best < 0 ? null : sc.ids[best];
+}
+
+function canvasHover(st, ev) {
+  const sc = st.scatter;
+  if (!sc || !sc.canvasMode || ev.target.closest("[data-token]")) return;
+  if (sc.hoverPending) return;
+  sc.hoverPending = true;
+  requestAnimationFrame(() => {
+    sc.hoverPending = false;
+    const id = nearest(st, ev);
+    highlight(st, id === null ? null : String(id));
+  });
+}
+
+function drawHoverMarker(st, token) {
+  const sc = st.scatter;
+  if (sc.hoverMarker) sc.hoverMarker.remove();
+  sc.hoverMarker = null;
+  const i = sc.ids.indexOf(Number(token));
+  if (i < 0 || sc.nodes.has(i)) return;
+  const g = sv("g", { class: "pt hl probe", "data-token": token, transform: `translate(${sc.px[i].toFixed(2)},${sc.py[i].toFixed(2)})` }, sc.points);
+  sv("circle", { r: 7, class: "probe-ring" }, g);
+  const t = sv("text", { x: 10, y: 5, class: "lbl on" }, g);
+  t.textContent = tokenOf(st.data, token);
+  sc.hoverMarker = g;
+}
+
+function raisePad(st) {
+  // PAD stays the last child of the top layer: nothing is drawn over it.
+  const sc = st.scatter;
+  const pad = sc.top.querySelector('[data-role="pad"]');
+  if (pad && pad !== sc.top.lastChild) sc.top.appendChild(pad);
+}
+
+function fillNeighbours(st, d) {
+  const box = st.neighBox;
+  if (!box) return;
+  box.textContent = "";
+  const nb = d.neighbours;
+  if (!nb || !Array.isArray(nb.ids) || !nb.ids.length) { box.style.display = "none"; return; }
+  box.style.display = "";
+  const of = el("span", "nof", box, tokenOf(d, nb.of));
+  of.setAttribute("data-token", String(nb.of));
+  el("span", "narrow", box, "\u2192");
+  nb.ids.forEach((id, i) => {
+    const c = el("span", "chip", box);
+    c.setAttribute("data-token", String(id));
+    el("span", "ctok", c, tokenOf(d, id));
+    if (Array.isArray(nb.cos)) el("span", "ccos", c, num(nb.cos[i]).toFixed(2));
+  });
+}
+
+// ---- lookup layout ---------------------------------------------------------------------------
+function layoutLookup(st, d) {
+  const root = st.root;
+  const body = el("div", "body lookup" + (d.scatter && st.width >= 1500 ? " withscatter" : ""), root);
+  st.idsPanel = el("section", "panel idspanel", body);
+  st.wPanel = el("section", "panel wpanel", body);
+  st.outPanel = el("section", "panel outpanel", body);
+  st.scatterPanel = d.scatter && st.width >= 1500 ? el("section", "panel scatter", body) : null;
+  st.wires = sv("svg", { class: "wires" }, root);
+}
+
+function fillIds(st, d) {
+  const p = st.idsPanel;
+  p.textContent = "";
+  const title = el("div", "ptitle", p);
+  el("span", "", title, words(d, "ids_title", "ids"));
+  const ids = Array.isArray(d.ids) ? d.ids : [];
+  const b = d.out && Number.isInteger(d.out.b) ? d.out.b : 0;
+  const t = ids.length ? Math.max(...ids.map((r) => r.length)) : 0;
+  const grid = el("div", "idgrid", p);
+  grid.style.gridTemplateColumns = `auto repeat(${t}, minmax(0, 1fr))`;
+  el("div", "idh", grid, "");
+  for (let j = 0; j < t; j++) el("div", "idh", grid, "t=" + j);
+  ids.forEach((row, i) => {
+    const rh = el("div", "idh rowh" + (i === b ? " cur" : ""), grid, "b=" + i);
+    rh.setAttribute("data-b", String(i));
+    const typed = (Array.isArray(d.sentences) && d.sentences[i]) || [];
+    for (let j = 0; j < t; j++) {
+      const id = row[j];
+      const c = el("div", "idcell" + (i === b ? " cur" : ""), grid);
+      if (id === undefined) continue;
+      c.setAttribute("data-token", String(id));
+      c.setAttribute("data-b", String(i));
+      c.setAttribute("data-t", String(j));
+      if (id === d.pad) c.classList.add("pad");
+      if (id === d.unk) c.classList.add("unk");
+      el("div", "idnum", c, String(id));
+      const tok = id === d.pad ? words(d, "pad", "PAD") : tokenOf(d, id);
+      el("div", "idtok", c, tok);
+      if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
+    }
+  });
+}
+
+function fillOut(st, d) {
+  const p = st.outPanel;
+  p.textContent = "";
+  const out = d.out || {};
+  const b = Number.isInteger(out.b) ? out.b : 0;
+  const title = el("div", "ptitle", p);
+  el("span", "", title, words(d, "out_title", "out") + ` [${b}]`);
+  const vals = Array.isArray(out.values) ? out.values : [];
+  const e = vals.length ? vals[0].length : 0;
+  const ids = (Array.isArray(d.ids) && d.ids[b]) || [];
+  const absmax = num((d.w || {}).absmax) || 1;
+  const grid = el("div", "wgrid outgrid", p);
+  grid.style.setProperty("--cols", `var(--labw) repeat(${e}, minmax(0, 1fr))`);
+  const head = el("div", "wrow whead", grid);
+  el("div", "wlab", head, "t");
+  for (let j = 0; j < e; j++) el("div", "wdim", head, String(j));
+  const avail = p.clientHeight - title.offsetHeight - 40;
+  const rowH = clamp(avail / Math.max(1, vals.length), 14, d.present ? 52 : 40);
+  const colW = (p.clientWidth - 90) / Math.max(1, e);
+  grid.style.setProperty("--rowh", rowH + "px");
+  grid.style.setProperty("--cellfs", clamp(rowH * 0.5, 11, d.present ? 24 : 19) + "px");
+  const showNums = colW >= (d.present ? 52 : 40);
+  grid.classList.toggle("nonums", !showNums);
+  vals.forEach((row, t) => {
+    const r = el("div", "wrow", grid);
+    const id = ids[t];
+    if (id !== undefined) r.setAttribute("data-token", String(id));
+    if (id === d.pad) r.classList.add("pad");
+    r.setAttribute("data-t", String(t));
+    const lab = el("div", "wlab", r);
+    el("span", "wid", lab, "t=" + t);
+    el("span", "wtok", lab, id === undefined ? "" : id === d.pad ? words(d, "pad", "PAD") : tokenOf(d, id));
+    for (let j = 0; j < e; j++) {
+      const h = heat(row[j], absmax, st.dark);
+      const c = el("div", "wcell", r, showNums ? fmt(row[j]) : "");
+      c.style.background = h.bg;
+      c.style.color = h.ink;
+    }
+  });
+}
+
+// The selected id's cells, its W row and its output rows, joined by lines: one connected thing.
+function drawConnectors(st) {
+  const svgEl = st.wires;
+  if (!svgEl || !svgEl.isConnected) return;
+  svgEl.textContent = "";
+  const sel = st.selected;
+  const root = st.root.getBoundingClientRect();
+  svgEl.setAttribute("width", root.width);
+  svgEl.setAttribute("height", root.height);
+  if (sel === null || sel === undefined) return;
+  const q = (panel, extra) => panel ? Array.from(panel.querySelectorAll(`[data-token="${sel}"]${extra || ""}`)) : [];
+  const cells = q(st.idsPanel, ".cur");
+  const wrow = q(st.wPanel, ".wrow")[0];
+  const outs = q(st.outPanel, ".wrow");
+  if (!wrow) return;
+  const box = (e) => { const r = e.getBoundingClientRect(); return { l: r.left - root.left, r: r.right - root.left, t: r.top - root.top, b: r.bottom - root.top }; };
+  const W = box(wrow);
+  const link = (a, bb) => {
+    const x1 = a.r, y1 = (a.t + a.b) / 2, x2 = bb.l, y2 = (bb.t + bb.b) / 2, mx = (x1 + x2) / 2;
+    sv("path", { d: `M${x1},${y1}C${mx},${y1} ${mx},${y2} ${x2},${y2}`, class: "wire" }, svgEl);
+    sv("circle", { cx: x1, cy: y1, r: 4, class: "wiredot" }, svgEl);
+    sv("circle", { cx: x2, cy: y2, r: 4, class: "wiredot" }, svgEl);
+  };
+  for (const c of cells) link(box(c), W);
+  for (const o of outs) link(W, box(o));
+}

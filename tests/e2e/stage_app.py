@@ -1,0 +1,60 @@
+"""A tiny app that mounts the stage with made-up data (components.stage.sample), for the stage's tests and benchmark.
+
+Query parameters choose the picture: lang, mode (train|lookup), n (ids), e (dims), present (1),
+play (1: Play through `frames` intermediate steps per update), frames, sps (steps per second),
+height (px), view (stage|plotly: the same points as a plain st.plotly_chart, for the benchmark).
+The "next" button advances one step (with play=1, `frames` steps); the text "selected=<id>" shows the state the stage sent back.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from components.stage import stage  # noqa: E402
+from components.stage.sample import sample_data  # noqa: E402
+
+st.set_page_config(layout="wide", initial_sidebar_state="collapsed")
+q = st.query_params
+lang = q.get("lang", "ko")
+mode = q.get("mode", "train")
+n = int(q.get("n", "10"))
+e = int(q.get("e", "4"))
+view = q.get("view", "stage")
+play = q.get("play", "0") == "1"
+frames = int(q.get("frames", "10" if play else "0"))
+height = int(q.get("height", "540"))
+
+if "stage_step" not in st.session_state:
+    st.session_state["stage_step"] = 0
+
+
+def _advance() -> None:
+    st.session_state["stage_step"] += frames if play else 1  # Play: one update carries `frames` steps
+
+
+step = st.session_state["stage_step"]
+
+data = sample_data(step, n=n, e=e, lang=lang, mode=mode, present=q.get("present", "0") == "1", play=play,
+                   frames=frames, steps_per_second=int(q.get("sps", "10")), height=height,
+                   selected=(st.session_state.get("stage") or {}).get("selected"))
+if view == "plotly":
+    import plotly.graph_objects as go
+
+    s = data["scatter"]
+    kind = go.Scattergl if n > 2000 else go.Scatter
+    fig = go.Figure(kind(x=s["x"], y=s["y"], mode="markers", marker=dict(size=4 if n > 2000 else 10)))
+    fig.update_layout(height=height, xaxis=dict(range=s["range"][0]), yaxis=dict(range=s["range"][1]),
+                      title=f"step {step}", margin=dict(l=40, r=10, t=40, b=40))
+    st.plotly_chart(fig, key=f"plot", width="stretch")
+    st.caption(f"plotly step={step}")
+else:
+    state = stage(data, key="stage")
+    st.caption(f"selected={None if state is None else state['selected']} step={step}")
+st.button("next", key="next", on_click=_advance)

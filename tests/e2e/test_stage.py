@@ -1,0 +1,223 @@
+"""The stage in Chromium: linked hover, click → server, a still PAD point, fitting one screen, Play.
+
+Runs tests/e2e/stage_app.py (made-up data from components.stage.sample) on a loopback port of its
+own; the stage lives in a shadow root, which Playwright's CSS locators enter by themselves.
+Screenshots go to artifacts/screenshots/stage-*.png. Frames per second are printed, not asserted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import sys
+import time
+
+import pytest
+
+from .conftest import _free_port, _health
+from .helpers import ARTIFACTS, ROOT, SCREENSHOTS, unavailable_reason
+
+pytestmark = pytest.mark.e2e
+if unavailable_reason():
+    pytest.skip(unavailable_reason(), allow_module_level=True)
+
+DARK = ["--theme.base", "dark", "--theme.backgroundColor", "#0e1117", "--theme.secondaryBackgroundColor", "#262730",
+        "--theme.textColor", "#fafafa"]
+STAGE = ".st-key-stage [data-testid='stage']"
+
+
+@contextlib.contextmanager
+def serve(*extra: str):
+    """`streamlit run tests/e2e/stage_app.py` on a free loopback port; yields its URL."""
+    port = _free_port()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / f"e2e-stage-{port}.log", "wb")
+    cmd = [sys.executable, "-m", "streamlit", "run", "tests/e2e/stage_app.py", "--server.headless", "true",
+           "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false", *extra]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while _health(f"{url}/_stcore/health") != "ok":
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the stage app did not start (exit code {proc.poll()})", pytrace=False)
+            time.sleep(0.25)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def light_url():
+    with serve() as url:
+        yield url
+
+
+@pytest.fixture
+def open_stage(browser):
+    contexts = []
+
+    def make(url: str, query: str = "", width: int = 1280, height: int = 720):
+        ctx = browser.new_context(viewport={"width": width, "height": height})
+        ctx.set_default_timeout(30_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.stage_errors = []
+        page.on("pageerror", lambda err: page.stage_errors.append(str(err)))
+        page.goto(f"{url}/?{query}")
+        page.locator(STAGE).wait_for(timeout=60_000)
+        wait_settled(page, 0)
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def wait_settled(page, step: int, timeout: float = 30_000) -> None:
+    """Until the stage shows ``step`` and nothing on it moves."""
+    page.wait_for_function("([el, s]) => el.dataset.step === s && el.dataset.animating === '0'",
+                           arg=[page.locator(STAGE).element_handle(), str(step)], timeout=timeout, polling=50)
+
+
+def next_step(page, step: int) -> None:
+    page.locator(".st-key-next button").click()
+    wait_settled(page, step)
+
+
+def box(page, selector: str) -> dict:
+    return page.locator(f"{STAGE} {selector}").first.bounding_box()
+
+
+def spot(page, selector: str) -> tuple[float, float, float, float]:
+    """Where ``selector`` is drawn inside the stage (the page itself may scroll when a button is clicked)."""
+    a, r = box(page, selector), page.locator(STAGE).bounding_box()
+    return a["x"] - r["x"], a["y"] - r["y"], a["width"], a["height"]
+
+
+def classes(page, selector: str) -> list[list[str]]:
+    return page.locator(f"{STAGE} {selector}").evaluate_all("els => els.map(e => Array.from(e.classList))")
+
+
+def caption(page) -> str:
+    return " ".join(page.locator("[data-testid='stCaptionContainer']").all_inner_texts())
+
+
+def test_hovering_a_scatter_point_highlights_its_w_row_and_nothing_else(open_stage, light_url):
+    page = open_stage(light_url)
+    page.locator(f"{STAGE} .pt[data-token='4'] .mark").hover()
+    assert "hl" in classes(page, ".wrow[data-token='4']")[0]
+    lit = page.locator(f"{STAGE} .hl").evaluate_all("els => els.map(e => e.getAttribute('data-token'))")
+    assert set(lit) == {"4"} and len(lit) >= 2  # the point and the row (and its trail), no other token
+    page.mouse.move(2, 2)
+    assert page.locator(f"{STAGE} .hl").count() == 0
+    assert "selected=None" in caption(page)  # a hover never reaches the server
+    assert not page.stage_errors
+
+
+def test_a_click_sends_the_selection_to_the_server(open_stage, light_url):
+    page = open_stage(light_url)
+    page.locator(f"{STAGE} .wrow[data-token='3']").click()
+    page.wait_for_function("() => Array.from(document.querySelectorAll('[data-testid=stCaptionContainer]'))"
+                           ".some(e => e.innerText.startsWith('selected=3 '))", timeout=15_000)
+    assert "sel" in classes(page, ".pt[data-token='3']")[0]  # and the server's answer draws it selected
+    assert not page.stage_errors
+
+
+def test_pad_does_not_move_by_a_pixel_while_the_others_glide(open_stage, light_url):
+    page = open_stage(light_url)
+    pad0, other0 = spot(page, ".pt[data-role='pad'] .mark"), spot(page, ".pt[data-token='4'] .mark")
+    label0 = spot(page, ".pt[data-role='pad']")
+    transforms = []
+    for step in range(1, 6):
+        next_step(page, step)
+        transforms.append(page.locator(f"{STAGE} .pt[data-role='pad']").get_attribute("transform"))
+        assert spot(page, ".pt[data-role='pad'] .mark") == pad0, f"PAD moved at update {step}"
+        assert spot(page, ".pt[data-role='pad']") == label0, f"PAD's label moved at update {step}"
+    assert len(set(transforms)) == 1
+    assert spot(page, ".pt[data-token='4'] .mark") != other0  # the data did change
+    assert page.locator(f"{STAGE} .points .pt, {STAGE} .top .pt").last.get_attribute("data-role") == "pad"  # on top
+    assert not page.stage_errors
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("mode", ["train", "lookup"])
+def test_the_stage_fits_one_projector_screen(open_stage, light_url, lang, mode):
+    page = open_stage(light_url, f"lang={lang}&mode={mode}")
+    panels = [".scatter", ".wpanel"] if mode == "train" else [".idspanel", ".wpanel", ".outpanel"]
+    for sel in panels:
+        b = box(page, sel)
+        assert b["x"] >= 0 and b["y"] >= 0 and b["x"] + b["width"] <= 1280 and b["y"] + b["height"] <= 720, (sel, b)
+    rows = page.locator(f"{STAGE} .wpanel .wrow[data-token]")
+    last = rows.nth(rows.count() - 1).bounding_box()
+    assert last["y"] + last["height"] <= box(page, ".wpanel")["y"] + box(page, ".wpanel")["height"]  # every W row shown
+
+
+def test_play_glides_through_the_frames(open_stage, light_url):
+    page = open_stage(light_url, "play=1&frames=10&sps=10")
+    pad0 = spot(page, ".pt[data-role='pad'] .mark")
+    page.evaluate("""(el) => {
+        window.__steps = []; window.__raf = 0;
+        new MutationObserver(() => window.__steps.push(el.querySelector('.stepnum').textContent))
+            .observe(el.querySelector('.stepnum'), {childList: true, characterData: true, subtree: true});
+        const count = () => { window.__raf++; requestAnimationFrame(count); }; requestAnimationFrame(count);
+    }""", page.locator(STAGE).element_handle())
+    next_step(page, 10)  # warm-up: the first update also loads the page's code paths
+    page.evaluate("() => { window.__raf = 0; window.__steps = []; }")
+    drawn0 = int(page.locator(STAGE).get_attribute("data-frames"))
+    t0 = time.perf_counter()
+    for step in (20, 30, 40):
+        next_step(page, step)
+        assert spot(page, ".pt[data-role='pad'] .mark") == pad0, f"PAD moved during Play (step {step})"
+    seconds = time.perf_counter() - t0
+    shown = {int(s) for s in page.evaluate("() => window.__steps")}
+    raf = page.evaluate("() => window.__raf")
+    drawn = int(page.locator(STAGE).get_attribute("data-frames")) - drawn0
+    print(f"\nPlay, 3 updates of 10 steps at 10 steps/s: {len(shown) / seconds:.1f} steps shown per s, "
+          f"{raf / seconds:.1f} rAF/s, {drawn / seconds:.1f} frames drawn per s ({seconds:.2f} s)")
+    assert set(range(11, 40)) <= shown  # every intermediate step was on the counter
+    assert not page.stage_errors
+
+
+SIZES = {"1280x720": (1280, 720), "1440x900": (1440, 900)}
+
+
+def shoot(open_stage, url: str, theme: str) -> list:
+    paths = []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for lang in ("ko", "en"):
+        for name, (w, h) in SIZES.items():
+            for mode in ("train", "lookup"):
+                height = h - 190
+                page = open_stage(url, f"lang={lang}&mode={mode}&height={height}", w, h)
+                if mode == "train":
+                    for step in (1, 2, 3):
+                        next_step(page, step)
+                    page.locator(f"{STAGE} .pt[data-token='4'] .mark").hover()
+                else:
+                    page.locator(f"{STAGE} .wrow[data-token='4']").click()
+                    page.wait_for_function("(el) => el.querySelectorAll('.wire').length > 0",
+                                           arg=page.locator(STAGE).element_handle(), timeout=15_000)
+                    page.locator(f"{STAGE} .idcell[data-token='3']").first.hover()
+                path = SCREENSHOTS / f"stage-{mode}-{lang}-{name}-{theme}.png"
+                page.screenshot(path=str(path))
+                assert not page.stage_errors
+                paths.append(path)
+                page.context.close()
+    return paths
+
+
+def test_screenshots_light(open_stage, light_url):
+    assert all(p.stat().st_size > 10_000 for p in shoot(open_stage, light_url, "light"))
+
+
+def test_screenshots_dark(open_stage):
+    with serve(*DARK) as url:
+        paths = shoot(open_stage, url, "dark")
+    assert all(p.stat().st_size > 10_000 for p in paths)
