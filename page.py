@@ -10,7 +10,7 @@ import streamlit as st
 import torch
 
 import session
-from components import inputs, sidebar
+from components import inputs, sidebar, style, training
 from components.i18n import lang_from_locale, t
 from core.explorer import Explorer
 from session import Keys
@@ -30,14 +30,47 @@ def main() -> None:
     st.set_page_config(page_title="nn.Embedding Explorer", page_icon="🧮", layout="wide")
     ex = session.explorer()
     session.ensure(Keys.LANG, lang_from_locale(st.context.locale))
+    session.ensure(Keys.SECTION, SECTIONS[0])
+    on_stage = training.STAGE_KNOBS if session.get(Keys.SECTION) == "train" else ()  # the bar draws those
     with st.sidebar:
+        st.title(t(session.get(Keys.LANG), "app.title"))
         lang = sidebar.language()
+        st.caption(t(lang, "app.subtitle"))
+        present = sidebar.presentation(lang)
         sidebar.preset_picker(lang)
-        raw_config = sidebar.config_inputs(lang)
-    st.title(t(lang, "app.title"))
-    st.caption(t(lang, "app.subtitle"))
-    left, right = st.columns([1, 1.3])
+        raw_config = sidebar.config_inputs(lang, elsewhere=on_stage)
+    style.page_style(present)
+    section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,
+                                   format_func=lambda s: t(lang, f"section.{s}"), width="stretch",
+                                   label_visibility="collapsed")
+    editors(lang, ex)
+    if raw_config != ex.config_values() or "config" in ex.problems:
+        ex.apply_config(raw_config)
+    show_problems(lang, ex)
+    for key, params in ex.notices:
+        st.info(t(lang, key, **params), icon=":material/info:")
+    ex.notices.clear()
+    if section == "lookup":
+        lookup_section.render(lang, ex, present)
+    elif section == "train":
+        training_section.render(lang, ex, present)
+    elif section == "lessons":
+        from sections import lessons_section
+        lessons_section.render(lang, ex)
+    else:
+        from sections import share_section
+        share_section.render(lang, ex)
+
+
+def editors(lang: str, ex: Explorer) -> None:
+    """The vocabulary table and the sentences, folded away under one line that says what they hold.
+
+    Always drawn (folded or not), so what the learner typed is kept; applied through the explorer.
+    """
     base = session.editor_base()
+    box = st.expander(t(lang, "inputs.title", v=f"{ex.vocab.size:,}", b=len(ex.recipe.sentences)),
+                      icon=":material/edit_note:")
+    left, right = box.columns([1, 1.3])
     with left:
         edited = inputs.vocab_editor(lang, base.frame, locked="vocab" in ex.problems)
     with right:
@@ -45,25 +78,6 @@ def main() -> None:
     update_vocab(ex, base, edited)
     if text != ex.text or "text" in ex.problems:
         ex.apply_text(text)
-    if raw_config != ex.config_values() or "config" in ex.problems:
-        ex.apply_config(raw_config)
-    show_problems(lang, ex)
-    for key, params in ex.notices:
-        st.info(t(lang, key, **params), icon=":material/info:")
-    ex.notices.clear()
-    session.ensure(Keys.SECTION, SECTIONS[0])
-    section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,
-                                   format_func=lambda s: t(lang, f"section.{s}"), width="stretch")
-    if section == "lookup":
-        lookup_section.render(lang, ex)
-    elif section == "train":
-        training_section.render(lang, ex)
-    elif section == "lessons":
-        from sections import lessons_section
-        lessons_section.render(lang, ex)
-    else:
-        from sections import share_section
-        share_section.render(lang, ex)
 
 
 # Where each kind of problem is titled; link, preset and import problems are shown once.

@@ -80,6 +80,11 @@ class Keys:
     IMPORT_APPLY = "import_apply"
 
 
+    PRESENT = "present"  # presentation mode: larger type for a projector
+    PLAY_SPEED = "play_speed"
+    PLAYING = "playing"  # True while Play runs (the Play/Pause button flips it)  # steps per second while playing
+    DETAILS = "details"
+    LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)  # the training view's expander of the last step's details
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     STAGE = "stage"  # the stage component: its state is {"selected": id}
     REFIT = "refit_frame"  # re-fit the PCA frame on the steps kept so far
@@ -90,6 +95,7 @@ _EXPLORER = "_ws"  # this session's core.explorer.Explorer
 _EDITOR = "_editor"  # the vocabulary editor's base table (EditorBase)
 _BUILT = "_built"  # name → (inputs, figure): see memo
 _PENDING = "_pending_state"
+_CELL_SEEN = "_cell_seen"  # the id-matrix selection last applied
 T = TypeVar("T")  # what a memoized build returns
 
 
@@ -221,6 +227,11 @@ def set_value(key: str, value) -> None:
     st.session_state[key] = value
 
 
+def flip(key: str) -> None:
+    """Callback: turn a flag on or off."""
+    st.session_state[key] = not st.session_state.get(key, False)
+
+
 def forget(key: str) -> None:
     """Drop a widget's value, so it is drawn afresh (a timeline whose steps are gone)."""
     st.session_state.pop(key, None)
@@ -233,14 +244,22 @@ def ensure(key: str, value) -> None:
 
 
 def select_token_from_cell(ex: Explorer) -> None:
-    """Callback of the id matrix: the clicked cell's id becomes the token followed in every view."""
-    cells = st.session_state.get(Keys.ID_CELL, {}).get("selection", {}).get("cells", [])
-    if cells:
-        b, col = cells[0]
+    """The id matrix's clicked cell: its id becomes the token followed in every view, its sentence the
+    one the lookup stage shows. Called before the lookup view is drawn, and applied once per new
+    selection (a cell that stays selected does not override a later pick elsewhere)."""
+    cells = (st.session_state.get(Keys.ID_CELL) or {}).get("selection", {}).get("cells", [])
+    if not cells or cells == st.session_state.get(_CELL_SEEN):
+        return
+    st.session_state[_CELL_SEEN] = cells
+    b, col = cells[0]
+    try:
         t = int(str(col).removeprefix("t="))
-        ids = ex.lab.batch.ids
-        if 0 <= b < ids.shape[0] and 0 <= t < ids.shape[1]:
-            ex.select(int(ids[b, t]))
+    except ValueError:
+        return
+    ids = ex.lab.batch.ids
+    if isinstance(b, int) and 0 <= b < ids.shape[0] and 0 <= t < ids.shape[1]:
+        ex.select(int(ids[b, t]))
+        st.session_state[Keys.OUT_SENTENCE] = b  # the stage shows that sentence's output
 
 
 def select_token_from_chart(ex: Explorer) -> None:

@@ -10,14 +10,13 @@ import pandas as pd
 import pyarrow as pa  # st.dataframe takes an Arrow table as it is: a pandas frame cost ~0.8 ms more per table
 import streamlit as st
 
-from components import charts
-from components.memo import Memo, no_memo
 from components.i18n import t
 from core.batch import Batch
 from core.vocab import Vocab
 from session import Keys
 
 WINDOW = 40  # rows of W shown around the selection when V is large
+MAX_TABLE_COLS = 64  # columns of W written out in a table
 
 
 def token_table(lang: str, vocab: Vocab, batch: Batch, raw: list[tuple[str, ...]]) -> None:
@@ -78,37 +77,27 @@ def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[
     return np.array(sorted(rows))
 
 
-def w_table(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None, memo: Memo = no_memo) -> None:
-    """The embedding matrix W (V×E) with the looked-up rows and the selected row marked.
+def sentence_picker(lang: str, batch: Batch) -> int:
+    """Which sentence's output the stage shows (b)."""
+    B = batch.shape[0]
+    return st.selectbox(t(lang, "pipe.sentence_pick"), list(range(B)), key=Keys.OUT_SENTENCE,
+                        format_func=lambda i: f"b={i}: " + " ".join(batch.tokens[i]))
 
-    ``memo(name, key, build)`` may return the figure built last time from equal inputs (session.Workspace.memo).
-    """
+
+def w_frame(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None) -> None:
+    """The shown rows of W (all, or a window at large V) as a table: id, token, lookups, e0…"""
     rows = shown_rows(vocab.size, counts, selected, (vocab.pad_id, vocab.unk_id))
-    shown = w[rows]
-    title = t(lang, "pipe.w_title", v=w.shape[0], e=w.shape[1])
-    key = (shown.tobytes(), shown.shape, rows.tobytes(), counts[rows].tobytes(), vocab, selected, title)
-    fig = memo("w_chart", key, lambda: charts.w_heatmap(shown, rows, vocab.tokens, counts, vocab.pad_id, vocab.unk_id,
-                                                         selected, title))
-    st.plotly_chart(fig, key=Keys.W_CHART, config=charts.chart_config("w_chart"))
+    cols = {"id": rows, t(lang, "pipe.col.token"): [vocab.tokens[i] for i in rows.tolist()],
+            t(lang, "pipe.col.count"): counts[rows]}
+    cols.update({f"e{j}": w[rows, j] for j in range(min(w.shape[1], MAX_TABLE_COLS))})
+    st.dataframe(pa.table(cols), hide_index=True, width="stretch")
     if len(rows) < vocab.size:
         st.caption(t(lang, "pipe.w_window", shown=len(rows), v=vocab.size))
 
 
-def output_view(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, sel: tuple[int, int] | None,
-                memo: Memo = no_memo) -> None:
-    """The (B, T, E) output, one sentence at a time; the selected position boxed."""
-    B, T, E = vectors.shape
-    st.markdown(t(lang, "pipe.shapes", b=B, t=T, e=E))
-    if sel is not None:
-        b = sel[0]
-        st.caption(t(lang, "pipe.sentence_from_cell", b=b))
-    else:
-        b = st.selectbox(t(lang, "pipe.sentence_pick"), list(range(B)), key=Keys.OUT_SENTENCE,
-                         format_func=lambda i: f"b={i}: " + " ".join(batch.tokens[i]))
+def output_frame(vectors: np.ndarray, vocab: Vocab, batch: Batch, b: int) -> None:
+    """One sentence's (T, E) output as a table: row t is W[ids[b, t]]."""
     ids = batch.ids[b].tolist()
-    tokens = [vocab.tokens[i] for i in ids]
-    selected_t = sel[1] if sel and sel[0] == b else None
-    title = t(lang, "pipe.out_title", b=b, t=T, e=E)
-    key = (vectors[b].tobytes(), vectors[b].shape, tuple(ids), tuple(tokens), selected_t, title)
-    fig = memo("out_chart", key, lambda: charts.output_heatmap(vectors[b], tokens, ids, selected_t, title))
-    st.plotly_chart(fig, key=Keys.OUT_CHART, config=charts.chart_config("out_chart"))
+    cols = {"t": list(range(len(ids))), "id": ids, "token": [vocab.tokens[i] for i in ids]}
+    cols.update({f"e{j}": vectors[:, j] for j in range(min(vectors.shape[1], MAX_TABLE_COLS))})
+    st.dataframe(pa.table(cols), hide_index=True, width="stretch")

@@ -7,7 +7,8 @@ import streamlit as st
 from assets import presets
 from components.i18n import LANGS, t
 from core import limits
-from core.knobs import KNOBS, Knob
+from components.knob_input import knob_input
+from core.knobs import KNOBS
 import session
 from session import Keys
 
@@ -18,6 +19,11 @@ def language() -> str:
                     on_change=session.keep_choices_across_language)
 
 
+def presentation(lang: str) -> bool:
+    """Presentation mode: larger type on the page and the stage, for a projector."""
+    return st.toggle(t(lang, "side.present"), key=Keys.PRESENT, help=t(lang, "side.present_help"))
+
+
 def preset_picker(lang: str) -> None:
     titles = presets.titles(lang)
     st.selectbox(t(lang, "side.preset"), list(presets.ORDER), key=Keys.PRESET, format_func=titles.get)
@@ -26,30 +32,22 @@ def preset_picker(lang: str) -> None:
               help=t(lang, "side.load_preset_help"))
 
 
-def config_inputs(lang: str) -> dict:
-    """The raw values of every knob (core.knobs.KNOBS), exactly as typed; core validates them."""
+def config_inputs(lang: str, elsewhere: tuple[str, ...] = ()) -> dict:
+    """The raw values of every knob (core.knobs.KNOBS), exactly as typed; core validates them.
+
+    Knobs named in ``elsewhere`` are drawn by the view (the training bar); their values are read
+    from their widgets' state, which Streamlit sets before the script runs.
+    """
     values = {}
     for group in ("layer", "training"):
         st.subheader(t(lang, f"side.{group}"))
         for k in KNOBS:
-            if k.group == group:
-                values[k.name] = _knob_input(lang, k)
+            if k.name in elsewhere:
+                values[k.name] = session.get(k.name)
+            elif k.group == group:
+                values[k.name] = knob_input(lang, k)
     with st.expander(t(lang, "side.limits")):
         st.markdown(t(lang, "side.limits_text", v=limits.MAX_VOCAB, e=limits.MAX_EMBEDDING_DIM, ve=limits.MAX_TABLE_FLOATS,
                       b=limits.MAX_SENTENCES, t=limits.MAX_TOKENS_PER_SENTENCE, chars=limits.MAX_TEXT_CHARS,
                       steps=limits.MAX_STEPS_PER_CLICK, mb=limits.MAX_IMPORT_BYTES // 1_000_000))
     return values
-
-
-def _knob_input(lang: str, k: Knob):
-    """One knob's widget, keyed by the knob's name; "longest or fixed T" is a radio and a number."""
-    label, help_text = t(lang, k.label), t(lang, k.help, max=k.hi, min=k.lo)
-    if k.kind == "choice":
-        return st.selectbox(label, k.choices, key=k.name, help=help_text,
-                            format_func=lambda c: t(lang, f"{k.choice_prefix}.{c}"))
-    if k.kind == "optional_int":
-        mode = st.radio(t(lang, "side.pad_mode"), ["longest", "fixed"], key=Keys.PAD_MODE, horizontal=True,
-                        format_func=lambda m: t(lang, f"side.pad_mode.{m}"), help=t(lang, "side.pad_mode_help"))
-        fixed = st.number_input(label, key=Keys.FIXED_LEN, step=k.step, disabled=mode != "fixed", help=help_text)
-        return fixed if mode == "fixed" else None
-    return st.number_input(label, key=k.name, step=k.step, format=k.fmt, help=help_text)

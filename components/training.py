@@ -14,7 +14,9 @@ import streamlit as st
 from components import charts
 from components.memo import Memo, no_memo
 from components.i18n import t
+from components.knob_input import knob_input
 from core import limits
+from core.knobs import KNOBS
 from core.problems import Problem
 import session
 from session import Keys
@@ -27,26 +29,44 @@ class Intent:
     pad_vector: tuple[float, ...] = ()
 
 
-def play_toggle(lang: str, can_train: bool) -> bool:
-    """Play / Pause. Drawn outside the training fragment: switching it reruns the page, which (re)starts the ticks."""
-    return st.toggle(t(lang, "train.play"), key=Keys.PLAY, disabled=not can_train, help=t(lang, "train.play_help"))
+PLAY_SPEEDS = (1, 2, 5, 10, 20)  # steps per second the Play control offers
+STAGE_KNOBS = ("optimizer", "lr", "weight_decay")  # knobs that matter while training: on the bar, not the sidebar
 
 
-def controls(lang: str, can_train: bool) -> Intent:
-    """Step / Run N / Reset. Disabled (with the reason shown by the caller) when training cannot run."""
-    c1, c2, c3, c5 = st.columns([1, 1.1, 1, 1], vertical_alignment="bottom")
-    step = c1.button(t(lang, "train.step"), key=Keys.STEP, type="primary", disabled=not can_train, width="stretch")
+def bar(lang: str, can_train: bool) -> tuple[Intent, bool, int]:
+    """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover.
+
+    Returns (what was clicked, whether Play is on, Play's steps per second). Disabled (with the
+    reason shown by the caller) when training cannot run.
+    """
+    cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
+    step = cols[0].button(t(lang, "train.step"), key=Keys.STEP, type="primary", disabled=not can_train,
+                          width="stretch", shortcut="s", help=t(lang, "train.step_help"))
     session.ensure(Keys.N_STEPS, 50)
-    n = c2.number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1, max_value=limits.MAX_STEPS_PER_CLICK, step=10)
-    run = c3.button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch")
-    reset = c5.button(t(lang, "train.reset"), key=Keys.RESET, width="stretch")
+    n = cols[1].number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1, max_value=limits.MAX_STEPS_PER_CLICK,
+                             step=10, label_visibility="collapsed", help=t(lang, "train.n_steps_help"))
+    run = cols[2].button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch",
+                         shortcut="n", help=t(lang, "train.run_help"))
+    playing = bool(session.get(Keys.PLAYING)) and can_train
+    cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=Keys.PLAY,
+                   disabled=not can_train, width="stretch", shortcut="p", help=t(lang, "train.play_button_help"),
+                   type="primary" if playing else "secondary", on_click=session.flip, args=(Keys.PLAYING,))
+    session.ensure(Keys.PLAY_SPEED, 10)
+    speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=Keys.PLAY_SPEED, label_visibility="collapsed",
+                              format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
+    reset = cols[5].button(t(lang, "train.reset"), key=Keys.RESET, width="stretch", shortcut="0",
+                           help=t(lang, "train.reset_help"))
+    with cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help")):
+        for k in KNOBS:
+            if k.name in STAGE_KNOBS:
+                knob_input(lang, k)
     if reset:
-        return Intent("reset")
+        return Intent("reset"), playing, speed
     if step:
-        return Intent("step", 1)
+        return Intent("step", 1), playing, speed
     if run:
-        return Intent("run", int(n))
-    return Intent()
+        return Intent("run", int(n)), playing, speed
+    return Intent(), playing, speed
 
 
 def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> Intent | list:

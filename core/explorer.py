@@ -281,6 +281,27 @@ class Explorer:
         return _FrameState(frame, basis, steps, ranges, flat, self._versions)
 
 
+def token_classes(recipe: Recipe) -> np.ndarray:
+    """(V,) the class each token is most associated with, from the labelled sentences: the class of
+    the sentences it appears in most often; -1 for a token in no labelled sentence or in a tie
+    (and for PAD and UNK, which name no word). A fact about the data, not about W.
+
+    >>> token_classes(chapter_recipe)   # 영화 appears once in 긍정 and once in 부정: a tie
+    array([-1, -1, -1,  1,  0, -1])
+    """
+    vocab = recipe.vocab
+    counts = np.zeros((vocab.size, max(1, len(recipe.classes))), np.int64)  # (V, C)
+    for tokens, label in zip(recipe.sentences, recipe.labels):
+        if label is not None:
+            np.add.at(counts[:, label], vocab.encode(tokens), 1)
+    best = counts.argmax(axis=1)
+    top = counts.max(axis=1)
+    tie = (counts == top[:, None]).sum(axis=1) > 1
+    out = np.where((top > 0) & ~tie, best, -1)
+    out[[vocab.pad_id, vocab.unk_id]] = -1
+    return out
+
+
 def _finite(snaps: list[np.ndarray]) -> list[np.ndarray]:
     """The snapshots whose every entry is finite (the first one always is: a fresh or imported table)."""
     kept = [s for s in snaps if np.isfinite(s).all()]

@@ -1,37 +1,49 @@
-"""Section 1: the lookup pipeline, vocabulary → padded ids → rows of W → (B, T, E) output (C2, C3, C5, C14, C16)."""
+"""Section 1: the lookup, vocabulary → padded ids → rows of W → (B, T, E) output (C2, C3, C5, C14, C16).
+
+The stage draws the id matrix, W and one sentence's output side by side, the selected id's cell,
+row and output vector as one connected thing; the same numbers are tables below, for reading
+and for screen readers.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from components import pipeline
+from components import pipeline, stage_data
 from components.i18n import t
-import session
+from components.stage import stage
 from core.explorer import Explorer
+import session
 from session import Keys
 
+STAGE_HEIGHT = 520  # px: with the bar above it, the stage fits a 1280×720 projector screen
 
-def render(lang: str, ex: Explorer) -> None:
+
+def render(lang: str, ex: Explorer, present: bool = False) -> None:
     lab = ex.lab
     vocab, batch = lab.recipe.vocab, lab.batch
-    w = lab.weight.detach().numpy()  # (V, E), a read-only view: no 120 MB copy per rerun at large V
-    counts = batch.id_counts(vocab.size).numpy()  # (V,)
-    st.subheader(t(lang, "pipe.step1"))
-    pipeline.token_table(lang, vocab, batch, lab.recipe.sentences)
-    st.subheader(t(lang, "pipe.step2", b=batch.shape[0], t=batch.shape[1]))
-    sel = pipeline.id_matrix(lang, vocab, batch, on_select=lambda: session.select_token_from_cell(ex))
-    mask = st.expander(t(lang, "pipe.mask_title"), key=Keys.MASK, on_change="rerun")
-    if mask.open:  # drawn only while open: a closed expander's table cost a full table per rerun
-        mask.dataframe(pipeline.mask_frame(batch), width="stretch")
-    selected_id = int(batch.ids[sel]) if sel is not None else ex.selected_token
-    if sel is not None:
-        st.success(t(lang, "pipe.selected", b=sel[0], t=sel[1], i=selected_id, token=vocab.tokens[selected_id]))
-    left, right = st.columns([1.1, 1])
-    with left:
-        st.subheader(t(lang, "pipe.step3"))
-        pipeline.w_table(lang, w, vocab, counts, selected_id, memo=session.memo)
-        v, e = w.shape
-        st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
-    with right:
-        st.subheader(t(lang, "pipe.step4"))
-        pipeline.output_view(lang, lab.vectors().numpy(), vocab, batch, sel, memo=session.memo)
+    session.select_token_from_cell(ex)  # a cell picked in the tables below, before anything shows it
+    b = pipeline.sentence_picker(lang, batch)
+    st.markdown(t(lang, "pipe.shapes", b=batch.shape[0], t=batch.shape[1], e=lab.recipe.config.embedding_dim))
+    stage(stage_data.lookup_data(ex, lang, sentence=b, height=STAGE_HEIGHT, present=present), key=Keys.STAGE,
+          on_select=lambda: session.select_token_from_stage(ex))
+    v, e = lab.weight.shape
+    st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
+    tables = st.expander(t(lang, "pipe.tables"), key=Keys.LOOKUP_TABLES, on_change="rerun")
+    if not tables.open:  # built only while open: the stage shows the same numbers
+        return
+    with tables:
+        st.markdown(f"**{t(lang, 'pipe.step1')}**")
+        pipeline.token_table(lang, vocab, batch, lab.recipe.sentences)
+        st.markdown(f"**{t(lang, 'pipe.step2', b=batch.shape[0], t=batch.shape[1])}**")
+        sel = pipeline.id_matrix(lang, vocab, batch, on_select="rerun")
+        if sel is not None:
+            i = int(batch.ids[sel])
+            st.success(t(lang, "pipe.selected", b=sel[0], t=sel[1], i=i, token=vocab.tokens[i]))
+        st.markdown(f"**{t(lang, 'pipe.mask_title')}**")
+        st.dataframe(pipeline.mask_frame(batch), width="stretch")
+        st.markdown(f"**{t(lang, 'pipe.step3')}**")
+        pipeline.w_frame(lang, lab.weight.detach().numpy(), vocab, batch.id_counts(vocab.size).numpy(),
+                         ex.selected_token)
+        st.markdown(f"**{t(lang, 'pipe.step4')}**")
+        pipeline.output_frame(lab.vectors()[b].numpy(), vocab, batch, b)

@@ -9,7 +9,8 @@ import time
 import numpy as np
 import streamlit as st
 
-from components import charts, inputs, training
+from components import charts, inputs, stage_data, training
+from components.stage import stage
 from components.i18n import t
 from core.explorer import Explorer
 from core.projection import thin_steps
@@ -17,52 +18,128 @@ from core.training import Lab
 import session
 from session import Keys
 
-PLAY_SECONDS = 0.6  # one training step per tick while playing
-MAX_TRAILS = 60  # tokens that get a trail in the scatter
+PLAY_TICK_S = 0.5  # while playing, one server round trip per tick; the stage glides through its steps
+STAGE_HEIGHT = 540  # px: with the bar above it, the stage fits a 1280×720 projector screen
+MAX_TRAILS = 60  # tokens that get a trail in the 3-D scatter
 PROGRESS_EVERY_S = 0.2  # the Run N progress bar moves at most this often
 
 
-def render(lang: str, ex: Explorer) -> None:
+def render(lang: str, ex: Explorer, present: bool = False) -> None:
+    """The bar (Step / Run N / Play / speed / Reset / the knobs that matter while training), the stage
+    (W, the scatter in the lab's one frame, the loss), then the details below the fold.
+
+    While Play is on, only the stage reruns, every tick, taking as many steps as the chosen speed
+    asks; the stage glides through each of them.
+    """
     problems = ex.lab.train_problems()
     inputs.show_problems(lang, "err.train_title", problems)
-    st.caption(t(lang, "train.intro"))
-    playing = training.play_toggle(lang, can_train=not problems) and not problems
+    intent, playing, speed = training.bar(lang, can_train=not problems)
+    playing = playing and not problems
+    tick = max(PLAY_TICK_S, 1.0 / speed)
+    newest = ex.lab.steps
+    if intent.action == "step":
+        ex.predict(session.get(Keys.PREDICT_ROWS) or [])
+    apply(lang, ex, intent, playing=False)
 
-    @st.fragment(run_every=PLAY_SECONDS if playing else None)
-    def area() -> None:
-        guess = training.predict_rows(lang, ex.vocab.tokens)
-        intent = training.controls(lang, can_train=not problems)
-        if intent.action == "step":
-            ex.predict(guess)
-        apply(lang, ex, intent, playing)
-        lab = ex.lab
-        vocab = lab.recipe.vocab
-        if ex.guess and lab.last is not None and ex.guess[0] == lab.last.step:
-            training.prediction_result(lang, vocab.tokens, ex.guess[1], lab.last)
-        pad = training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id,
-                                  lab.weight.detach()[vocab.pad_id].numpy().copy())
-        if isinstance(pad, list):
-            inputs.show_problems(lang, "err.pad_title", pad)
-        else:
-            apply(lang, ex, pad, playing=False)
-        training.loss_and_predictions(lang, lab.losses, prediction_rows(lab))
-        st.markdown(f"#### {t(lang, 'train.grad_title')}")
-        training.grad_view(lang, grad_data(lab))
-        st.markdown(f"#### {t(lang, 'train.moved_title')}")
-        training.moved_view(lang, moved_data(lab))
-        projection(lang, ex, playing)
+    @st.fragment(run_every=tick if playing else None)
+    def live() -> None:
+        before = ex.lab.steps
+        if playing:
+            apply(lang, ex, training.Intent(), playing=True, steps_per_tick=max(1, round(speed * tick)))
+        since = before if ex.lab.steps > before else newest if ex.lab.steps > newest else None
+        stage_view(lang, ex, since=since, playing=playing, speed=speed, present=present)
 
-    area()
+    live()
+    details(lang, ex, playing)
 
 
-def apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool) -> None:
-    """Carry out what the controls asked, through the explorer; a tick of Play is one step."""
+def stage_view(lang: str, ex: Explorer, since: int | None, playing: bool, speed: int, present: bool) -> None:
+    """The stage in training mode: the timeline picks the step shown; it follows the newest step."""
+    lab = ex.lab
+    steps = sorted(lab.snapshots)
+    shown = training.timeline(lang, steps, session.get(Keys.TIMELINE_FOLLOWS))
+    session.set_value(Keys.TIMELINE_FOLLOWS, steps[-1])
+    dims = session.get(Keys.PCA_DIMS) or 2
+    data = stage_data.train_data(ex, lang, dims=2, shown=shown, since=since if shown == steps[-1] else None,
+                                 playing=playing, steps_per_second=speed, height=STAGE_HEIGHT, present=present)
+    stage(data, key=Keys.STAGE, on_select=lambda: session.select_token_from_stage(ex))
+    pic = ex.picture(2, shown)
+    captions(lang, ex, pic, steps)
+    if dims == 3 and lab.recipe.config.embedding_dim >= 3:
+        projection_3d(lang, ex, shown)
+
+
+def captions(lang: str, ex: Explorer, pic, steps: list[int]) -> None:
+    """What the picture's frame is and where PAD sits: true for every kept step, drawn or not."""
+    lab, vocab = ex.lab, ex.vocab
+    pad_rows = np.stack([lab.snapshots[s][vocab.pad_id] for s in steps])  # (S, E)
+    xy_text = ", ".join(f"{x:.4f}" for x in pic.pad_xy)
+    if (pad_rows == pad_rows[0]).all():  # one frame: the same row projects to the same point
+        st.caption(t(lang, "proj.pad_fixed", xy=xy_text, n=len(steps)))
+    else:
+        st.caption(t(lang, "proj.pad_moved", xy=xy_text, steps=", ".join(str(s) for s, _ in lab.pad_edits) or "—"))
+    basis_caption(lang, pic)
+    plain = ~(lab.batch.id_counts(vocab.size).numpy() > 0)  # (V,) never looked up
+    plain[[vocab.pad_id, vocab.unk_id]] = False
+    plain = int(plain.sum())
+    plain_drawn = len(charts.plain_shown(np.arange(plain)))  # the stage's scatter thins them the same way
+    if plain_drawn < plain:
+        st.caption(t(lang, "proj.thinned", n=plain, shown=plain_drawn))
+    thinned = thin_steps(steps)
+    if len(thinned) < len(steps):
+        st.caption(t(lang, "proj.trails_thinned", n=len(steps), shown=len(thinned)))
+    if pic.flat and pic.shown == 0:
+        st.info(t(lang, "proj.flat"), icon=":material/casino:")
+
+
+def details(lang: str, ex: Explorer, playing: bool) -> None:
+    """Below the stage: the frame's controls, then each view of the last step in an expander that is
+    built only while open."""
+    lab = ex.lab
+    c1, c2, c3 = st.columns([1.2, 1, 2], vertical_alignment="bottom")
+    c1.radio(t(lang, "proj.dims"), [2, 3], key=Keys.PCA_DIMS, horizontal=True,
+             disabled=lab.recipe.config.embedding_dim < 3)
+    if c2.button(t(lang, "proj.refit"), key=Keys.REFIT, help=t(lang, "proj.refit_help"), disabled=playing):
+        pic = ex.refit(2)
+        if session.get(Keys.PCA_DIMS) == 3:
+            ex.refit(3)
+        st.info(t(lang, "proj.refitted", first=pic.fitted_steps[0], last=pic.fitted_steps[-1]),
+                icon=":material/center_focus_strong:")
+    vocab = lab.recipe.vocab
+    with c3:
+        training.predict_rows(lang, vocab.tokens)  # read before a Step applies it (render)
+    if ex.guess and lab.last is not None and ex.guess[0] == lab.last.step:
+        training.prediction_result(lang, vocab.tokens, ex.guess[1], lab.last)
+    if playing:
+        return  # the details wait for Pause: each Play tick redraws only the stage
+    box = st.expander(t(lang, "train.details"), key=Keys.DETAILS, on_change="rerun")
+    if box.open:
+        with box:
+            training.loss_and_predictions(lang, lab.losses, prediction_rows(lab))
+            st.markdown(f"**{t(lang, 'train.grad_title')}**")
+            training.grad_view(lang, grad_data(lab))
+            st.markdown(f"**{t(lang, 'train.moved_title')}**")
+            training.moved_view(lang, moved_data(lab))
+    pad = training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id,
+                              lab.weight.detach()[vocab.pad_id].numpy().copy())
+    if isinstance(pad, list):
+        inputs.show_problems(lang, "err.pad_title", pad)
+    else:
+        apply(lang, ex, pad, playing=False)
+    neighbours_view(lang, ex)
+    replay_view(lang, ex)
+
+
+def apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool, steps_per_tick: int = 1) -> None:
+    """Carry out what the controls asked, through the explorer; a tick of Play is ``steps_per_tick`` steps."""
     problems = []
     if intent.action == "reset":
         ex.reset()
         session.forget(Keys.TIMELINE)
-    elif intent.action == "step" or (playing and intent.action is None):
+    elif intent.action == "step":
         problems = ex.step()
+    elif playing and intent.action is None:
+        problems = ex.run(steps_per_tick)
     elif intent.action == "set_pad":
         problems = ex.set_pad(intent.pad_vector)
     elif intent.action == "run":
@@ -117,64 +194,59 @@ def moved_data(lab: Lab) -> training.MovedData | None:
                               cfg.optimizer, cfg.weight_decay)
 
 
-def projection(lang: str, ex: Explorer, playing: bool) -> None:
-    """Every row of W in this lab's one PCA frame, at every kept step (core.explorer: the frame rule)."""
-    lab = ex.lab
-    st.markdown(f"#### {t(lang, 'proj.title')}")
-    e = lab.recipe.config.embedding_dim
-    c1, c2 = st.columns([2, 1], vertical_alignment="bottom")
-    dims = c1.radio(t(lang, "proj.dims"), [2, 3], key=Keys.PCA_DIMS, horizontal=True, disabled=e < 3)
-    if c2.button(t(lang, "proj.refit"), key=Keys.REFIT, help=t(lang, "proj.refit_help"), disabled=playing):
-        pic = ex.refit(dims)
-        st.info(t(lang, "proj.refitted", first=pic.fitted_steps[0], last=pic.fitted_steps[-1]), icon=":material/center_focus_strong:")
+def neighbours_view(lang: str, ex: Explorer) -> None:
+    """The followed token's nearest rows at the first kept step and at the shown one, as a table."""
+    lab, vocab = ex.lab, ex.vocab
     steps = sorted(lab.snapshots)
-    shown = training.timeline(lang, steps, session.get(Keys.TIMELINE_FOLLOWS))
-    session.set_value(Keys.TIMELINE_FOLLOWS, steps[-1])
-    pic = ex.picture(dims, shown)
-    vocab = lab.recipe.vocab
     used = lab.batch.id_counts(vocab.size).numpy() > 0
     normal = [i for i in np.flatnonzero(used).tolist() if i not in (vocab.pad_id, vocab.unk_id)]
-    session.sync_token_picker(ex, normal[0] if normal else 0)
-    token = st.selectbox(t(lang, "proj.token"), list(range(vocab.size)), key=Keys.TOKEN,
-                         on_change=lambda: session.select_token_from_picker(ex),
-                         format_func=lambda i: f"{i} · {vocab.tokens[i]}") if vocab.size <= 5000 else ex.selected_token
+    if vocab.size <= 5000:
+        session.sync_token_picker(ex, normal[0] if normal else 0)
+        st.selectbox(t(lang, "proj.token"), list(range(vocab.size)), key=Keys.TOKEN,
+                     on_change=lambda: session.select_token_from_picker(ex),
+                     format_func=lambda i: f"{i} · {vocab.tokens[i]}")
+    token = ex.selected_token
+    if token is None:
+        return
+    shown = session.get(Keys.TIMELINE) if session.get(Keys.TIMELINE) in lab.snapshots else steps[-1]
+    st.markdown(t(lang, "proj.neighbours", token=vocab.tokens[token], step=shown))
+    st.dataframe(training.neighbours_then_now(lang, lab.snapshots, steps[0], shown, vocab.tokens, token,
+                                              memo=session.memo, pin=(lab.uid, len(lab.pad_edits))), hide_index=True)
+
+
+def projection_3d(lang: str, ex: Explorer, shown: int) -> None:
+    """PC1–PC3 in the lab's 3-D frame (the stage draws two axes)."""
+    lab, vocab = ex.lab, ex.vocab
+    pic = ex.picture(3, shown)
+    used = lab.batch.id_counts(vocab.size).numpy() > 0
     axis_titles = [f"PC{j + 1} ({pic.explained[j]:.0%})" for j in range(pic.dims)]
-    trail_ids = np.flatnonzero(used)[:MAX_TRAILS]
-    points = {s: pic.points[s] for s in pic.steps}
-    fig = charts.pca_scatter(points, pic.shown, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, token,
-                             list(pic.ranges), trail_ids, t(lang, "proj.scatter_title", step=pic.shown), axis_titles)
+    fig = charts.pca_scatter({s: pic.points[s] for s in pic.steps}, pic.shown, list(vocab.tokens), vocab.pad_id,
+                             vocab.unk_id, used, ex.selected_token, list(pic.ranges),
+                             np.flatnonzero(used)[:MAX_TRAILS], t(lang, "proj.scatter_title", step=pic.shown),
+                             axis_titles)
     st.plotly_chart(fig, key=Keys.PCA_CHART, config=charts.chart_config("pca"),
                     on_select=lambda: session.select_token_from_chart(ex), selection_mode="points")
-    basis_caption(lang, pic)
-    if vocab.size > charts.MAX_PLAIN_POINTS:
-        plain = next((ids for name, ids, _ in charts.point_groups(vocab.size, vocab.pad_id, vocab.unk_id, used, token)
-                      if name == "plain"), np.array([], int))
-        plain_drawn = len(charts.plain_shown(plain))
-        if plain_drawn < len(plain):
-            st.caption(t(lang, "proj.thinned", n=len(plain), shown=plain_drawn))
-    thinned = thin_steps(steps)
-    if len(thinned) < len(steps):
-        st.caption(t(lang, "proj.trails_thinned", n=len(steps), shown=len(thinned)))
-    pad_rows = np.stack([lab.snapshots[s][vocab.pad_id] for s in steps])  # (S, E): every kept step, drawn or not
-    xy_text = ", ".join(f"{x:.4f}" for x in pic.pad_xy)
-    if (pad_rows == pad_rows[0]).all():  # one frame: the same row projects to the same point
-        st.caption(t(lang, "proj.pad_fixed", xy=xy_text, n=len(steps)))
-    else:
-        st.caption(t(lang, "proj.pad_moved", xy=xy_text, steps=", ".join(str(s) for s, _ in lab.pad_edits) or "—"))
-    if pic.flat and pic.shown == 0:
-        st.info(t(lang, "proj.flat"), icon=":material/casino:")
-    if token is not None:
-        st.markdown(t(lang, "proj.neighbours", token=vocab.tokens[token], step=pic.shown))
-        st.dataframe(training.neighbours_then_now(lang, lab.snapshots, steps[0], pic.shown, vocab.tokens, token,
-                                                  memo=session.memo, pin=(lab.uid, len(lab.pad_edits))), hide_index=True)
-    if len(steps) > 1 and not playing:
-        replay = st.expander(t(lang, "proj.replay"), key=Keys.REPLAY, on_change="rerun")
-        if replay.open:  # built only when opened: one frame per kept step is the page's heaviest figure
-            fig = session.memo("replay", (lab.uid, pic.version, pic.steps, token, lang),
-                               lambda: charts.pca_animation(points, list(vocab.tokens), vocab.pad_id, vocab.unk_id,
-                                                            used, token, list(pic.ranges),
-                                                            t(lang, "proj.replay_title"), axis_titles))
-            replay.plotly_chart(fig, key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
+
+
+def replay_view(lang: str, ex: Explorer) -> None:
+    """Every kept step as a client-side animation (plotly frames), built only while its expander is open."""
+    lab, vocab = ex.lab, ex.vocab
+    if len(lab.snapshots) < 2:
+        return
+    replay = st.expander(t(lang, "proj.replay"), key=Keys.REPLAY, on_change="rerun")
+    if not replay.open:
+        return
+    dims = session.get(Keys.PCA_DIMS) or 2
+    pic = ex.picture(dims)
+    used = lab.batch.id_counts(vocab.size).numpy() > 0
+    axis_titles = [f"PC{j + 1} ({pic.explained[j]:.0%})" for j in range(pic.dims)]
+    points = {s: pic.points[s] for s in pic.steps}
+    token = ex.selected_token
+    fig = session.memo("replay", (lab.uid, pic.version, pic.steps, token, lang),
+                       lambda: charts.pca_animation(points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used,
+                                                    token, list(pic.ranges), t(lang, "proj.replay_title"),
+                                                    axis_titles))
+    replay.plotly_chart(fig, key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
 
 
 def basis_caption(lang: str, pic) -> None:

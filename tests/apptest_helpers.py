@@ -42,13 +42,29 @@ def array(value) -> np.ndarray:
     return np.asarray(value)
 
 
+def stage(at: AppTest) -> dict:
+    """The stage's data (components/stage/README.md): the custom component is an UnknownElement whose
+    ``proto.json`` is exactly the data the app gave it."""
+    (el,) = [e for e in at.get("bidi_component") if e.proto.component_name == "embedding_stage"]
+    return json.loads(el.proto.json)
+
+
+def stage_w(at: AppTest) -> tuple[list[int], np.ndarray]:
+    """The rows of W the stage shows: (ids, (K, E) float32). Exact: each float32 round-trips through JSON."""
+    w = stage(at)["w"]
+    return w["rows"], np.asarray(w["values"], dtype=np.float32)
+
+
+def stage_xy(at: AppTest, token: int) -> tuple[float, float]:
+    """Where the stage's scatter draws ``token``."""
+    s = stage(at)["scatter"]
+    i = s["ids"].index(token)
+    return s["x"][i], s["y"][i]
+
+
 def id_matrix(at: AppTest) -> list[list[int]]:
-    """The (B, T) ids shown in the id matrix table (cells read 'id · token')."""
-    for df in at.dataframe:
-        frame = df.value
-        if len(frame.columns) and str(frame.columns[0]) == "t=0":
-            return [[int(str(c).split(" · ")[0]) for c in row] for row in frame.itertuples(index=False)]
-    raise AssertionError("no id matrix on the page")
+    """The (B, T) ids the lookup view's stage shows."""
+    return stage(at)["ids"]
 
 
 def errors(at: AppTest) -> list[str]:

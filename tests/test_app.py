@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from tests.apptest_helpers import array, errors, figure, figures, id_matrix, start
+from tests.apptest_helpers import array, errors, figure, figures, id_matrix, stage, stage_w, stage_xy, start
 
 
 @pytest.fixture
@@ -24,16 +24,19 @@ def chapter_w(seed: int = 0, dim: int = 3) -> np.ndarray:
 def test_default_page_is_the_chapter_example(at):
     assert not at.exception and not errors(at)
     assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]
-    w = array(figure(at, "W: 6 × 3")["data"][0]["z"]).reshape(6, 3)
+    rows, w = stage_w(at)
+    assert rows == list(range(6))
     np.testing.assert_array_equal(w, chapter_w())
     assert any("18" in m.value and "PAD" in m.value for m in at.markdown)  # V·E = 18 with the PAD row
 
 
 def test_selecting_the_pad_cell_shows_a_zero_output_vector(at):
+    at.session_state["lookup_tables"] = True
     at.session_state["id_cell"] = {"selection": {"cells": [[1, "t=2"]], "rows": [], "columns": []}}
     at.run()
-    fig = figure(at, "vectors[1]")
-    out = array(fig["data"][0]["z"]).reshape(3, 3)
+    data = stage(at)
+    assert data["selected"] == 1 and data["out"]["b"] == 1
+    out = np.asarray(data["out"]["values"], dtype=np.float32)
     ref = torch.nn.Embedding.from_pretrained(torch.from_numpy(chapter_w()), padding_idx=1)(torch.tensor([[2, 0, 3], [2, 4, 1]]))
     np.testing.assert_array_equal(out, ref[1].numpy())
     assert not out[2].any()  # vectors[1, 2] is all zeros (C16)
@@ -43,7 +46,7 @@ def test_selecting_the_pad_cell_shows_a_zero_output_vector(at):
 def test_the_mask_table_is_drawn_only_when_opened_and_matches_torch(at):
     tables = lambda: [d.value for d in at.dataframe if "len" in d.value.columns]  # noqa: E731
     assert tables() == []  # closed: not built
-    at.session_state["mask"] = True
+    at.session_state["lookup_tables"] = True
     at.run()
     (shown,) = tables()
     ids = torch.tensor(id_matrix(at))
@@ -51,16 +54,16 @@ def test_the_mask_table_is_drawn_only_when_opened_and_matches_torch(at):
     assert shown["len"].tolist() == (ids != 1).sum(1).tolist() == [3, 2]
 
 
-def test_a_kept_figure_is_rebuilt_when_what_it_shows_changes(at):
-    before = array(figure(at, "W: 6 × 3")["data"][0]["z"]).reshape(6, 3)
-    at.run()  # nothing changed: the same figure again
-    np.testing.assert_array_equal(array(figure(at, "W: 6 × 3")["data"][0]["z"]).reshape(6, 3), before)
+def test_the_stage_follows_a_new_seed_and_a_selected_cell(at):
+    before = stage(at)
+    at.run()  # nothing changed: the same data again
+    assert stage(at) == before
     at.number_input(key="seed").set_value(7).run()
-    np.testing.assert_array_equal(array(figure(at, "W: 6 × 3")["data"][0]["z"]).reshape(6, 3), chapter_w(seed=7))
+    np.testing.assert_array_equal(stage_w(at)[1], chapter_w(seed=7))
+    at.session_state["lookup_tables"] = True
     at.session_state["id_cell"] = {"selection": {"cells": [[0, "t=1"]], "rows": [], "columns": []}}
     at.run()
-    red = [s for s in figure(at, "W: 6 × 3")["layout"]["shapes"] if s["line"]["color"] == "#d93025"]
-    assert [s["y0"] for s in red] == [-0.5]  # row 0 (<UNK>) boxed now
+    assert stage(at)["selected"] == 0  # <UNK>, the id in that cell, followed on the stage
 
 
 def test_editing_sentences_updates_the_matrix(at):
@@ -75,7 +78,7 @@ def test_editing_the_vocabulary_updates_the_matrix(at):
     at.run()
     assert not at.exception and not errors(at)
     assert id_matrix(at) == [[2, 6, 0], [2, 4, 1]]  # 정말 is known now; 좋다 was renamed, so it is unknown
-    assert array(figure(at, "W: 7 × 3")["data"][0]["z"]).size == 21
+    assert stage_w(at)[1].shape == (7, 3)
 
 
 def test_invalid_vocabulary_keeps_the_last_valid_state_and_says_why(at):
@@ -112,8 +115,7 @@ def test_invalid_numbers_are_refused_with_a_message(at, key, value, code_text):
 def test_changing_e_and_seed_rebuilds_reproducibly(at):
     at.number_input(key="embedding_dim").set_value(5).run()
     at.number_input(key="seed").set_value(42).run()
-    w = array(figure(at, "W: 6 × 5")["data"][0]["z"]).reshape(6, 5)
-    np.testing.assert_array_equal(w, chapter_w(42, 5))
+    np.testing.assert_array_equal(stage_w(at)[1], chapter_w(42, 5))
 
 
 def test_step_and_run_advance_training(at):
@@ -124,8 +126,9 @@ def test_step_and_run_advance_training(at):
     at.number_input(key="n_steps").set_value(20).run()
     at.button(key="run_steps").click().run()
     assert not at.exception and at.session_state["_ws"].lab.steps == 21
-    loss = figure(at, "21")  # the loss curve's title names the step
-    assert len(array(loss["data"][0]["y"])) == 21
+    data = stage(at)
+    assert data["scatter"]["step"] == 21 and len(data["loss"]) == 21  # the sparkline: every step's loss
+    np.testing.assert_array_equal(np.float32(data["loss"]), np.float32(at.session_state["_ws"].lab.losses))
     at.button(key="reset").click().run()
     assert at.session_state["_ws"].lab.steps == 0
 
@@ -133,7 +136,7 @@ def test_step_and_run_advance_training(at):
 def test_english_page_renders(at):
     at.radio(key="lang").set_value("en").run()
     assert not at.exception
-    assert at.title[0].value == "nn.Embedding Explorer"
+    assert at.sidebar.title[0].value == "nn.Embedding Explorer"
     for section in ("lookup", "train", "lessons", "share"):
         at.button_group(key="section").set_value(section).run()
         assert not at.exception, section
@@ -141,7 +144,7 @@ def test_english_page_renders(at):
 
 def test_two_sessions_side_by_side_share_nothing():
     a, b = start("ko"), start("en")
-    w_b = array(figure(b, "W: 6 × 3")["data"][0]["z"]).copy()
+    w_b = stage_w(b)[1].copy()
     a.button_group(key="section").set_value("train").run()
     a.number_input(key="n_steps").set_value(30).run()
     a.button(key="run_steps").click().run()
@@ -151,8 +154,8 @@ def test_two_sessions_side_by_side_share_nothing():
     assert lab_a is not lab_b and lab_b.steps == 0
     assert lab_a.weight.data_ptr() != lab_b.weight.data_ptr()
     assert id_matrix(b) == [[2, 0, 3], [2, 4, 1]]
-    np.testing.assert_array_equal(array(figure(b, "W: 6 × 3")["data"][0]["z"]), w_b)
-    np.testing.assert_array_equal(w_b.reshape(6, 3), chapter_w())
+    np.testing.assert_array_equal(stage_w(b)[1], w_b)
+    np.testing.assert_array_equal(w_b, chapter_w())
 
 
 def test_pad_row_set_by_hand_is_returned_by_lookups_and_reported(at):
@@ -175,10 +178,10 @@ def test_timeline_scrubs_back_and_the_pad_point_is_the_same_in_every_step(at):
     at.button(key="run_steps").click().run()
     at.select_slider(key="timeline").set_value(3).run()
     assert not at.exception
-    pad = [tr for tr in figure(at, "3단계의 W")["data"] if tr.get("name") == "PAD"][0]
+    assert stage(at)["scatter"]["step"] == 3
+    pad = stage_xy(at, 1)
     at.select_slider(key="timeline").set_value(10).run()
-    pad10 = [tr for tr in figure(at, "10단계의 W")["data"] if tr.get("name") == "PAD"][0]
-    assert array(pad["x"]).tolist() == array(pad10["x"]).tolist() and array(pad["y"]).tolist() == array(pad10["y"]).tolist()
+    assert stage(at)["scatter"]["step"] == 10 and stage_xy(at, 1) == pad
     assert any("PAD" in c.value for c in at.caption)
 
 
@@ -202,14 +205,12 @@ def test_a_long_history_is_drawn_through_a_bounded_number_of_steps(at, monkeypat
     lab = at.session_state["_ws"].lab
     drawn = [0, 6, 12, 18, 24, 30, 36, 40]  # stride ceil(40 / 7) = 6, and the newest step
     assert sorted(lab.snapshots) == list(range(41))
-    fig = figure(at, "17단계의 W")
-    trails = [tr for tr in fig["data"] if tr.get("name") == "trails"][0]
-    n_trails = int(np.isnan(array(trails["x"])).sum())
-    assert len(array(trails["x"])) == n_trails * (len([s for s in drawn if s < 17]) + 1 + 1)  # drawn ≤ 17, 17, gap
+    scatter = stage(at)["scatter"]
+    assert scatter["step"] == 17
+    trail = scatter["trail"]
+    assert all(len(x) == len([s for s in drawn if s < 17]) for x in trail["x"])  # through the drawn steps before 17
     xy = np.full((6, 2), np.nan)
-    for tr in fig["data"]:
-        if tr.get("name") != "trails":
-            xy[array(tr["customdata"]).astype(int)] = np.stack([array(tr["x"]), array(tr["y"])], axis=1)
+    xy[scatter["ids"]] = np.stack([scatter["x"], scatter["y"]], axis=1)
     preview = Lab(lab.recipe)
     preview.run(PREVIEW_STEPS)
     fitted = core.projection.thin_steps(sorted(preview.snapshots), 16)
@@ -221,27 +222,26 @@ def test_a_long_history_is_drawn_through_a_bounded_number_of_steps(at, monkeypat
     assert any("8" in c.value and "41" in c.value and "PCA" in c.value for c in at.caption)  # says the steps are thinned
 
 
-def _pad_and_ranges(at, title: str) -> tuple[list, list, list]:
-    fig = figure(at, title)
-    pad = [tr for tr in fig["data"] if tr.get("name") == "PAD"][0]
-    layout = fig["layout"]
-    return (array(pad["x"]).tolist() + array(pad["y"]).tolist(), layout["xaxis"]["range"], layout["yaxis"]["range"])
+def _pad_and_ranges(at, step: int) -> tuple[list, list, list]:
+    scatter = stage(at)["scatter"]
+    assert scatter["step"] == step
+    return list(stage_xy(at, 1)), scatter["range"][0], scatter["range"][1]
 
 
 def test_the_pca_frame_holds_still_across_steps_runs_and_the_timeline(at):
     """Five Steps, a Run of 20 and a timeline move: the PAD point is bitwise where it was, the axis
     ranges only widen, and the caption says so truthfully."""
     at.button_group(key="section").set_value("train").run()
-    pad0, x0, y0 = _pad_and_ranges(at, "0단계의 W")
+    pad0, x0, y0 = _pad_and_ranges(at, 0)
     seen = []
     for _ in range(5):
         at.button(key="step").click().run()
-        seen.append(_pad_and_ranges(at, f"{len(seen) + 1}단계의 W"))
+        seen.append(_pad_and_ranges(at, len(seen) + 1))
     at.number_input(key="n_steps").set_value(20).run()
     at.button(key="run_steps").click().run()
-    seen.append(_pad_and_ranges(at, "25단계의 W"))
+    seen.append(_pad_and_ranges(at, 25))
     at.select_slider(key="timeline").set_value(3).run()
-    seen.append(_pad_and_ranges(at, "3단계의 W"))
+    seen.append(_pad_and_ranges(at, 3))
     assert not at.exception
     for pad, x, y in seen:
         assert pad == pad0
@@ -265,14 +265,15 @@ def test_regression_refused_e_then_a_new_sentence_at_100k(at):
 
 def test_play_toggle_and_token_picker_render_without_error(at):
     at.button_group(key="section").set_value("train").run()
-    at.toggle(key="play").set_value(True).run()
-    assert not at.exception
-    at.toggle(key="play").set_value(False).run()
+    at.button(key="play").click().run()
+    assert not at.exception and at.session_state["playing"]
+    at.button(key="play").click().run()
+    assert not at.session_state["playing"]
     at.selectbox(key="selected_token").set_value(4).run()
     assert not at.exception and at.session_state["_ws"].selected_token == 4
+    assert stage(at)["selected"] == 4
     at.button_group(key="section").set_value("lookup").run()
-    w_fig = figure(at, "W: 6 × 3")
-    assert any(s["line"]["color"] == "#d93025" for s in w_fig["layout"]["shapes"])  # the followed token is boxed in W
+    assert stage(at)["selected"] == 4  # the followed token, on the lookup stage too
 
 
 def test_predict_then_reveal_compares_the_guess_with_torch(at):
@@ -324,6 +325,7 @@ def test_the_gradient_table_is_the_gradient_of_a_hand_written_forward_pass(at):
     head = lab.model.head
     torch.nn.functional.cross_entropy(pooled @ head.weight.detach().T + head.bias.detach(),
                                       torch.tensor(lab.recipe.labels)).backward()
+    at.session_state["details"] = True  # the last step's details, built only while open
     at.button(key="step").click().run()
     (table,) = [d.value for d in at.dataframe if "‖grad‖" in d.value.columns]
     assert table["id"].tolist() == torch.unique(ids).tolist() == [0, 1, 2, 3, 4]  # looked-up rows only; 5 is not
@@ -365,11 +367,10 @@ def test_the_replay_is_rebuilt_only_when_what_it_shows_changes(at, monkeypatch):
     at.button(key="step").click().run()  # a new step: a new frame of reference, a new frame
     assert len(builds) == 2 and len(figure(at, "재생")["frames"]) == 7
     at.radio(key="pca_dims").set_value(3).run()
-    at.radio(key="pca_dims").set_value(2).run()  # refitted: the same steps, but perhaps mirrored axes
+    at.radio(key="pca_dims").set_value(2).run()  # the 3-D replay replaced the kept one: built again
     assert len(builds) == 4
-    scatter_pad = [tr for tr in figure(at, "6단계의 W")["data"] if tr.get("name") == "PAD"][0]
     replay_pad = [tr for tr in figure(at, "재생")["frames"][-1]["data"] if tr.get("name") == "PAD"][0]
-    assert array(scatter_pad["x"]).tolist() == array(replay_pad["x"]).tolist()  # one frame for both pictures
+    assert [stage_xy(at, 1)[0]] == np.float32(array(replay_pad["x"])).tolist()  # one frame for both pictures
 
 
 def test_a_preset_the_server_has_no_memory_for_is_refused_and_the_page_stays(at, monkeypatch):
@@ -423,7 +424,7 @@ def test_kept_figures_and_demos_do_not_keep_an_old_lab_alive(at):
     at.button_group(key="section").set_value("lessons").run()
     at.radio(key="mode").set_value("free").run()
     at.button_group(key="section").set_value("train").run()
-    assert {"w_chart", "out_chart", "neighbours:first", "demo:C8"} <= set(at.session_state["_built"])
+    assert {"neighbours:first", "demo:C8"} <= set(at.session_state["_built"])
     old = weakref.ref(at.session_state["_ws"].lab)
     at.button(key="reset").click().run()
     gc.collect()

@@ -11,7 +11,7 @@ import torch
 from core.share_link import to_query_params
 from core.state import export_state, parse_state
 from core.training import replay
-from tests.apptest_helpers import array, errors, figure, id_matrix, start
+from tests.apptest_helpers import errors, id_matrix, stage_w, start
 from tests.conftest import make_lab
 
 ROWS = [("<PAD>", 0, "pad"), ("a", 1, ""), ("b", 2, ""), ("<UNK>", 3, "unk"), ("c", 4, "")]
@@ -48,7 +48,8 @@ def test_import_restores_the_same_page_and_bitwise_the_same_weights():
     assert torch.equal(replay(lab.recipe, 11, lab.pad_edits).weight.detach(), w)
     at.button_group(key="section").set_value("lookup").run()
     assert id_matrix(at) == [[1, 2, 1], [4, 3, 0], [2, 0, 0]]
-    shown = array(figure(at, "W: 5 × 4")["data"][0]["z"]).reshape(5, 4)
+    rows, shown = stage_w(at)
+    assert rows == list(range(5))
     np.testing.assert_array_equal(shown, w.numpy())
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from components import inputs
-from tests.apptest_helpers import array, errors, figure, id_matrix, start
+from tests.apptest_helpers import errors, id_matrix, stage, start
 
 
 def table(at):
@@ -94,11 +94,9 @@ def test_the_100k_token_preset_trains_and_its_scatter_draws_every_looked_up_row(
     assert not at.exception and not errors(at) and at.session_state["_ws"].lab.steps == 1
     lab = at.session_state["_ws"].lab
     used = set(np.flatnonzero(lab.batch.id_counts(lab.recipe.vocab.size).numpy() > 0).tolist())
-    scatter = figure(at, "W at step 1")
-    drawn = set()
-    for tr in scatter["data"]:
-        if tr.get("name") != "trails":
-            drawn |= set(array(tr["customdata"]).astype(int).tolist())
+    scatter = stage(at)["scatter"]
+    assert scatter["step"] == 1
+    drawn = set(scatter["ids"])
     assert used <= drawn and len(drawn) < 100_000  # every looked-up row; the others thinned
     special = {lab.recipe.vocab.pad_id, lab.recipe.vocab.unk_id}
     plain = 100_000 - len(used | special)

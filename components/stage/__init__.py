@@ -11,7 +11,7 @@ back, the one piece of state the server sees (``st.session_state[key]``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import streamlit as st
 
@@ -28,15 +28,17 @@ def _selection_changed() -> None:
     """Streamlit keeps a component state only for names with an on_<name>_change callback."""
 
 
-def stage(data: dict[str, Any], key: str, height: int | None = None) -> dict | None:
+def stage(data: dict[str, Any], key: str, height: int | None = None,
+          on_select: Callable[[], None] | None = None) -> dict | None:
     """Mount the stage with ``data`` under ``key``; return its state ({"selected": id}) or None before any click.
 
     ``height`` (px) wins over ``data["height"]``; the JS draws to the height it finds in the data,
-    so the two are kept equal here.
+    so the two are kept equal here. ``on_select`` runs (as a callback, before the rerun) when a
+    click changed the selection.
     """
     h = int(height if height is not None else data.get("height") or DEFAULT_HEIGHT)
     if data.get("height") != h:
         data = {**data, "height": h}
-    result = _mount(key=key, data=data, height=h, on_selected_change=_selection_changed)
+    result = _mount(key=key, data=data, height=h, on_selected_change=on_select or _selection_changed)
     selected = result.get("selected") if hasattr(result, "get") else None
     return None if selected is None else {"selected": selected}

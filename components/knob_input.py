@@ -1,0 +1,23 @@
+"""One knob's widget, derived from its spec (core.knobs): the sidebar and the training bar draw them."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components.i18n import t
+from core.knobs import Knob
+from session import Keys
+
+
+def knob_input(lang: str, k: Knob):
+    """One knob's widget, keyed by the knob's name; "longest or fixed T" is a radio and a number."""
+    label, help_text = t(lang, k.label), t(lang, k.help, max=k.hi, min=k.lo)
+    if k.kind == "choice":
+        return st.selectbox(label, k.choices, key=k.name, help=help_text,
+                            format_func=lambda c: t(lang, f"{k.choice_prefix}.{c}"))
+    if k.kind == "optional_int":
+        mode = st.radio(t(lang, "side.pad_mode"), ["longest", "fixed"], key=Keys.PAD_MODE, horizontal=True,
+                        format_func=lambda m: t(lang, f"side.pad_mode.{m}"), help=t(lang, "side.pad_mode_help"))
+        fixed = st.number_input(label, key=Keys.FIXED_LEN, step=k.step, disabled=mode != "fixed", help=help_text)
+        return fixed if mode == "fixed" else None
+    return st.number_input(label, key=k.name, step=k.step, format=k.fmt, help=help_text)
