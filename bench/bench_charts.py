@@ -129,7 +129,7 @@ def main() -> None:
             rows.append([preset, label, fmt_ms(s_old["p50"]), fmt_ms(s_new["p50"]),
                          f"{fmt_ms(s_new['p10'])}–{fmt_ms(s_new['p90'])}", fmt_ratio(s_r["p50"]),
                          fmt_bytes(len(spec_new)), "yes" if same else "NO", str(n)])
-    print(f"### Build + serialize per chart (ms): old = components/charts.py at {args.against}, new = this tree\n")
+    print(f"## Build + serialize per chart (ms): old = components/charts.py at {args.against}, new = this tree\n")
     print(table(["preset", "builder", "old p50", "new p50", "new p10–p90", "new/old p50", "JSON sent", "same JSON (less template)", "n"],
                 rows))
     print("\nnew/old is the median of paired ratios. Serialize = return_figure_from_figure_or_data(fig, "
