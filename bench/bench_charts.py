@@ -1,6 +1,6 @@
 """Build + serialize time of every chart builder, the way st.plotly_chart serializes a figure.
 
-    python bench/bench_charts.py            # chapter, reviews_ko, large (~1–2 min)
+    python bench/bench_charts.py            # chapter, reviews_ko, large (~15–45 s)
     python bench/bench_charts.py --quick    # fewer repetitions
     python bench/bench_charts.py --against <commit>
 
@@ -12,7 +12,7 @@ lives nowhere in the app. Both are timed in the same run, interleaved.
 
 What is timed is what a rerun pays for one chart: the builder's call, then what ``st.plotly_chart``
 does with the figure (``plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True)``,
-which calls ``fig.to_dict()``, then ``plotly.io.to_json(…, validate=False)``). The last column says
+which calls ``fig.to_dict()``, then ``plotly.io.to_json(…, validate=False)``). A column says
 whether both send the same JSON.
 """
 

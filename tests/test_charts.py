@@ -39,6 +39,7 @@ def test_scatter_has_fixed_ranges_and_the_pad_point_where_the_frame_puts_it():
         assert array(trace(fig, "selected").customdata).tolist() == [2]
         moved = trace(fig, "used")
         ids = array(moved.customdata)
+        assert set(ids.tolist()) == set(np.flatnonzero(used).tolist()) - {v.pad_id, v.unk_id, 2}
         np.testing.assert_array_equal(np.stack([array(moved.x), array(moved.y)], axis=1), points[step][ids].astype(np.float32))
 
 
@@ -142,9 +143,10 @@ def test_typed_arrays_are_sent_as_plotly_sends_the_arrays_themselves():
 
     big = np.iinfo(np.int32).max
     arrays = [np.array([1, -2], np.int64), np.array([300, -2], np.int64), np.array([70_000, 1], np.int64),
-              np.array([big, -big - 1], np.int64), np.array([2**40, 1], np.int64), np.array([1, 2], np.uint8), np.array([0.5, np.nan], np.float32),
-              np.array([0.1, -1e300], np.float64), np.arange(6, dtype=np.float32).reshape(2, 3),
-              np.arange(12, dtype=np.float64).reshape(4, 3), np.array([], np.float32)]
+              np.array([big, -big - 1], np.int64), np.array([2**40, 1], np.int64), np.array([1, 2], np.uint8),
+              np.array([0.5, np.nan], np.float32), np.array([0.1, -1e300], np.float64),
+              np.arange(6, dtype=np.float32).reshape(2, 3), np.arange(12, dtype=np.float64).reshape(4, 3),
+              np.array([], np.float32)]
     for a in arrays:
         theirs = json.loads(go.Figure(data=[dict(type="heatmap", z=a, customdata=a)]).to_json())
         ours = json.loads(go.Figure(data=[dict(type="heatmap", z=charts.typed_array(a), customdata=charts.typed_array(a))]).to_json())
