@@ -31,7 +31,7 @@ bytes column is what the server sent over the websocket per click. Goal: app ≤
 ``--alone N`` measures the app with nothing else running (no bare server, no second page), as one
 learner uses it, over N page loads: the first Step after each load apart from the later ones, for
 the goal "every interaction under 2 s". On this VM the bare server and page running next to the
-app made the large preset's first Step ~0.5–1 s slower (bench/README.md).
+app make the large preset's first Step ~0.5–1 s slower (bench/README.md).
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ def preset_shape(preset: str) -> tuple[int, int]:
 
 def app_page(browser, url: str, preset: str, charts: bool = True) -> Page:
     """A page on the app's training view, settled; ``charts=False`` for a page that draws none
-    (ab_browser.py's no_charts variant): then only the chapter example, and no wait for the scatter."""
+    (diagnostics/ab_browser.py's no_charts variant): then only the chapter example, and no wait for the scatter."""
     if not charts and preset != "chapter":
         raise ValueError("a page without charts can only be opened on the chapter example")
     pg = Page(browser, url)

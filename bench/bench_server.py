@@ -4,8 +4,6 @@ large preset's interactions once each (load, switch, Step, the replay, switch ba
 
     python bench/bench_server.py               # ~2–4 min
     python bench/bench_server.py --quick       # fewer repetitions, no large preset (~30 s)
-    python bench/bench_server.py --profile     # add where the time goes in the interactions that miss
-    python bench/bench_server.py --profile-only   # only that (~1–2 min; --no-large: ~30 s)
     python bench/bench_server.py --threads 1   # torch.set_num_threads(1) in this process first
 
 AppTest runs the script in this process, so a rerun's time is the script's own work plus
@@ -32,9 +30,7 @@ back to training.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -50,7 +46,6 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 st_config.set_option("client.showErrorDetails", "full")  # the app's config redacts them; a benchmark wants them
 
 APP = str(ROOT / "app.py")
-PROFILED_APP = str(ROOT / "bench" / "_profiled_app.py")
 BARE = str(ROOT / "bench" / "bare_app.py")
 GOALS = {"chapter": 4.0, "reviews_ko": 10.0}
 REFERENCE = "(reference) "  # a row that is not an interaction: what part of one costs on its own
@@ -241,98 +236,10 @@ def run_large(out: list[list[str]], errors: list[str], app_path: str) -> None:
         print(f"  large      {name:38s} {dt:8.2f} s", file=sys.stderr)
 
 
-PROFILE_FRAMES = (r"work/main|plotly/basedatatypes.py:(424|3293)|arrayprint.py|plotly_chart.py|dataframe_util.py|"
-                  r"arrow.py|sklearn/base.py|torch/optim/|torch/nn/modules/module.py|marshal|_repr_html|style_render")
-
-
-def print_profile(path: str, title: str, top: int = 20) -> None:
-    """The app's own frames, a few heavy library ones and torch's built-in calls (≥ 2 %), by cumulative
-    time, with their share of all the time the profiler saw in those script runs (frames nest, so
-    shares do not add up)."""
-    import pstats
-    import re
-
-    stats = pstats.Stats(path)
-    total = stats.total_tt
-    rows = []
-    for (file, line, fn), (cc, nc, tt, ct, _) in stats.stats.items():
-        short = file.split("/work/main/")[-1] if "/work/main/" in file else "/".join(file.split("/")[-2:])
-        label = f"{short}:{line}({fn})"
-        torch_builtin = file == "~" and ("torch" in fn or "Tensor" in fn) and ct >= 0.02 * total
-        if torch_builtin:
-            label = fn
-        if torch_builtin or re.search(PROFILE_FRAMES, f"{file}:{line}"):
-            rows.append((ct, tt, nc, label))
-    rows.sort(key=lambda r: -r[0])
-    body = [[f"{ct * 1e3:.0f}", f"{ct / total:.0%}", f"{tt * 1e3:.0f}", str(nc), label] for ct, tt, nc, label in rows[:top]]
-    print(f"\n### cProfile: {title} ({total * 1e3:.0f} ms profiled in all)\n")
-    print(table(["cumulative ms", "share", "own ms", "calls", "function"], body))
-
-
-def profile_cases(presets: list[str], large: bool) -> list[tuple]:
-    """(preset, title, setup(at), action(at), repetitions): the interactions that miss their goals."""
-    train = lambda at: at.button_group(key="section").set_value("train").run()  # noqa: E731
-    step = lambda at: at.button(key="step").click().run()  # noqa: E731
-
-    def trained(at):
-        train(at)
-        at.button(key="run_steps").click().run()
-
-    def trained_replay(at):
-        trained(at)
-        at.session_state["replay"] = True
-        at.run()
-
-    def lessons(at):
-        at.button_group(key="section").set_value("lessons").run()
-
-    def free(at):
-        at.radio(key="mode").set_value("free").run()
-
-    cases = [("chapter", "5 reruns with nothing changed (lookup view, step 0)", lambda at: None, lambda at: at.run(), 5)]
-    for preset in presets:
-        cases.append((preset, "3 Step clicks after 50 steps", trained, step, 3))
-    cases.append(("chapter", "2 Step clicks with the replay open, after 50 steps", trained_replay, step, 2))
-    cases.append(("reviews_ko", "lessons: guided→free, then 2 reruns in free mode", lessons,
-                  lambda at: free(at) if at.radio(key="mode").value != "free" else at.run(), 3))
-    if large:
-        cases.append(("large", "the first Step at the large preset", train, step, 1))
-        cases.append(("large", "2 more Steps at the large preset", lambda at: (train(at), step(at)), step, 2))
-    return cases
-
-
-def run_profiles(presets: list[str], large: bool, errors: list[str]) -> None:
-    for preset, title, setup, action, n in profile_cases(presets, large):
-        path = os.path.join(tempfile.mkdtemp(prefix="bench_prof_"), "prof.stats")
-        at = AppTest.from_file(PROFILED_APP, default_timeout=TIMEOUT)
-        at.session_state["lang"] = "en"
-        at.run()
-        if preset != "chapter":
-            at.selectbox(key="preset").set_value(preset)
-            at.button(key="load_preset").click().run()
-        setup(at)
-        os.environ["BENCH_PROFILE_OUT"] = path
-        t = time.perf_counter()
-        try:
-            for _ in range(n):
-                action(at)
-        finally:
-            os.environ.pop("BENCH_PROFILE_OUT")
-        wall = time.perf_counter() - t
-        if at.exception:
-            errors.append(f"profile {preset} / {title}: {at.exception[0].message}"[:300])
-        print_profile(path, f"{title}, {preset} ({wall * 1e3:.0f} ms AppTest wall)")
-        print(f"  profiled {preset} {title}", file=sys.stderr)
-        del at
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer repetitions; skip the large preset")
     ap.add_argument("--no-large", action="store_true", help="skip the large preset")
-    ap.add_argument("--profile", action="store_true",
-                    help="also profile the interactions that miss their goals (cProfile inside the script run)")
-    ap.add_argument("--profile-only", action="store_true", help="only the profiles, no timing tables")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads first (0: torch's default)")
     ap.add_argument("--presets", default="chapter,reviews_ko")
     args = ap.parse_args()
@@ -341,11 +248,10 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     reps, run_reps = (4, 1) if args.quick else (8, 3)
-    title = "where the time goes (cProfile)" if args.profile_only else "AppTest rerun time, app vs a bare page"
-    print(f"# bench_server: {title}\n\n{machine_note()}\n")
+    print(f"# bench_server: AppTest rerun time, app vs a bare page\n\n{machine_note()}\n")
     t0 = time.perf_counter()
     rows, errors = [], []
-    for preset in [] if args.profile_only else args.presets.split(","):
+    for preset in args.presets.split(","):
         b = Bench(APP)
         run_preset(b, preset, reps, run_reps)
         errors += b.errors
@@ -361,17 +267,12 @@ def main() -> None:
         print(table(["preset", "interaction", "steps after", "app p50", "app p10–p90", "bare p50", "app/bare p50",
                      "app/bare p10–p90", "n", "goal (≤4× chapter, ≤10× reviews)"], rows))
 
-    if not (args.quick or args.no_large or args.profile_only):
+    if not (args.quick or args.no_large):
         large_rows: list[list[str]] = []
         run_large(large_rows, errors, APP)
         print("\n## The large preset (V=100,000, E=300, B=256, T≤50), one sample each\n")
         print(table(["preset", "interaction", "AppTest ms", "n", "goal < 2 s"], large_rows))
 
-    if args.profile or args.profile_only:
-        print("\n## Where the time goes: cProfile inside the script runs (bench/_profiled_app.py)")
-        run_profiles(args.presets.split(","), not (args.quick or args.no_large), errors)
-        print("\n`share` = cumulative time of the frame / all the time the profiler saw in those runs; "
-              "frames nest, so shares overlap.")
     if errors:
         print("\n## Exceptions raised by the app during the benchmark\n")
         for e in errors:

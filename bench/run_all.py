@@ -7,7 +7,11 @@
 
 Each script is run as its own process (``python bench/<name>.py …``) with a time limit, so one
 that hangs or fails does not stop the others; its exit status and wall time are recorded.
-RESULTS.md gets the exact command that produced each table.
+RESULTS.md gets the exact command that produced each table. Each script's section sits between
+``<!-- bench:NAME -->`` markers: a run replaces the sections of the scripts it ran and keeps the
+others (each section carries its own date and machine note), and everything from the
+``## History`` heading on is kept as it is (the hand-written record of what was measured when).
+The diagnostics in bench/diagnostics/ are not run here.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+RESULTS = HERE / "RESULTS.md"
+SECTION = re.compile(r"<!-- bench:(?P<name>\w+) -->\n(?P<body>.*?)<!-- /bench:(?P=name) -->", re.S)
+HISTORY = "\n## History"
 sys.path.insert(0, str(HERE))
 from _common import machine_note  # noqa: E402
 
@@ -28,7 +35,7 @@ from _common import machine_note  # noqa: E402
 SCRIPTS = {
     "training": ([], ["--quick"], 600),
     "server": ([], ["--quick"], 900),
-    "server_profile": (["--profile-only"], ["--profile-only"], 600),
+    "charts": ([], ["--quick"], 600),
     "browser": (["--clicks", "20"], ["--clicks", "5"], 600),
     "browser_large": (["--presets", "large", "--clicks", "8"], ["--presets", "large", "--clicks", "1"], 600),
     "browser_alone": (["--presets", "large", "--alone", "3", "--clicks", "3"],
@@ -45,11 +52,14 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true", help="do not write bench/RESULTS.md")
     args = ap.parse_args()
     started = time.strftime("%Y-%m-%d %H:%M:%S")
-    parts = [f"# Benchmark results\n\nWritten by `python bench/run_all.py{' --quick' if args.quick else ''}` "
-             f"(started {started}). {machine_note()}.\n"]
-    for name in args.only.split(","):
+    names = args.only.split(",")
+    unknown = set(names) - set(SCRIPTS)
+    if unknown:
+        ap.error(f"unknown {sorted(unknown)}; known: {', '.join(SCRIPTS)}")
+    sections: dict[str, str] = {}
+    for name in names:
         full, quick, limit = SCRIPTS[name]
-        script = name.split("_")[0]  # browser_large → bench_browser.py, server_profile → bench_server.py
+        script = name.split("_")[0]  # browser_large → bench_browser.py
         cmd = [sys.executable, f"bench/bench_{script}.py", *(quick if args.quick else full)]
         shown = "python " + " ".join(cmd[1:])
         print(f"\n==> {shown}", flush=True)
@@ -68,12 +78,30 @@ def main() -> None:
             first, _, rest = body.partition("\n")
             extra = " ".join(cmd[2:])
             body = "#" + first + (f" (`{extra}`)" if extra else "") + "\n" + re.sub(r"(?m)^(#+) ", r"#\1 ", rest)
-        parts.append(f"\n{body}\n\n_Command: `{shown}` — exit {rc}, {wall:.0f} s._\n")
-        if rc:
-            parts.append(f"\n```\n{err_tail}\n```\n")
+        sections[name] = f"{body}\n\n_Command: `{shown}` — exit {rc}, {wall:.0f} s._\n" + (f"\n```\n{err_tail}\n```\n" if rc else "")
     if not args.no_write:
-        (HERE / "RESULTS.md").write_text("".join(parts), encoding="utf-8")
-        print(f"\nwrote {HERE / 'RESULTS.md'}")
+        command = f"python bench/run_all.py{' --quick' if args.quick else ''}" + ("" if set(names) == set(SCRIPTS) else f" --only {args.only}")
+        note = f"`{command}` (started {started}) wrote {', '.join(names)}. {machine_note()}."
+        RESULTS.write_text(merge(RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else "", sections, note), encoding="utf-8")
+        print(f"\nwrote {RESULTS}")
+
+
+def merge(old: str, new: dict[str, str], note: str) -> str:
+    """RESULTS.md with the sections in ``new`` replaced (in SCRIPTS' order), the other sections and the
+    history of ``old`` kept, and ``note`` saying what this run wrote."""
+    found = list(SECTION.finditer(old))
+    kept = {m["name"]: m["body"] for m in found}
+    after = found[-1].end() if found else 0
+    history = old[old.index(HISTORY, after):] if HISTORY in old[after:] else ""
+    parts = ["# Benchmark results\n\nThe latest figures of each benchmark, written by `python bench/run_all.py`; "
+             f"each section says when and on what it was measured. Last run: {note}\n"]
+    for name in SCRIPTS:
+        body = new.get(name, kept.get(name))
+        if body is not None:
+            parts.append(f"\n<!-- bench:{name} -->\n{body.strip()}\n<!-- /bench:{name} -->\n")
+    if history:
+        parts.append("\n" + history.strip() + "\n")
+    return "".join(parts)
 
 
 if __name__ == "__main__":

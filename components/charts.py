@@ -1,5 +1,8 @@
 """Pure Plotly figure builders: plain arrays in, figures out. No streamlit here, so tests read them directly.
 
+Each figure is built and validated by Plotly in one ``go.Figure`` call, its NumPy arrays already in
+plotly.js's typed-array form (``typed_array``), which is how Plotly would send them.
+
 Colours are fixed by role so a projected classroom reads the same everywhere:
 PAD grey, UNK orange, looked-up rows blue, the selection red.
 """
@@ -11,7 +14,6 @@ from types import MappingProxyType
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import get_colorscale
 
 PAD_COLOR = "#9aa0a6"
 UNK_COLOR = "#e8710a"
@@ -19,7 +21,6 @@ USED_COLOR = "#1a73e8"
 SELECT_COLOR = "#d93025"
 PLAIN_COLOR = "#5f6368"
 FONT = MappingProxyType(dict(size=15))
-RDBU = tuple((round(p, 6), c) for p, c in get_colorscale("RdBu"))  # as Plotly's validation would expand the name (figures skip validation)
 
 
 def chart_config(name: str) -> dict:
@@ -32,75 +33,42 @@ MAX_ANIMATION_FRAMES = 100  # frames in a client-side animation (the steps are s
 MAX_PLAIN_POINTS = 20_000  # rows never looked up drawn in the scatter; more are thinned to an even stride
 
 
-class _Figure(go.Figure):
-    """A go.Figure whose ``to_dict`` writes its NumPy arrays as plotly.js typed arrays itself.
+_PLOTLY_JS_DTYPES = MappingProxyType({"int8": "i1", "uint8": "u1", "int16": "i2", "uint16": "u2", "int32": "i4",
+                                       "uint32": "u4", "float32": "f4", "float64": "f8"})
 
-    st.plotly_chart calls ``to_dict`` once per chart per rerun. Plotly's deep-copies the figure and
-    then, per array, asks narwhals what kind of array it is (~0.07 ms each): ~1 ms for a Step's PCA
-    scatter, ~30 ms for a 60-step replay. The result is the same dict (tests/test_charts.py compares
-    the two for every builder); the figure's own arrays are never changed.
+
+def typed_array(a: np.ndarray) -> dict | list:
+    """``a`` as a plotly.js typed array, ``{"dtype": "f4", "bdata": <base64>[, "shape": "r, c"]}``.
+
+    Plotly's validators take this form as it is and its ``to_dict`` passes it through, so a figure
+    built from it is validated and serialized by Plotly's public API without Plotly examining each
+    NumPy array (copying it and asking narwhals what kind of array it is while validating, encoding
+    it again in ``to_dict``). With the replay's hundreds of arrays that is most of its build and
+    serialize time (bench/bench_charts.py).
+
+    plotly.js has no 64-bit integers: int64 (NumPy's default, e.g. ids) is narrowed to the smallest
+    int type that holds its values, as Plotly does, or else sent as a list. An empty array is an
+    empty list.
     """
-
-    @property
-    def frames(self) -> tuple[go.Frame, ...]:
-        """The frames, validated when read (``_figure`` attaches them unvalidated, whose ``.data`` Plotly cannot read)."""
-        return tuple(go.Frame(f._props) for f in self._frame_objs)
-
-    @frames.setter
-    def frames(self, value) -> None:
-        go.Figure.frames.fset(self, value)
-
-    def to_dict(self) -> dict:
-        res = {"data": _plain(self._data), "layout": _plain(self._layout)}
-        frames = [_plain(f._props) for f in self._frame_objs]
-        if frames:
-            res["frames"] = frames
-        return res
-
-
-_SHORT_DTYPES = MappingProxyType({"int8": "i1", "uint8": "u1", "int16": "i2", "uint16": "u2", "int32": "i4",
-                                  "uint32": "u4", "float32": "f4", "float64": "f8"})  # plotly.js typed arrays
-_KEPT_AS_IS = ("geojson", "layer", "layers", "range")  # keys whose arrays Plotly leaves unencoded
-
-
-def _plain(obj, key: str | None = None):
-    """``obj`` with its dicts, lists and tuples copied and each NumPy array as Plotly's ``to_dict``
-    writes it: ``{"dtype": "f4", "bdata": <base64>}`` (int64 narrowed to the smallest int that holds it)."""
-    if isinstance(obj, dict):
-        return {k: _plain(v, k) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(_plain(v) for v in obj)
-    if isinstance(obj, np.ndarray) and obj.size and key not in _KEPT_AS_IS:
-        v = obj
-        if v.dtype == np.int64:
-            lo, hi = v.min(), v.max()
-            v = next((v.astype(t) for t in (np.int8, np.int16, np.int32) if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max), v)
-        short = _SHORT_DTYPES.get(str(v.dtype))
-        if short is None:
-            return obj
-        spec = {"dtype": short, "bdata": base64.b64encode(np.ascontiguousarray(v)).decode("ascii")}
-        if v.ndim > 1:
-            spec["shape"] = str(v.shape)[1:-1]
-        return spec
-    return obj
-
-
-def _figure(frames: list[go.Frame] | None = None, **kw) -> go.Figure:
-    """``go.Figure(**kw)`` without Plotly's per-property validation, which was most of a chart's build
-    time (a Step redraws two charts). tests/test_charts.py re-validates every builder's output.
-
-    ``frames`` (built with ``_validate=False``) are attached as they are: go.Figure rebuilds every
-    frame through its validator whatever ``_validate`` says, 35 of a 61-step replay's 49 ms.
-    """
-    fig = _Figure(**kw, _validate=False)
-    if frames:
-        fig._frame_objs = list(frames)  # what go.Figure(frames=…) stores, less the validated rebuild
-    return fig
+    a = np.asarray(a)
+    if a.size == 0:
+        return []
+    if a.dtype == np.int64:
+        lo, hi = int(a.min()), int(a.max())
+        narrow = next((t for t in (np.int8, np.int16, np.int32) if np.iinfo(t).min <= lo and hi <= np.iinfo(t).max), None)
+        if narrow is None:
+            return a.tolist()
+        a = a.astype(narrow)
+    a = np.ascontiguousarray(a)
+    spec = {"dtype": _PLOTLY_JS_DTYPES[a.dtype.name], "bdata": base64.b64encode(a).decode("ascii")}
+    if a.ndim > 1:
+        spec["shape"] = ", ".join(str(n) for n in a.shape)
+    return spec
 
 
 def _layout(height: int, title: str, **kw) -> dict:
-    """The layout every chart shares. Figures are built in one ``go.Figure(data, layout)`` call:
-    each later ``update_*``/``add_shape`` re-validates the figure, which doubled the build time."""
+    """The layout every chart shares. Figures are built in one ``go.Figure(data, layout, frames)``
+    call: each later ``update_*``/``add_shape`` would validate the whole figure again."""
     # template={}: no copy of Streamlit's Plotly template in every figure. It only holds colour
     # placeholders (every colour here is explicit); the browser applies Streamlit's theme either way.
     kw.setdefault("margin", dict(l=10, r=10, t=40, b=10))  # the heatmaps' axes grow it to fit their labels
@@ -110,7 +78,7 @@ def _layout(height: int, title: str, **kw) -> dict:
 # The charts a Step redraws (loss, PCA scatter) have numeric axes with room for their labels kept
 # in the margin, so plotly.js skips two passes on each draw: measuring every tick label against the
 # page (ticklabeloverflow "hide past div") and growing the margin to fit them (automargin), which
-# replots the chart. They were ~60 ms of a chapter Step's 180 ms in Chromium (bench/probe_browser.py).
+# replots the chart. Those passes cost ~60 ms of a 180 ms chapter Step in Chromium (bench/RESULTS.md).
 FIXED_MARGIN = MappingProxyType(dict(l=80, r=10, t=40, b=50))  # read-only: each layout gets its own copy
 FIXED_AXIS = MappingProxyType(dict(ticklabeloverflow="allow", automargin=False))
 
@@ -148,12 +116,12 @@ def w_heatmap(w: np.ndarray, row_ids: np.ndarray, tokens: list[str], counts: np.
             if selected == i:  # a dark frame under the red one: visible on red (negative) cells too
                 shapes.append(_box(pos, e, "#202124", 8))
             shapes.append(_box(pos, e, color, 4 if selected == i else 2))
-    heat = go.Heatmap(_validate=False, z=w, x=[f"e{j}" for j in range(e)], y=labels, text=text,
-                      texttemplate="%{text}" if text is not None else None, colorscale=RDBU, zmid=0,
-                      zmin=-bound or -1, zmax=bound or 1, colorbar=dict(thickness=12),
-                      hovertemplate="%{y}<br>%{x} = %{z:.4f}<extra></extra>")
-    return _figure(data=[heat], layout=_layout(min(900, 120 + 28 * k), title, shapes=shapes,
-                                                 yaxis=dict(autorange="reversed", type="category")))
+    heat = dict(type="heatmap", z=typed_array(w), x=[f"e{j}" for j in range(e)], y=labels, text=text,
+                texttemplate="%{text}" if text is not None else None, colorscale="RdBu", zmid=0,
+                zmin=-bound or -1, zmax=bound or 1, colorbar=dict(thickness=12),
+                hovertemplate="%{y}<br>%{x} = %{z:.4f}<extra></extra>")
+    return go.Figure(data=[heat], layout=_layout(min(900, 120 + 28 * k), title, shapes=shapes,
+                                                   yaxis=dict(autorange="reversed", type="category")))
 
 
 def output_heatmap(vectors: np.ndarray, tokens: list[str], ids: list[int], selected_t: int | None, title: str) -> go.Figure:
@@ -163,19 +131,19 @@ def output_heatmap(vectors: np.ndarray, tokens: list[str], ids: list[int], selec
     text = _cell_text(vectors)
     bound = float(np.abs(vectors).max()) or 1.0
     shapes = [_box(selected_t, e, SELECT_COLOR, 4)] if selected_t is not None and 0 <= selected_t < t else []
-    heat = go.Heatmap(_validate=False, z=vectors, x=[f"e{j}" for j in range(e)], y=labels, text=text,
-                      texttemplate="%{text}" if text is not None else None, colorscale=RDBU, zmid=0,
-                      zmin=-bound, zmax=bound, showscale=False)
-    return _figure(data=[heat], layout=_layout(min(600, 90 + 30 * t), title, shapes=shapes,
+    heat = dict(type="heatmap", z=typed_array(vectors), x=[f"e{j}" for j in range(e)], y=labels, text=text,
+                texttemplate="%{text}" if text is not None else None, colorscale="RdBu", zmid=0,
+                zmin=-bound, zmax=bound, showscale=False)
+    return go.Figure(data=[heat], layout=_layout(min(600, 90 + 30 * t), title, shapes=shapes,
                                                  yaxis=dict(autorange="reversed", type="category")))
 
 
 def loss_curve(losses: list[float], title: str) -> go.Figure:
-    # x0/dx instead of an x array, float32 (what the loss is) instead of float64: 5,000 steps sent
-    # 107 kB per Step, now 35 kB
-    line = go.Scatter(_validate=False, x0=1, dx=1, y=np.asarray(losses, dtype=np.float32), mode="lines+markers" if len(losses) < 60 else "lines",
-                      line=dict(color=USED_COLOR))
-    return _figure(data=[line], layout=_layout(280, title, margin=dict(FIXED_MARGIN), xaxis=dict(title=dict(text="step"), **FIXED_AXIS),
+    """The loss at every step, from step 1. The steps are implied (x0, dx) rather than sent as an
+    array, and the losses go as float32, what the loss is: a third of the bytes a long run would send."""
+    line = dict(type="scatter", x0=1, dx=1, y=typed_array(np.asarray(losses, dtype=np.float32)),
+                mode="lines+markers" if len(losses) < 60 else "lines", line=dict(color=USED_COLOR))
+    return go.Figure(data=[line], layout=_layout(280, title, margin=dict(FIXED_MARGIN), xaxis=dict(title=dict(text="step"), **FIXED_AXIS),
                                                  yaxis=dict(title=dict(text="loss"), rangemode="tozero", **FIXED_AXIS)))
 
 
@@ -192,15 +160,15 @@ def point_groups(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: i
 
 def plain_shown(ids: np.ndarray) -> np.ndarray:
     """The never-looked-up rows the scatter draws: all up to MAX_PLAIN_POINTS, else an even stride of
-    them (the same rows at every step, so the cloud moves as one). At 100k×300 all of them were
-    1.9 MB of JSON and a Step's page settled in ~2.9 s, ~1.9 s thinned (bench_browser.py).
+    them (the same rows at every step, so the cloud moves as one). At 100k×300 drawing all of them
+    sends 1.9 MB of JSON per Step and the page settles about a second later (bench/RESULTS.md).
     Looked-up and special rows are always drawn."""
     if len(ids) <= MAX_PLAIN_POINTS:
         return ids
     return ids[:: -(-len(ids) // MAX_PLAIN_POINTS)]
 
 
-def _points_traces(xy: np.ndarray, k: int, tokens: list[str], groups, big: bool) -> list[go.BaseTraceType]:
+def _points_traces(xy: np.ndarray, k: int, tokens: list[str], groups, big: bool) -> list[dict]:
     v = xy.shape[0]
     show_text = v <= MAX_LABELS
     traces = []
@@ -211,7 +179,7 @@ def _points_traces(xy: np.ndarray, k: int, tokens: list[str], groups, big: bool)
                              mode="markers+text" if label else "markers",
                              text=[tokens[i] for i in ids] if label else None, textposition="top center",
                              hovertext=[f"{i} · {tokens[i]}" for i in ids] if len(ids) <= 5000 else None,
-                             hoverinfo="text" if len(ids) <= 5000 else "skip", customdata=ids,
+                             hoverinfo="text" if len(ids) <= 5000 else "skip", customdata=typed_array(ids),
                              marker=dict(size=13 if special else 11 if not big else 3, color=color,
                                          symbol="diamond" if name == "PAD" else "circle"),
                              name=name, showlegend=False))
@@ -230,8 +198,8 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
     big = v > 1000
     steps = sorted(s for s in points if s <= step)
     # Trails: where each watched token has been, one trace for all. Drawn (empty) from step 0 on so
-    # the traces keep their places: a trace added at the first step made plotly.js rebuild every
-    # WebGL trace (a 100k-point scatter's first Step: 3.0 s in the browser before, 2.4 s after).
+    # the traces keep their places: a trace added later makes plotly.js rebuild every WebGL trace
+    # (~0.6 s of a 100k-point scatter's first Step in the browser).
     flat = np.zeros((0, k), np.float32)
     if len(steps) > 1 and len(trail_ids):
         path = np.stack([points[s][trail_ids] for s in steps], axis=1)  # (n, S, k)
@@ -242,7 +210,7 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
     groups = [(name, plain_shown(ids) if name == "plain" else ids, color)
               for name, ids, color in point_groups(v, pad_id, unk_id, used, selected)]
     data += _points_traces(xy, k, tokens, groups, big)
-    return _figure(data=data, layout=_layout(520, title, margin=dict(FIXED_MARGIN), **_axes(k, ranges, axis_titles)))
+    return go.Figure(data=data, layout=_layout(520, title, margin=dict(FIXED_MARGIN), **_axes(k, ranges, axis_titles)))
 
 
 def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int, unk_id: int, used: np.ndarray,
@@ -264,9 +232,8 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
 
     def moves(s: int) -> list[dict]:
         """A frame holds only where each group's points are at step ``s``: plotly.js keeps the
-        traces' labels, colours and hover texts from the first frame, so they are sent once.
-        Plain dicts, not go traces: building those was a fifth of a Step with the replay open."""
-        return [_trace_props(points[s][ids].astype(np.float32), k, name=name) for name, ids, _ in groups]
+        traces' labels, colours and hover texts from the first frame, so they are sent once."""
+        return [_trace(points[s][ids].astype(np.float32), k, name=name) for name, ids, _ in groups]
 
     menus = [dict(type="buttons", showactive=False, x=0, y=-0.08, xanchor="left", buttons=[
         dict(label=play_label, method="animate", args=[None, dict(frame=dict(duration=120, redraw=k == 3), fromcurrent=True, transition=dict(duration=0))]),
@@ -275,31 +242,23 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     sliders = [dict(active=0, x=0.12, len=0.88, y=-0.04, currentvalue=dict(prefix="step "), steps=[
         dict(label=str(s), method="animate", args=[[str(s)], dict(mode="immediate", frame=dict(duration=0, redraw=k == 3), transition=dict(duration=0))])
         for s in steps])]
-    return _figure(data=_points_traces(points[steps[0]], k, tokens, groups, big=False),
-                   frames=[go.Frame(data=moves(s), name=str(s), _validate=False) for s in steps],
-                   layout=_layout(560, title, margin=dict(FIXED_MARGIN, b=90), updatemenus=menus, sliders=sliders,
-                                  **_axes(k, ranges, axis_titles)))
+    return go.Figure(data=_points_traces(points[steps[0]], k, tokens, groups, big=False),
+                     frames=[dict(data=moves(s), name=str(s)) for s in steps],
+                     layout=_layout(560, title, margin=dict(FIXED_MARGIN, b=90), updatemenus=menus, sliders=sliders,
+                                    **_axes(k, ranges, axis_titles)))
 
 
-_TRACE_CLASSES = MappingProxyType({"scatter": go.Scatter, "scattergl": go.Scattergl, "scatter3d": go.Scatter3d})
-
-
-def _trace_props(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> dict:
-    """The properties of the trace drawing ``xy`` (n, k), with its ``type``: 2-D (y = 0 when k = 1,
-    WebGL when ``gl``) or 3-D."""
+def _trace(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> dict:
+    """The trace drawing ``xy`` (n, k), as a dict with its ``type``: 2-D (y = 0 when k = 1, WebGL when
+    ``gl``) or 3-D. go.Figure validates it; as a frame's data it is validated once, by the figure."""
     if connectgaps is not None and k < 3:
         kw["connectgaps"] = connectgaps
     x = xy[:, 0]
-    y = xy[:, 1] if k > 1 else np.zeros_like(x)
-    props = dict(type="scatter3d" if k >= 3 else "scattergl" if gl else "scatter", x=x, y=y, **kw)
+    props = dict(type="scatter3d" if k >= 3 else "scattergl" if gl else "scatter", x=typed_array(x),
+                 y=typed_array(xy[:, 1] if k > 1 else np.zeros_like(x)), **kw)
     if k >= 3:
-        props["z"] = xy[:, 2]
+        props["z"] = typed_array(xy[:, 2])
     return props
-
-
-def _trace(xy: np.ndarray, k: int, gl: bool = False, connectgaps: bool | None = None, **kw) -> go.BaseTraceType:
-    props = _trace_props(xy, k, gl, connectgaps, **kw)
-    return _TRACE_CLASSES[props.pop("type")](**props, _validate=False)
 
 
 def _axes(k: int, ranges: list[tuple[float, float]], titles: list[str]) -> dict:

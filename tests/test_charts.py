@@ -9,6 +9,7 @@ import numpy as np
 from components import charts
 from components.pipeline import WINDOW, shown_rows
 from core.projection import axis_ranges, fit_frame
+from tests.apptest_helpers import array
 from tests.conftest import make_lab
 
 
@@ -33,9 +34,13 @@ def test_scatter_has_fixed_ranges_and_the_pad_point_where_the_frame_puts_it():
         fig = charts.pca_scatter(points, step, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges,
                                  np.flatnonzero(used), "t", ["PC1", "PC2"])
         pad = trace(fig, "PAD")
-        assert (float(pad.x[0]), float(pad.y[0])) == (float(points[0][v.pad_id, 0]), float(points[0][v.pad_id, 1]))
+        assert (array(pad.x)[0], array(pad.y)[0]) == (np.float32(points[0][v.pad_id, 0]), np.float32(points[0][v.pad_id, 1]))
         assert tuple(fig.layout.xaxis.range) == ranges[0] and fig.layout.xaxis.autorange is False
-        assert list(trace(fig, "selected").customdata) == [2]
+        assert array(trace(fig, "selected").customdata).tolist() == [2]
+        moved = trace(fig, "used")
+        ids = array(moved.customdata)
+        assert set(ids.tolist()) == set(np.flatnonzero(used).tolist()) - {v.pad_id, v.unk_id, 2}
+        np.testing.assert_array_equal(np.stack([array(moved.x), array(moved.y)], axis=1), points[step][ids].astype(np.float32))
 
 
 def test_replay_frames_are_capped_and_pad_is_still_in_every_frame():
@@ -45,8 +50,12 @@ def test_replay_frames_are_capped_and_pad_is_still_in_every_frame():
     fig = charts.pca_animation(points, list(v.tokens), v.pad_id, v.unk_id, used, None,
                                axis_ranges(list(points.values())), "t", ["PC1", "PC2"])
     assert 2 <= len(fig.frames) <= charts.MAX_ANIMATION_FRAMES + 1
-    pads = {(float(tr.x[0]), float(tr.y[0])) for f in fig.frames for tr in f.data if tr.name == "PAD"}
+    pads = {(float(array(tr.x)[0]), float(array(tr.y)[0])) for f in fig.frames for tr in f.data if tr.name == "PAD"}
     assert len(pads) == 1  # the zero PAD row sits still in one frame of reference (X7)
+    for f in fig.frames:  # each frame: where the looked-up rows are at its step
+        moved = next(tr for tr in f.data if tr.name == "used")
+        xy = points[int(f.name)][np.flatnonzero(used & (np.arange(v.size) > 1))]
+        np.testing.assert_array_equal(np.stack([array(moved.x), array(moved.y)], axis=1), xy.astype(np.float32))
 
 
 def test_w_heatmap_shows_the_given_rows_and_boxes_the_selection():
@@ -54,7 +63,7 @@ def test_w_heatmap_shows_the_given_rows_and_boxes_the_selection():
     w = lab.weight.detach().numpy()
     counts = lab.batch.id_counts(6).numpy()
     fig = charts.w_heatmap(w, np.arange(6), list(lab.recipe.vocab.tokens), counts, 1, 0, 4, "W")
-    np.testing.assert_array_equal(np.asarray(fig.data[0].z), w)
+    np.testing.assert_array_equal(array(fig.data[0].z), w)
     red = [s for s in fig.layout.shapes if s.line.color == charts.SELECT_COLOR]
     assert len(red) == 1 and red[0].y0 == 3.5  # row 4, drawn at position 4
     assert fig.data[0].y[2] == "2 · 영화  ×2"
@@ -80,42 +89,34 @@ def test_large_vocabulary_payloads_stay_small():
     assert len(rows) <= 4 * WINDOW and 50_000 in rows and 1 in rows and 0 in rows
 
 
-def test_figures_built_without_validation_are_what_plotly_validation_makes_of_them():
-    """The builders skip Plotly's validation for speed: re-validating their output must change nothing
-    (a misspelt property raises here; a string title Plotly would expand to {"text": …} shows up)."""
+def test_every_builder_makes_a_figure_plotly_validates_and_sends_as_built():
+    """Plotly's own round trip (a figure from the dict it sends) changes nothing, for every builder
+    and 1, 2 and 3 principal components; the arrays in it are what the lab computed."""
     import plotly.graph_objects as go
 
-    lab, points = trained_points()
+    lab, _ = trained_points()
     v = lab.recipe.vocab
-    used = lab.batch.id_counts(v.size).numpy() > 0
-    w = lab.weight.detach().numpy()
     counts = lab.batch.id_counts(v.size).numpy()
+    used = counts > 0
+    w = lab.weight.detach().numpy()
     figs = [charts.w_heatmap(w, np.arange(v.size), list(v.tokens), counts, v.pad_id, v.unk_id, 3, "W"),
             charts.output_heatmap(w[:4], list(v.tokens)[:4], [0, 1, 2, 3], 1, "out"),
             charts.loss_curve(lab.losses, "loss")]
+    np.testing.assert_array_equal(array(figs[0].data[0].z), w)
+    np.testing.assert_array_equal(array(figs[2].data[0].y), np.asarray(lab.losses, np.float32))
+    snaps = sorted(lab.snapshots)
     for k in (1, 2, 3):
-        snaps = sorted(lab.snapshots)
         frame = fit_frame([lab.snapshots[s] for s in snaps], k)
         pts = {s: frame.transform(lab.snapshots[s]) for s in snaps}
         ranges, titles = axis_ranges(list(pts.values())), [f"PC{j + 1}" for j in range(k)]
-        figs.append(charts.pca_scatter(pts, 15, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges, np.flatnonzero(used), "t", titles))
-        figs.append(charts.pca_animation(pts, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges, "t", titles))
-    assert points  # the fixture trained
-    for fig in figs:  # compared as sent to the browser (JSON), but for the template validation would fill in
+        scatter = charts.pca_scatter(pts, 15, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges, np.flatnonzero(used), "t", titles)
+        pad = trace(scatter, "PAD")
+        coords = [array(pad.x)[0], array(pad.y)[0]] + ([array(pad.z)[0]] if k == 3 else [])
+        assert coords[:k] == [np.float32(c) for c in pts[15][v.pad_id]]
+        figs += [scatter, charts.pca_animation(pts, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges, "t", titles)]
+    for fig in figs:
         sent = json.loads(fig.to_json())
-        assert sent == plotly_to_dict_json(fig)  # charts._Figure encodes its arrays as Plotly itself does
-        validated = json.loads(go.Figure(fig.to_plotly_json()).to_json())
-        assert sent["layout"].pop("template") == {}
-        validated["layout"].pop("template")
-        assert validated == sent
-
-
-def plotly_to_dict_json(fig) -> dict:
-    """The figure as Plotly's own ``go.Figure.to_dict`` (deep copy, then base64 per array) would send it."""
-    import plotly.graph_objects as go
-    import plotly.io as pio
-
-    return json.loads(pio.to_json(go.Figure.to_dict(fig), validate=False))
+        assert json.loads(go.Figure(sent).to_json()) == sent
 
 
 def test_a_big_scatter_draws_every_looked_up_row_and_an_even_stride_of_the_others():
@@ -126,32 +127,29 @@ def test_a_big_scatter_draws_every_looked_up_row_and_an_even_stride_of_the_other
     used[rng.integers(2, v, 9000)] = True
     fig = charts.pca_scatter({0: xy}, 0, [f"w{i}" for i in range(v)], 1, 0, used, 5, [(-5, 5), (-5, 5)],
                              np.array([], int), "t", ["a", "b"])
-    drawn = {tr.name: np.asarray(tr.customdata) for tr in fig.data if tr.name != "trails"}
+    drawn = {tr.name: array(tr.customdata) for tr in fig.data if tr.name != "trails"}
     plain = np.flatnonzero(~used & (np.arange(v) > 1) & (np.arange(v) != 5))
     assert set(drawn["used"]) | {5} == set(np.flatnonzero(used)) | {5}  # every looked-up row
     assert len(drawn["plain"]) <= charts.MAX_PLAIN_POINTS < len(plain) and set(drawn["plain"]) <= set(plain)
     np.testing.assert_array_equal(drawn["plain"], plain[::int(np.ceil(len(plain) / charts.MAX_PLAIN_POINTS))])
     i = int(drawn["plain"][7])
-    assert (float(trace(fig, "plain").x[7]), float(trace(fig, "plain").y[7])) == (float(xy[i, 0]), float(xy[i, 1]))
-    assert json.loads(fig.to_json()) == plotly_to_dict_json(fig)  # ids past int16: narrowed to int32 as Plotly does
+    assert (array(trace(fig, "plain").x)[7], array(trace(fig, "plain").y)[7]) == (xy[i, 0], xy[i, 1])
+    assert trace(fig, "plain").customdata["dtype"] == "i4"  # ids past int16
 
 
-def test_arrays_are_encoded_as_plotly_encodes_them():
-    """charts._plain against Plotly's own convert_to_base64, array kind by array kind, as JSON."""
-    import copy
+def test_typed_arrays_are_sent_as_plotly_sends_the_arrays_themselves():
+    """charts.typed_array against Plotly encoding the NumPy array itself (public API), kind by kind."""
+    import plotly.graph_objects as go
 
-    from _plotly_utils.utils import PlotlyJSONEncoder, convert_to_base64
-
-    big = np.iinfo(np.int32).max + 1
+    big = np.iinfo(np.int32).max
     arrays = [np.array([1, -2], np.int64), np.array([300, -2], np.int64), np.array([70_000, 1], np.int64),
-              np.array([big, 1], np.int64), np.array([1, 2], np.uint8), np.array([0.5, np.nan], np.float32),
-              np.arange(6, dtype=np.float64).reshape(2, 3), np.array([], np.float32), np.array(["a", "b"], object),
-              np.array([True, False])]
+              np.array([big, -big - 1], np.int64), np.array([2**40, 1], np.int64), np.array([1, 2], np.uint8),
+              np.array([0.5, np.nan], np.float32), np.array([0.1, -1e300], np.float64),
+              np.arange(6, dtype=np.float32).reshape(2, 3), np.arange(12, dtype=np.float64).reshape(4, 3),
+              np.array([], np.float32)]
     for a in arrays:
-        spec = {"data": [{"x": a, "marker": {"color": a}}], "layout": {"xaxis": {"range": a}}}
-        theirs = copy.deepcopy(spec)
-        convert_to_base64(theirs)
-        ours = charts._plain(spec)
-        as_json = lambda d: json.dumps(d, cls=PlotlyJSONEncoder, sort_keys=True)  # noqa: E731
-        assert as_json(ours) == as_json(theirs), a
-        assert isinstance(ours["data"][0]["x"], dict) == isinstance(theirs["data"][0]["x"], dict), a
+        theirs = json.loads(go.Figure(data=[dict(type="heatmap", z=a, customdata=a)]).to_json())
+        ours = json.loads(go.Figure(data=[dict(type="heatmap", z=charts.typed_array(a), customdata=charts.typed_array(a))]).to_json())
+        assert ours == theirs, a
+        if a.size:
+            np.testing.assert_array_equal(array(ours["data"][0]["z"]), a)

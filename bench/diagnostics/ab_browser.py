@@ -1,11 +1,11 @@
 """Browser A/B: the Step click of experimental page variants side by side, each against the bare page.
 
-    python bench/ab_browser.py                                  # app, no_charts (~2 min)
-    python bench/ab_browser.py --variants app,static_tables,no_modebar --clicks 14
-    python bench/ab_browser.py --variants app,no_charts --preset reviews_ko
+    python bench/diagnostics/ab_browser.py                               # app, no_charts (~2 min)
+    python bench/diagnostics/ab_browser.py --variants app,static_tables,no_modebar --clicks 14
+    python bench/diagnostics/ab_browser.py --variants app,no_charts --preset reviews_ko
 
-A diagnostic, not in run_all.py. Each variant is ``bench/_variant_app.py`` (page.main() with the
-changes named in ``BENCH_VARIANT``; ``app`` is the page as it is) served by its own
+A diagnostic, not in run_all.py. Each variant is ``_variant_app.py`` beside this script (page.main()
+with the changes named in ``BENCH_VARIANT``; ``app`` is the page as it is) served by its own
 ``streamlit run``; one Chromium opens a page on each and on the bare page. Clicks go round: variant
 1, bare, variant 2, bare, … so machine noise hits all of them, and each variant's ratio is the
 median of its clicks' ratios to the bare click taken right after. Settled is measured as in
@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+BENCH = HERE.parent
+sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(HERE))
 from _common import Server, fmt_ratio, launch_chromium, machine_note, ms_cells, summary, table  # noqa: E402
 from _variant_app import VARIANTS  # noqa: E402  (only names: its main() runs under streamlit)
@@ -50,7 +52,7 @@ def main() -> None:
         for v in variants:
             flags = "" if v == "app" else v.replace("+", ",")
             servers[v] = Server(HERE / "_variant_app.py", env={"BENCH_VARIANT": flags})
-        servers["bare"] = Server(HERE / "bare_app.py")
+        servers["bare"] = Server(BENCH / "bare_app.py")
         with sync_playwright() as p:
             browser = launch_chromium(p)
             try:

@@ -1,9 +1,9 @@
 """Where a chapter Step's AppTest time goes, in wall time: the Step with one part of the page left out.
 
-    python bench/ablate_server.py                 # 20 rounds, after 150 steps (~30 s)
-    python bench/ablate_server.py --rounds 20 --steps 0
+    python bench/diagnostics/ablate_server.py                 # 20 rounds, after 150 steps (~30 s)
+    python bench/diagnostics/ablate_server.py --rounds 20 --steps 0
 
-A diagnostic, not in run_all.py. cProfile (bench_server.py --profile) inflates small calls; this
+A diagnostic, not in run_all.py. cProfile (profile_server.py) inflates small calls; this
 takes each part out instead. Every round clicks Step once per variant, in turn, so machine noise
 hits all of them; a variant's saving is the median Step time of the page as it is minus its own.
 Parts that return values the page needs (the sidebar's knobs, the vocabulary editor's table) return
@@ -20,9 +20,9 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
+BENCH = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(BENCH.parent))
 from _common import fmt_ms, machine_note, table  # noqa: E402
 
 logging.getLogger("streamlit").setLevel(logging.ERROR)
@@ -56,7 +56,7 @@ def main() -> None:
     from streamlit.testing.v1 import AppTest
 
     print(f"# ablate_server: a chapter Step in AppTest with one part left out\n\n{machine_note()}\n")
-    at = AppTest.from_file(str(HERE.parent / "app.py"), default_timeout=600)
+    at = AppTest.from_file(str(BENCH.parent / "app.py"), default_timeout=600)
     at.session_state["lang"] = "en"
     at.run()
     at.button_group(key="section").set_value("train").run()

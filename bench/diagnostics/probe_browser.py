@@ -1,13 +1,13 @@
 """Where one Step click's time goes in the browser: a diagnostic, not a benchmark (no ratios, no goal).
 
-    python bench/probe_browser.py                    # chapter example, 3 Step clicks
-    python bench/probe_browser.py --preset large     # the 100k×300 preset
-    python bench/probe_browser.py --bare             # the bare page's button, for comparison
+    python bench/diagnostics/probe_browser.py                    # chapter example, 3 Step clicks
+    python bench/diagnostics/probe_browser.py --preset large     # the 100k×300 preset
+    python bench/diagnostics/probe_browser.py --bare             # the bare page's button, for comparison
 
 For each click it prints, in ms from the click: when the page looked settled and drawn (as
 bench_browser.py measures them), every ``plotly_afterplot`` event with the chart's title (a chart
 drawn twice shows twice), every WebGL context created (each costs a shader setup), the page's long
-tasks (main thread busy > 50 ms), and the websocket messages (time, bytes). It found that
+tasks (main thread busy > 50 ms), and the websocket messages (time, bytes). It shows that
 Streamlit 1.67 draws each changed chart twice and remounts it (bench/README.md, "Reading the
 numbers").
 """
@@ -18,7 +18,8 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+BENCH = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BENCH))
 import bench_browser  # noqa: E402
 from _common import Server, launch_chromium  # noqa: E402
 
@@ -68,7 +69,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     bench_browser.WS_PROBE += PROBES  # installed with bench_browser's own probe, before the page's scripts
-    script = Path(__file__).resolve().parent / "bare_app.py" if args.bare else Path(__file__).resolve().parent.parent / "app.py"
+    script = BENCH / "bare_app.py" if args.bare else BENCH.parent / "app.py"
     with Server(script) as srv, sync_playwright() as p:
         browser = launch_chromium(p)
         try:

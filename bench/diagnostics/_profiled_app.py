@@ -1,4 +1,4 @@
-"""page.main() (what app.py runs) under cProfile, for bench_server.py --profile: each script run's profile is added to one file.
+"""page.main() (what app.py runs) under cProfile, for profile_server.py: each script run's profile is added to one file.
 
 AppTest runs the script in its own thread, which a profiler started in the test's thread never
 sees; this wrapper profiles inside the script run. ``BENCH_PROFILE_OUT`` names the stats file.
@@ -10,7 +10,7 @@ import pstats
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

@@ -17,7 +17,7 @@ VARIANTS = ("no_charts", "static_tables", "no_modebar")
 
 
 def main() -> None:
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     import streamlit as st
