@@ -15,10 +15,16 @@ spec, written in the form used after a consonant; ``t`` renders the value and th
     "번호 {pad:과} 같다"    pad=1 → "번호 1과 같다"           pad=2 → "번호 2와 같다"
     "{unk:으로} 바꿉니다"   unk=0 → "0으로 바꿉니다"           unk=1 → "1로 바꿉니다"
     "{n:,을}"               n=1000 → "1,000을"  (an ordinary spec first, then the particle)
+    "{token:`을} 찾습니다"  token="영화" → "`영화`를 찾습니다"  (a backtick first: the value as code)
+
+A particle never follows the closing quote or backtick of a placeholder ("`{token}`을"): the
+particle would have to be inside the quotes. Write ``{token:`을}``, or a noun between
+("'{token}' 토큰이").
 
 The form is chosen from how the value is read aloud (`final_consonant`): Hangul by its last
 syllable, numbers as Korean numerals (1 일 → "1과", 2 이 → "2와", 1000 천 → "1,000을"), code
-and brackets skipped (`padding_value=1`을, W[1, :]을, <PAD>(번호 1)는), Latin letters by their
+marks skipped (`padding_value=1`을, W[1, :]을), an aside in brackets skipped (<PAD>(번호 1)는) but a
+call's arguments read (N(0, 1)로, nn.Embedding(V, E)가), Latin letters by their
 Korean names (W 더블유 → W를, L 엘 → L을, LSTM 엘에스티엠 → LSTM을), a few words the app shows
 by their usual reading (PAD 패드 → PAD를, token 토큰 → token을) and other English words by the
 usual transcription of their ending (movie 무비 → movie를, fun 펀 → fun을). There is never an
@@ -121,6 +127,10 @@ def final_consonant(value: object) -> str:
     text = str(value).rstrip()
     if text.endswith("%"):
         return ""  # 퍼센트
+    call = re.search(r"[A-Za-z0-9_\]]\(([^()]*)\)$", text.rstrip("`'\"’”"))
+    if call and not re.search(r"[가-힣]", call.group(1)):  # code: emb(ids), N(0, 1) are read to the end
+        inner = call.group(1).strip()
+        return final_consonant(inner) if inner else final_consonant(text[: call.start() + 1])
     coda = guess_coda(text)  # Hangul, numerals (1 일, 10 십, 10000 만), brackets and code skipped
     if coda is not None:
         return coda
@@ -145,14 +155,15 @@ class _Formatter(string.Formatter):
     """``str.format`` plus particles in the spec: ``{token:을}``, ``{n:,과}``."""
 
     def format_field(self, value, format_spec: str) -> str:
-        m = re.search(r"[가-힣]+$", format_spec)
-        if not m:
+        m = re.search(r"(`?)([가-힣]*)$", format_spec)
+        code, particle = m.group(1), m.group(2)
+        if not (code or particle):
             return super().format_field(value, format_spec)
-        particle = m.group(0)
-        if not PARTICLE_SPEC.fullmatch(particle):
+        if particle and not PARTICLE_SPEC.fullmatch(particle):
             raise ValueError(f"{particle!r} is not a particle written in its after-a-consonant form (을, 과, 으로, 이…)")
         text = super().format_field(value, format_spec[: m.start()])
-        return text + particle_for(text, particle)
+        text = f"`{text}`" if code else text
+        return text + (particle_for(text, particle) if particle else "")
 
 
 _FORMATTER = _Formatter()

@@ -103,6 +103,10 @@ READINGS = [
     ("best", "베스트", "를", "와", "로", "는", "가"),
     ("recommend", "리코멘드", "를", "와", "로", "는", "가"),
     ("50%", "오십 퍼센트", "를", "와", "로", "는", "가"),
+    ("N(0, 1)", "엔 영 일", "을", "과", "로", "은", "이"),  # a call's arguments are read; an aside is not
+    ("nn.Embedding(V, E)", "임베딩 브이 이", "를", "와", "로", "는", "가"),
+    ("`emb(ids)`", "엠비 아이디스", "를", "와", "로", "는", "가"),
+    ("torch.tensor([문자열])", "토치 텐서", "를", "와", "로", "는", "가"),
 ]
 
 
@@ -123,6 +127,10 @@ def test_ordinary_format_specs_keep_working_alone_and_before_a_particle():
     assert fill("{n:,} {x:.4g} {y!r}", n=100000, x=0.16623426973819733, y="a") == "100,000 0.1662 'a'"
     assert fill("{n:,을} {x:.4g과}", n=12345, x=0.16623426973819733) == "12,345를 0.1662와"  # 오, 이
     assert fill("{n:,을}", n=1000) == "1,000을"
+
+
+def test_a_backtick_in_the_spec_shows_the_value_as_code_before_the_particle():
+    assert fill("{t:`을} {n:`} {p:`과}", t="영화", n=3, p="padding_value=1") == "`영화`를 `3` `padding_value=1`과"
 
 
 def test_nothing_unreadable_gets_a_fallback_form():
