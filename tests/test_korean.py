@@ -248,8 +248,12 @@ def test_particles_written_in_the_text_agree_with_the_word_before(path):
         template = re.sub(r"\{[^{}]*\}", MARK, text.replace("{{", "(").replace("}}", ")"))
         for m in scan.finditer(template):
             before = template[: m.start()]
-            if not before or before[-1].isspace():
-                continue  # 이 as a determiner ("이 파일"), or a particle standing alone
+            if before[-1:].isspace():
+                if m.group(1) != "이" and re.search(r"[^\s가-힣]\s+$", before):
+                    bad.append((key, before[-15:] + m.group(1), "a space before the particle: attach it to the word"))
+                continue  # 이 as a determiner ("이 파일")
+            if not before:
+                continue
             coda, how = literal_codas(before)
             if how == "hangul" and m.group(1) not in ("을", "를"):
                 continue  # Hangul + 이/가/은/는/과/와/로 may be one word (사이, 결과, 경로): only 을/를 are sure
