@@ -124,10 +124,10 @@ def final_consonant(value: object) -> str:
     >>> [final_consonant(v) for v in ("영화", "책", 1, 2, "`padding_value=1`", "W[1, :]", "<PAD>(번호 1)", "L")]
     ['', 'ㄱ', 'ㄹ', '', 'ㄹ', 'ㄹ', '', 'ㄹ']
     """
-    text = str(value).rstrip()
+    text = str(value).strip().strip("`'\"‘’“”")  # code marks and quotes are not read
     if text.endswith("%"):
         return ""  # 퍼센트
-    call = re.search(r"[A-Za-z0-9_\]]\(([^()]*)\)$", text.rstrip("`'\"’”"))
+    call = re.search(r"[A-Za-z0-9_\]]\(([^()]*)\)$", text)
     if call and not re.search(r"[가-힣]", call.group(1)):  # code: emb(ids), N(0, 1) are read to the end
         inner = call.group(1).strip()
         return final_consonant(inner) if inner else final_consonant(text[: call.start() + 1])

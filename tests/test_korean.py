@@ -240,28 +240,36 @@ def literal_codas(before: str) -> tuple[str | None, str]:
     return None, f"symbol {last!r}: write a word before the particle"
 
 
+SCAN = re.compile(r"(" + "|".join(("으로", "을", "를", "은", "는", "이", "가", "과", "와", "로")) + r")(?![가-힣])")
+
+
+def check_literal_particles(key: str, template: str) -> list[tuple[str, str, str]]:
+    """(key, where, why) for each particle in ``template`` (placeholders as MARK) that disagrees."""
+    bad = []
+    for m in SCAN.finditer(template):
+        before = template[: m.start()]
+        if before[-1:].isspace():
+            if m.group(1) != "이" and re.search(r"[^\s가-힣]\s+$", before):
+                bad.append((key, before[-15:] + m.group(1), "a space before the particle: attach it to the word"))
+            continue  # 이 as a determiner ("이 파일")
+        if not before:
+            continue
+        coda, how = literal_codas(before)
+        if how == "hangul" and m.group(1) not in ("을", "를"):
+            continue  # Hangul + 이/가/은/는/과/와/로 may be one word (사이, 결과, 경로): only 을/를 are sure
+        if coda is None:
+            if how != "nothing":
+                bad.append((key, before[-15:] + m.group(1), how))
+            continue
+        want = expected_form(canonical(m.group(1)), coda)
+        if m.group(1) != want:
+            bad.append((key, before[-15:] + m.group(1), f"should be {want}"))
+    return bad
+
+
 @pytest.mark.parametrize("path", per_file())
 def test_particles_written_in_the_text_agree_with_the_word_before(path):
-    scan = re.compile(r"(" + "|".join(("으로", "을", "를", "은", "는", "이", "가", "과", "와", "로")) + r")(?![가-힣])")
     bad = []
     for key, text in korean(path).items():
-        template = re.sub(r"\{[^{}]*\}", MARK, text.replace("{{", "(").replace("}}", ")"))
-        for m in scan.finditer(template):
-            before = template[: m.start()]
-            if before[-1:].isspace():
-                if m.group(1) != "이" and re.search(r"[^\s가-힣]\s+$", before):
-                    bad.append((key, before[-15:] + m.group(1), "a space before the particle: attach it to the word"))
-                continue  # 이 as a determiner ("이 파일")
-            if not before:
-                continue
-            coda, how = literal_codas(before)
-            if how == "hangul" and m.group(1) not in ("을", "를"):
-                continue  # Hangul + 이/가/은/는/과/와/로 may be one word (사이, 결과, 경로): only 을/를 are sure
-            if coda is None:
-                if how != "nothing":
-                    bad.append((key, before[-15:] + m.group(1), how))
-                continue
-            want = expected_form(canonical(m.group(1)), coda)
-            if m.group(1) != want:
-                bad.append((key, before[-15:] + m.group(1), f"should be {want}"))
+        bad += check_literal_particles(key, re.sub(r"\{[^{}]*\}", MARK, text.replace("{{", "(").replace("}}", ")")))
     assert not bad, bad
