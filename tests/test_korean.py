@@ -273,3 +273,14 @@ def test_particles_written_in_the_text_agree_with_the_word_before(path):
     for key, text in korean(path).items():
         bad += check_literal_particles(key, re.sub(r"\{[^{}]*\}", MARK, text.replace("{{", "(").replace("}}", ")")))
     assert not bad, bad
+
+
+def test_preset_titles_follow_the_glossary_and_the_particle_rules():
+    titles = {p.name: json.loads(p.read_text(encoding="utf-8"))["title"]["ko"]
+              for p in sorted((ROOT / "assets" / "presets").glob("*.json"))}
+    assert titles
+    bad = [(name, e["id"]) for name, text in titles.items() for e in GLOSSARY
+           for pattern in e["forbidden_ko"] if re.search(pattern, text)]
+    bad += [(name, m.group(0)) for name, text in titles.items() for m in FALLBACK.finditer(text)]
+    bad += [b for name, text in titles.items() for b in check_literal_particles(name, text)]
+    assert not bad, bad
