@@ -126,6 +126,8 @@ def test_glossary_is_one_entry_per_concept_with_explanations_in_both_languages()
             assert not re.search(pattern, e["ko"]), (e["id"], pattern)  # the term is not its own variant
         if "gloss" in e:
             assert all(strings()[e["gloss"]][lang].strip() for lang in ("ko", "en")), e["gloss"]
+    glossed = {e["gloss"] for e in GLOSSARY if "gloss" in e}
+    assert {k for k in strings() if k.startswith("gloss.")} == glossed  # every explanation names its concept
 
 
 @pytest.mark.parametrize("path", per_file())
