@@ -9,55 +9,76 @@ the weights the app shows. Its last line is JSON, for tests and for the curious:
 
 Worked example (the chapter's vocabulary, 5 steps, the PAD row set by hand after step 2)::
 
-    >>> code = script_for(recipe, 5, [(2, (0.5, -1.0, 2.0))])
-    >>> [line for line in code.splitlines() if line.startswith(("UNK_ID", "PAD_ID", "STEPS"))]
-    ['UNK_ID = 0', 'PAD_ID = 1', 'STEPS = 5']
+    >>> code = script_for(recipe, 5, [(2, (0.5, -1.0, 2.0))], lang="ko")
+    >>> [line for line in code.splitlines() if line.startswith(("UNK =", "PAD =", "STEPS"))]
+    ['UNK = 0', 'PAD = 1', 'STEPS = 5']
     >>> pathlib.Path("rebuild.py").write_text(code)   # then: python rebuild.py
 
-Every value from the learner is written with ``repr``: strings as Python literals (no way to
-inject code), floats with all their digits. The draw order of the random generators follows
-`core.model.ToyClassifier` exactly; tests run the script and compare bit for bit.
+The model is built the chapter's way, ``torch.manual_seed(SEED)`` then
+``nn.Embedding(V, E, padding_idx=PAD)``; the app draws the same numbers from a private
+``torch.Generator`` seeded the same way (`core.model.seeded_embedding_weight`), and the LSTM and
+the linear layer come from ``torch.manual_seed(SEED + 1)`` as the app's second generator, so the
+script still prints the app's W bit for bit (tests run it and compare).
+
+Comments are in the page's language (``lang``), from ``assets/strings/codegen.json``. Every value
+from the learner is written with ``repr``: strings as Python literals (no way to inject code),
+floats with all their digits; comments hold only our own text and validated numbers and names.
 """
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+from pathlib import Path
 from types import MappingProxyType
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import torch
 
 from core.problems import Problem, require
 from core.training import Recipe
 
+COMMENTS_FILE = Path(__file__).resolve().parent.parent / "assets" / "strings" / "codegen.json"
+
 _POOL_CODE = MappingProxyType({  # read-only: no module-level mutable state
     "masked_mean": """\
         T = vectors.shape[1]
         mask = (torch.arange(T).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(-1)  # (B, T, 1)
-        pooled = (vectors * mask).sum(dim=1) / lengths.unsqueeze(1).to(vectors.dtype)  # (B, E): pads left out""",
+        pooled = (vectors * mask).sum(dim=1) / lengths.unsqueeze(1).to(vectors.dtype)  # {pool_masked_mean}""",
     "mean": """\
-        pooled = vectors.mean(dim=1)  # (B, E): pads are zeros counted in T (C15)""",
+        pooled = vectors.mean(dim=1)  # {pool_mean}""",
     "lstm": """\
-        _, (h, _) = self.lstm(vectors)  # h: (1, B, E), after all T steps: pads update it too (C15)
+        _, (h, _) = self.lstm(vectors)  # {pool_lstm}
         pooled = h[0]  # (B, E)""",
     "packed_lstm": """\
         packed = nn.utils.rnn.pack_padded_sequence(vectors, lengths.cpu(), batch_first=True, enforce_sorted=False)
-        _, (h, _) = self.lstm(packed)  # h: (1, B, E), after each sentence's true length
+        _, (h, _) = self.lstm(packed)  # {pool_packed_lstm}
         pooled = h[0]  # (B, E)""",
 })
 
 _OPTIMIZER_CODE = MappingProxyType({
     "sgd": "torch.optim.SGD(model.parameters(), lr={lr!r}, weight_decay={wd!r}, fused=True)",
     "momentum": "torch.optim.SGD(model.parameters(), lr={lr!r}, momentum=0.9, weight_decay={wd!r}, fused=True)",
-    "adam": "torch.optim.Adam(model.parameters(), lr={lr!r}, weight_decay={wd!r}, fused=True)  # L2 in the gradient",
-    "adamw": "torch.optim.AdamW(model.parameters(), lr={lr!r}, weight_decay={wd!r}, fused=True)  # decoupled decay",
+    "adam": "torch.optim.Adam(model.parameters(), lr={lr!r}, weight_decay={wd!r}, fused=True)  # {opt_adam}",
+    "adamw": "torch.optim.AdamW(model.parameters(), lr={lr!r}, weight_decay={wd!r}, fused=True)  # {opt_adamw}",
 })
 
 
-def script_for(recipe: Recipe, steps: int, pad_edits: Sequence[tuple[int, Sequence[float]]] = ()) -> str:
+@lru_cache(maxsize=2)
+def comments(lang: str) -> Mapping[str, str]:
+    """The script's comments in ``lang`` ('ko' or 'en'; anything else → 'en'), keyed without 'code.'."""
+    lang = lang if lang in ("ko", "en") else "en"
+    data = json.loads(COMMENTS_FILE.read_text(encoding="utf-8"))
+    return MappingProxyType({key.removeprefix("code."): entry[lang] for key, entry in data.items()})
+
+
+def script_for(recipe: Recipe, steps: int, pad_edits: Sequence[tuple[int, Sequence[float]]] = (),
+               lang: str = "ko") -> str:
     """A runnable script that rebuilds ``replay(recipe, steps, pad_edits)`` and prints its W.
 
-    PAD edits past ``steps`` are left out, as `core.training.replay` ignores them.
-    Raises `InputError` when the recipe is invalid or steps are asked of unlabelled sentences.
+    Comments are in ``lang`` ('ko' or 'en'). PAD edits past ``steps`` are left out, as
+    `core.training.replay` ignores them. Raises `InputError` when the recipe is invalid or steps
+    are asked of unlabelled sentences.
     """
     require(recipe.problems())
     if not (isinstance(steps, int) and steps >= 0):
@@ -66,67 +87,62 @@ def script_for(recipe: Recipe, steps: int, pad_edits: Sequence[tuple[int, Sequen
     if steps > 0 and missing:
         require([Problem("labels_missing", {"n": missing})])
     edits = [(int(s), [float(x) for x in v]) for s, v in sorted(pad_edits, key=lambda e: e[0]) if 0 <= s <= steps]
-    parts = [_header(recipe, steps), _data_code(recipe), _batch_code(recipe), _model_code(recipe),
-             _train_code(recipe, steps, edits), _output_code()]
+    c = comments(lang)
+    parts = [_header(recipe, steps, c), _data_code(recipe, c), _batch_code(recipe, c), _model_code(recipe, c),
+             _train_code(recipe, steps, edits, c), _output_code(c)]
     return "\n\n".join(parts) + "\n"
 
 
-def _header(recipe: Recipe, steps: int) -> str:
+def _header(recipe: Recipe, steps: int, c: Mapping[str, str]) -> str:
     cfg, v = recipe.config, recipe.vocab
-    return f'''"""Embedding Explorer, rebuilt in plain PyTorch (written for torch {torch.__version__}).
-
-V={v.size} tokens (UNK id {v.unk_id}, PAD id {v.pad_id}), {len(recipe.sentences)} sentences, E={cfg.embedding_dim}, seed {cfg.seed},
-pooling {cfg.pooling}, optimizer {cfg.optimizer} (lr {cfg.lr!r}, weight decay {cfg.weight_decay!r}), {steps} steps.
-Run it with `python this_file.py`. The last line printed is JSON with ids, losses and W.
+    text = c["header"].format(torch=torch.__version__, v=v.size, unk=v.unk_id, pad=v.pad_id, b=len(recipe.sentences),
+                              e=cfg.embedding_dim, seed=cfg.seed, pooling=cfg.pooling, optimizer=cfg.optimizer,
+                              lr=repr(cfg.lr), wd=repr(cfg.weight_decay), steps=steps)
+    return f'''"""{text}
 """
 import json
-import math
 
 import torch
 from torch import nn'''
 
 
-def _data_code(recipe: Recipe) -> str:
+def _data_code(recipe: Recipe, c: Mapping[str, str]) -> str:
     v = recipe.vocab
     vocab = "\n".join(f"    {t!r}: {i}," for i, t in enumerate(v.tokens))
     sentences = "\n".join(f"    {list(s)!r}," for s in recipe.sentences)
-    return f'''# ---- 1. Vocabulary: token -> id. UNK and PAD are roles you chose, not names (C11, C12).
-VOCAB = {{
+    return f"""# ---- {c["vocab"]}
+vocab = {{
 {vocab}
 }}
-UNK_ID = {v.unk_id}
-PAD_ID = {v.pad_id}
-V = len(VOCAB)
+UNK = {v.unk_id}
+PAD = {v.pad_id}
+V = len(vocab)
 
-# ---- 2. Sentences, split on whitespace, and their labels (an index into CLASSES).
+# ---- {c["sentences"]}
 CLASSES = {list(recipe.classes)!r}
 SENTENCES = [
 {sentences}
 ]
-LABELS = {list(recipe.labels)!r}'''
+LABELS = {list(recipe.labels)!r}"""
 
 
-def _batch_code(recipe: Recipe) -> str:
-    return f'''# ---- 3. Encode (a token missing from VOCAB -> UNK_ID) and right-pad with PAD_ID, not 0 (X1).
-FIXED_LEN = {recipe.config.fixed_len!r}  # None: pad to the longest sentence
-encoded = [[VOCAB.get(tok, UNK_ID) for tok in sentence] for sentence in SENTENCES]
+def _batch_code(recipe: Recipe, c: Mapping[str, str]) -> str:
+    return f"""# ---- {c["encode"]}
+FIXED_LEN = {recipe.config.fixed_len!r}  # {c["fixed_len"]}
+encoded = [[vocab.get(token, UNK) for token in sentence] for sentence in SENTENCES]
 T = FIXED_LEN if FIXED_LEN is not None else max(len(e) for e in encoded)
-ids = torch.full((len(encoded), T), PAD_ID, dtype=torch.long)  # (B, T)
+ids = torch.full((len(encoded), T), PAD, dtype=torch.long)  # (B, T)
 for b, e in enumerate(encoded):
     row = e[:T]
     ids[b, : len(row)] = torch.tensor(row, dtype=torch.long)
-lengths = torch.tensor([min(len(e), T) for e in encoded], dtype=torch.long)  # (B,) true lengths'''
+lengths = torch.tensor([min(len(e), T) for e in encoded], dtype=torch.long)  # (B,) {c["lengths"]}"""
 
 
-def _model_code(recipe: Recipe) -> str:
+def _model_code(recipe: Recipe, c: Mapping[str, str]) -> str:
     cfg = recipe.config
-    lstm = '''
-        self.lstm = nn.LSTM(E, E, batch_first=True)
-        bound = 1 / math.sqrt(E)  # nn.LSTM's own init, drawn from our generator
-        with torch.no_grad():
-            for p in self.lstm.parameters():
-                p.uniform_(-bound, bound, generator=g)''' if cfg.pooling in ("lstm", "packed_lstm") else ""
-    return f'''# ---- 4. The model: embedding -> pooling ({cfg.pooling}) -> linear, every draw from seeded generators.
+    lstm = ("\n        self.lstm = nn.LSTM(E, E, batch_first=True)"
+            if cfg.pooling in ("lstm", "packed_lstm") else "")
+    return f"""# ---- {c["model"].format(pooling=cfg.pooling)}
 E = {cfg.embedding_dim}
 SEED = {cfg.seed}
 N_CLASSES = {max(2, len(recipe.classes))}
@@ -135,41 +151,36 @@ N_CLASSES = {max(2, len(recipe.classes))}
 class Classifier(nn.Module):
     def __init__(self):
         super().__init__()
-        g = torch.Generator().manual_seed(SEED)
-        W = torch.randn(V, E, generator=g)  # (V, E), N(0, 1) like nn.Embedding (C7)
-        W[PAD_ID].zero_()  # nn.Embedding zeroes the padding row once, at construction (C13)
-        self.embedding = nn.Embedding.from_pretrained(W, freeze=False, padding_idx=PAD_ID)
-        g = torch.Generator().manual_seed(SEED + 1){lstm}
+        torch.manual_seed(SEED)  # {c["seed"]}
+        self.embedding = nn.Embedding(V, E, padding_idx=PAD)  # {c["embedding"]}
+        torch.manual_seed(SEED + 1)  # {c["seed_head"]}{lstm}
         self.head = nn.Linear(E, N_CLASSES)
-        with torch.no_grad():  # nn.Linear's own init, drawn from our generator
-            nn.init.kaiming_uniform_(self.head.weight, a=math.sqrt(5), generator=g)
-            bound = 1 / math.sqrt(E)
-            self.head.bias.uniform_(-bound, bound, generator=g)
 
     def forward(self, ids, lengths):
         vectors = self.embedding(ids)  # (B, T) -> (B, T, E)
-{_POOL_CODE[cfg.pooling]}
-        return self.head(pooled)  # (B, N_CLASSES) logits'''
+{_POOL_CODE[cfg.pooling].format_map(c)}
+        return self.head(pooled)  # (B, N_CLASSES) {c["logits"]}"""
 
 
-def _train_code(recipe: Recipe, steps: int, edits: list[tuple[int, list[float]]]) -> str:
+def _train_code(recipe: Recipe, steps: int, edits: list[tuple[int, list[float]]], c: Mapping[str, str]) -> str:
     cfg = recipe.config
-    optimizer = _OPTIMIZER_CODE[cfg.optimizer].format(lr=cfg.lr, wd=cfg.weight_decay)
+    optimizer = _OPTIMIZER_CODE[cfg.optimizer].format(lr=cfg.lr, wd=cfg.weight_decay, **c)
     pad_edits = "".join(f"\n    ({s}, {v!r})," for s, v in edits)
+    step_line = "f" + repr(c["print_step"].format(step="{done + 1}", loss="{loss.item():.6f}"))
     return f'''
-# ---- 5. Training: the same sentences per step and the same optimizer as the app.
+# ---- {c["train"]}
 model = Classifier()
-# fused=True: one kernel for the whole update, as the app uses (same math as the default; the last bit may differ)
+# {c["fused"]}
 optimizer = {optimizer}
 loss_fn = nn.CrossEntropyLoss()
 STEPS = {steps}
-BATCH_SIZE = {cfg.batch_size}  # 0: every sentence in every step; k: the next k sentences in turn
+BATCH_SIZE = {cfg.batch_size}  # {c["batch_size"]}
 PAD_EDITS = [{pad_edits}
-]  # (step, vector): the PAD row set by hand after that many steps (C13)
+]  # {c["pad_edits"]}
 
 
 def step_rows(step):
-    """Sentence indices used by step number `step` (1-based). (K,)"""
+    """{c["step_rows"]}"""
     B = ids.shape[0]
     if BATCH_SIZE <= 0 or BATCH_SIZE >= B:
         return torch.arange(B)
@@ -181,26 +192,27 @@ losses = []
 for done in range(STEPS + 1):
     for at, vector in PAD_EDITS:
         if at == done:
-            with torch.no_grad():  # lookups return the new row; nothing re-zeroes it (C13)
-                model.embedding.weight[PAD_ID] = torch.tensor(vector, dtype=torch.float32)
+            with torch.no_grad():  # {c["pad_set"]}
+                model.embedding.weight[PAD] = torch.tensor(vector, dtype=torch.float32)
     if done == STEPS:
         break
     rows = step_rows(done + 1)  # (K,)
     targets = torch.tensor([LABELS[i] for i in rows.tolist()], dtype=torch.long)  # (K,)
     optimizer.zero_grad()
     loss = loss_fn(model(ids[rows], lengths[rows]), targets)
-    loss.backward()  # the PAD row's gradient is exactly 0 (padding_idx)
+    loss.backward()  # {c["pad_grad"]}
     optimizer.step()
     losses.append(loss.item())
-    print(f"step {{done + 1}}: loss {{loss.item():.6f}}")'''
+    print({step_line})'''
 
 
-def _output_code() -> str:
-    return '''# ---- 6. Results: W with every digit of each float32 (repr of a Python float is exact).
+def _output_code(c: Mapping[str, str]) -> str:
+    more = "f" + repr(c["more_rows"].format(n="{V - 50}"))
+    return f"""# ---- {c["results"]}
 W = model.embedding.weight.detach()  # (V, E)
 print("ids:", ids.tolist())
 for i, row in enumerate(W.tolist()[:50]):
     print(i, row)
 if V > 50:
-    print(f"... {V - 50} more rows in the JSON below")
-print(json.dumps({"ids": ids.tolist(), "lengths": lengths.tolist(), "losses": losses, "W": W.tolist()}))'''
+    print({more})
+print(json.dumps({{"ids": ids.tolist(), "lengths": lengths.tolist(), "losses": losses, "W": W.tolist()}}))"""

@@ -8,6 +8,7 @@ the optimizer, the batch cycling and the PAD edits all at once.
 from __future__ import annotations
 
 import ast
+import re
 import json
 import subprocess
 import sys
@@ -33,6 +34,7 @@ CASES = {
     "lstm": dict(pooling="lstm", optimizer="adam", lr=0.03, weight_decay=0.001),
     "mean": dict(pooling="mean", optimizer="sgd", lr=0.5, seed=2**31 - 1),
 }
+LANG = {"masked_mean": "ko", "packed_lstm": "en", "lstm": "ko", "mean": "en"}  # comments differ, numbers must not
 
 
 def make_recipe(**config) -> Recipe:
@@ -58,8 +60,9 @@ def finish(proc: subprocess.Popen) -> dict:
 def printed(tmp_path_factory) -> dict[str, dict]:
     """What each generated script printed: every pooling case (5 steps) and step 0."""
     d = tmp_path_factory.mktemp("scripts")
-    procs = {case: start_script(script_for(make_recipe(**cfg), 5, EDITS), d / f"{case}.py") for case, cfg in CASES.items()}
-    procs["step0"] = start_script(script_for(make_recipe(), 0), d / "step0.py")
+    procs = {case: start_script(script_for(make_recipe(**cfg), 5, EDITS, lang=LANG[case]), d / f"{case}.py")
+             for case, cfg in CASES.items()}
+    procs["step0"] = start_script(script_for(make_recipe(), 0, lang="ko"), d / "step0.py")
     return {case: finish(p) for case, p in procs.items()}
 
 
@@ -84,7 +87,7 @@ def test_script_at_step_zero_is_the_seeded_table(printed):
     assert torch.equal(bits(torch.tensor(printed["step0"]["W"])), bits(replay(make_recipe(), 0).weight))
 
 
-def test_script_imports_only_json_math_torch():
+def test_script_imports_only_json_and_torch():
     tree = ast.parse(script_for(make_recipe(pooling="packed_lstm"), 3, EDITS))
     imported = set()
     for node in ast.walk(tree):
@@ -92,7 +95,7 @@ def test_script_imports_only_json_math_torch():
             imported |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add(node.module)
-    assert imported == {"json", "math", "torch"}
+    assert imported == {"json", "torch"}
 
 
 def test_learner_text_stays_data_not_code():
@@ -109,3 +112,54 @@ def test_unlabelled_sentences_cannot_be_trained():
     with pytest.raises(InputError) as info:
         script_for(recipe, 1)
     assert info.value.problems[0].code == "labels_missing"
+
+
+def test_manual_seed_then_nn_embedding_draws_the_apps_table():
+    """The chapter's two lines draw, from the global generator, what the app draws from its own."""
+    from torch import nn
+
+    from core.model import ToyClassifier
+
+    for V, E, pad, seed, pooling in [(6, 3, 1, 0, "masked_mean"), (50, 17, 7, 2**31 - 1, "lstm"),
+                                     (300, 64, 0, 123, "packed_lstm")]:
+        app = ToyClassifier(V, E, 3, pad, seed, pooling)
+        torch.manual_seed(seed)
+        emb = nn.Embedding(V, E, padding_idx=pad)
+        torch.manual_seed(seed + 1)
+        lstm = nn.LSTM(E, E, batch_first=True) if app.lstm is not None else None
+        head = nn.Linear(E, 3)
+        assert torch.equal(bits(emb.weight), bits(app.embedding.weight))
+        assert torch.equal(bits(head.weight), bits(app.head.weight))
+        assert torch.equal(bits(head.bias), bits(app.head.bias))
+        if lstm is not None:
+            assert all(torch.equal(bits(a), bits(b)) for a, b in zip(lstm.parameters(), app.lstm.parameters()))
+
+
+def test_script_builds_the_model_with_the_chapters_lines():
+    code = script_for(make_recipe(pooling="lstm"), 1)
+    assert "torch.manual_seed(SEED)" in code
+    assert "self.embedding = nn.Embedding(V, E, padding_idx=PAD)" in code
+    assert "Generator(" not in code
+
+
+def comment_text(code: str) -> str:
+    """Every comment and docstring of a script (the learner's data is in string literals, not here)."""
+    import io
+    import tokenize
+
+    parts = []
+    for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+        if tok.type == tokenize.COMMENT or (tok.type == tokenize.STRING and tok.string.startswith('"""')):
+            parts.append(tok.string)
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("pooling", ["masked_mean", "mean", "lstm", "packed_lstm"])
+def test_comments_are_in_the_pages_language(pooling):
+    recipe = make_recipe(pooling=pooling, optimizer="adamw")
+    ko, en = comment_text(script_for(recipe, 2, lang="ko")), comment_text(script_for(recipe, 2, lang="en"))
+    assert not re.search(r"[가-힣]", en), en
+    worded = [c for c in ko.splitlines() if c.startswith("#") and re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", c)]
+    assert all(re.search(r"[가-힣]", c) for c in worded), worded  # every comment with English words is Korean
+    assert "임베딩 행렬 W" in ko and "PAD 행의 기울기는 정확히 0이다" in ko
+    assert "the embedding matrix W" in en
