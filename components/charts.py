@@ -138,13 +138,13 @@ def output_heatmap(vectors: np.ndarray, tokens: list[str], ids: list[int], selec
                                                  yaxis=dict(autorange="reversed", type="category")))
 
 
-def loss_curve(losses: list[float], title: str) -> go.Figure:
+def loss_curve(losses: list[float], title: str, axis_titles: tuple[str, str] = ("step", "loss")) -> go.Figure:
     """The loss at every step, from step 1. The steps are implied (x0, dx) rather than sent as an
     array, and the losses go as float32, what the loss is: a third of the bytes a long run would send."""
     line = dict(type="scatter", x0=1, dx=1, y=typed_array(np.asarray(losses, dtype=np.float32)),
                 mode="lines+markers" if len(losses) < 60 else "lines", line=dict(color=USED_COLOR))
-    return go.Figure(data=[line], layout=_layout(280, title, margin=dict(FIXED_MARGIN), xaxis=dict(title=dict(text="step"), **FIXED_AXIS),
-                                                 yaxis=dict(title=dict(text="loss"), rangemode="tozero", **FIXED_AXIS)))
+    return go.Figure(data=[line], layout=_layout(280, title, margin=dict(FIXED_MARGIN), xaxis=dict(title=dict(text=axis_titles[0]), **FIXED_AXIS),
+                                                 yaxis=dict(title=dict(text=axis_titles[1]), rangemode="tozero", **FIXED_AXIS)))
 
 
 def point_groups(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: int | None) -> list[tuple[str, np.ndarray, str]]:

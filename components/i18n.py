@@ -196,3 +196,4 @@ def lang_from_locale(locale: str | None) -> str:
     if not locale:
         return "ko"
     return "ko" if locale.lower().startswith("ko") else "en"
+

@@ -87,7 +87,7 @@ def sentence_picker(lang: str, batch: Batch) -> int:
 def w_frame(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None) -> None:
     """The shown rows of W (all, or a window at large V) as a table: id, token, lookups, e0…"""
     rows = shown_rows(vocab.size, counts, selected, (vocab.pad_id, vocab.unk_id))
-    cols = {"id": rows, t(lang, "pipe.col.token"): [vocab.tokens[i] for i in rows.tolist()],
+    cols = {t(lang, "label.col.id"): rows, t(lang, "label.col.token"): [vocab.tokens[i] for i in rows.tolist()],
             t(lang, "pipe.col.count"): counts[rows]}
     cols.update({f"e{j}": w[rows, j] for j in range(min(w.shape[1], MAX_TABLE_COLS))})
     st.dataframe(pa.table(cols), hide_index=True, width="stretch")
@@ -95,9 +95,9 @@ def w_frame(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected
         st.caption(t(lang, "pipe.w_window", shown=len(rows), v=vocab.size))
 
 
-def output_frame(vectors: np.ndarray, vocab: Vocab, batch: Batch, b: int) -> None:
+def output_frame(lang: str, vectors: np.ndarray, vocab: Vocab, batch: Batch, b: int) -> None:
     """One sentence's (T, E) output as a table: row t is W[ids[b, t]]."""
     ids = batch.ids[b].tolist()
-    cols = {"t": list(range(len(ids))), "id": ids, "token": [vocab.tokens[i] for i in ids]}
+    cols = {"t": list(range(len(ids))), t(lang, "label.col.id"): ids, t(lang, "label.col.token"): [vocab.tokens[i] for i in ids]}
     cols.update({f"e{j}": vectors[:, j] for j in range(min(vectors.shape[1], MAX_TABLE_COLS))})
     st.dataframe(pa.table(cols), hide_index=True, width="stretch")

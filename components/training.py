@@ -110,7 +110,8 @@ def loss_and_predictions(lang: str, losses: list[float], rows: list[tuple[str, s
     cols = st.columns([1.2, 1])
     with cols[0]:
         if losses:
-            st.plotly_chart(charts.loss_curve(losses, t(lang, "train.loss_title", step=len(losses))), key=Keys.LOSS_CHART,
+            st.plotly_chart(charts.loss_curve(losses, t(lang, "train.loss_title", step=len(losses)),
+                                              (t(lang, "label.axis.step"), t(lang, "label.axis.loss"))), key=Keys.LOSS_CHART,
                             config=charts.chart_config("loss"))
         else:
             st.info(t(lang, "train.no_steps_yet"))
@@ -162,14 +163,15 @@ def grad_view(lang: str, g: GradData | None) -> None:
     tail = f" … (+{more})" if more > 0 else ""
     # 3 significant digits, not 3 decimals: a late step's gradient is ~1e-5 and must not read as 0
     text = ["[" + ", ".join(f"{x:.3g}" for x in row) + "]" + tail for row in g.rows[pos, :MAX_GRAD_COLS].tolist()]
-    table = pa.table({"id": g.ids[pos], "token": [g.tokens[i] for i in g.ids[pos].tolist()],
-                      t(lang, "train.col.count"): g.counts[g.ids[pos]], "‖grad‖": norms[pos], "grad": text})
-    st.dataframe(table, hide_index=True, width="stretch", column_config={"grad": st.column_config.TextColumn(width="large")})
+    grad = t(lang, "label.col.grad")
+    table = pa.table({t(lang, "label.col.id"): g.ids[pos], t(lang, "label.col.token"): [g.tokens[i] for i in g.ids[pos].tolist()],
+                      t(lang, "train.col.count"): g.counts[g.ids[pos]], t(lang, "label.col.grad_norm"): norms[pos], grad: text})
+    st.dataframe(table, hide_index=True, width="stretch", column_config={grad: st.column_config.TextColumn(width="large")})
     if len(pos) < len(g.ids):
         st.caption(t(lang, "train.grad_rows_shown", shown=len(pos), n=len(g.ids)))
     pad_norm = float(np.linalg.norm(g.rows[g.ids == g.pad_id])) if g.pad_id in g.ids.tolist() else 0.0
     st.markdown(t(lang, "train.grad_summary", step=g.step, unused=len(g.tokens) - len(g.ids),
-                  unused_max=repr(g.unused_max), pad=repr(pad_norm)))
+                  unused_max=f"{g.unused_max:.4g}", pad=f"{pad_norm:.4g}"))
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,7 @@ def moved_view(lang: str, m: MovedData | None) -> None:
     used = set(m.used.tolist())
     moved_absent = [i for i in np.flatnonzero(m.delta > 0).tolist() if i not in used]
     st.markdown(t(lang, "train.moved_summary", used=len(used), moved=int((m.delta > 0).sum()),
-                  absent=len(moved_absent), pad=repr(float(m.delta[m.pad_id]))))
+                  absent=len(moved_absent), pad=f"{float(m.delta[m.pad_id]):.4g}"))
     st.caption(t(lang, f"opt.explain.{m.optimizer}") + (" " + t(lang, "opt.explain.wd") if m.weight_decay > 0 else ""))
     if moved_absent:
         names = ", ".join(f"{i} · {m.tokens[i]}" for i in moved_absent[:12])
@@ -240,7 +242,6 @@ def neighbours_then_now(lang: str, snapshots: dict[int, np.ndarray], first: int,
     rows = max(len(ids) for ids, _ in near.values())  # fewer than k when V is small or rows are zero
     cols = {}
     for step, (ids, cos) in near.items():  # first == now (nothing trained yet): one pair of columns
-        at = t(lang, "proj.neighbours_at", step=step)
-        cols[f"{at} · token"] = [f"{i} · {tokens[i]}" for i in ids.tolist()] + [""] * (rows - len(ids))
-        cols[f"{at} · cos"] = cos.tolist() + [None] * (rows - len(ids))
+        cols[t(lang, "label.col.neighbour_token", step=step)] = [f"{i} · {tokens[i]}" for i in ids.tolist()] + [""] * (rows - len(ids))
+        cols[t(lang, "label.col.neighbour_cos", step=step)] = np.round(cos, 4).tolist() + [None] * (rows - len(ids))
     return pa.table(cols)

@@ -46,4 +46,4 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
         pipeline.w_frame(lang, lab.weight.detach().numpy(), vocab, batch.id_counts(vocab.size).numpy(),
                          ex.selected_token)
         st.markdown(f"**{t(lang, 'pipe.step4')}**")
-        pipeline.output_frame(lab.vectors()[b].numpy(), vocab, batch, b)
+        pipeline.output_frame(lang, lab.vectors()[b].numpy(), vocab, batch, b)

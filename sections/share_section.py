@@ -23,7 +23,7 @@ def render(lang: str, ex: Explorer) -> None:
     recipe = lab.recipe
     text = ex.text
     try:
-        code = script_for(recipe, lab.steps, lab.pad_edits)
+        code = script_for(recipe, lab.steps, lab.pad_edits, lang=lang)
     except InputError as e:
         code = "# " + t(lang, "err.labels_missing", **e.problems[0].params) if e.problems else ""
     uploaded = share.render_share(
