@@ -41,7 +41,6 @@ class Keys:
     PAD_MODE = "pad_mode"
     FIXED_LEN = "fixed_len"
     ID_CELL = "id_cell"
-    MASK = "mask"
     TOKEN = "selected_token"
     STEP = "step"
     RUN_STEPS = "run_steps"
@@ -59,8 +58,6 @@ class Keys:
     PCA_REPLAY = "pca_anim"  # the replay's chart
     TIMELINE_FOLLOWS = "_timeline_follows"  # the newest step when the timeline was last drawn (it follows it)
     LOSS_CHART = "loss_chart"
-    W_CHART = "w_chart"
-    OUT_CHART = "out_chart"
     OUT_SENTENCE = "out_sentence"
     REPLAY = "replay"
     PAD_VECTOR = "pad_vector"

@@ -135,7 +135,7 @@ def build_lab(preset_id: str, **config_changes):
     classes = tuple(p["classes"])
     lines = parse_sentences(p["sentences"], classes)
     cfg = Config(**{**p.get("config", {}), **config_changes})
-    return Lab(Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes, cfg))
+    return Lab(Recipe.of(vocab, lines, classes, cfg))
 
 
 # ---- servers --------------------------------------------------------------------------------

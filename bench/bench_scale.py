@@ -85,8 +85,7 @@ def section_build(rows: list, state: dict) -> None:
     classes = tuple(preset["classes"])
     lines, ts = timed(lambda: parse_sentences(preset["sentences"], classes), 3)
     rows.append(row("parse_sentences", ts, f"{len(lines)} sentences"))
-    recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes,
-                    Config(**preset["config"]))
+    recipe = Recipe.of(vocab, lines, classes, Config(**preset["config"]))
     lab, ts = timed(lambda: Lab(recipe), 2)
     rows.append(row("Lab(recipe): batch, model, optimizer, snapshot 0", ts))
     state.update(preset=preset, vocab=vocab, lines=lines, recipe=recipe, editor_df=frame)
@@ -304,7 +303,7 @@ def memory_child() -> dict:
     vocab = Vocab.from_rows(p["vocab"])
     classes = tuple(p["classes"])
     lines = parse_sentences(p["sentences"], classes)
-    recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes, Config(**p["config"]))
+    recipe = Recipe.of(vocab, lines, classes, Config(**p["config"]))
     del p
     gc.collect()
     out["rss_base"] = base = rss_bytes()

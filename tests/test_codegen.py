@@ -40,7 +40,7 @@ LANG = {"masked_mean": "ko", "packed_lstm": "en", "lstm": "ko", "mean": "en"}  #
 def make_recipe(**config) -> Recipe:
     lines = parse_sentences(TEXT, CLASSES)
     cfg = Config(**{"embedding_dim": 4, "seed": 5, **config})
-    return Recipe(Vocab.from_rows(ROWS), tuple(l.tokens for l in lines), tuple(l.label for l in lines), CLASSES, cfg)
+    return Recipe.of(Vocab.from_rows(ROWS), lines, CLASSES, cfg)
 
 
 def start_script(code: str, path) -> subprocess.Popen:
@@ -107,7 +107,7 @@ def test_learner_text_stays_data_not_code():
 
 def test_unlabelled_sentences_cannot_be_trained():
     lines = parse_sentences("영화 좋다\n나쁘다 | 0", CLASSES)
-    recipe = Recipe(Vocab.from_rows(ROWS), tuple(l.tokens for l in lines), tuple(l.label for l in lines), CLASSES)
+    recipe = Recipe.of(Vocab.from_rows(ROWS), lines, CLASSES, Config())
     assert "LABELS = [None, 0]" in script_for(recipe, 0)
     with pytest.raises(InputError) as info:
         script_for(recipe, 1)
