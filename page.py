@@ -18,9 +18,8 @@ from sections import lookup_section, training_section
 
 SECTIONS = ("lookup", "train", "lessons", "share")
 # One intra-op thread per torch op in the server. Every session's script runs in its own thread,
-# so the cores serve learners side by side; and torch's second thread sleeps between clicks, and
-# waking it made a chapter-sized Step ~13 ms instead of ~2 ms (bench/README.md, "threads").
-# A 100k×300 step is slower alone (bench_training: ~390 ms instead of ~230 ms), still far under 2 s.
+# so the cores serve learners side by side, and no idle torch worker thread has to be woken at
+# each click (bench/README.md, "threads", measures both sizes).
 TORCH_THREADS = 1
 
 

@@ -1,4 +1,6 @@
-"""One PCA frame for every snapshot of W, so that what moves on screen is training (X7).
+"""PCA frames: one mean and one set of axes that every snapshot of W is projected with (X7).
+
+core.explorer decides when a frame is fitted (once per lab); this module fits and applies them.
 
 A frame is one mean and one set of axes. Projecting every step's W with the same frame keeps
 the all-zero PAD row at the same coordinates, ``(0 − mean) @ axes.T``, at every step. Refitting
@@ -63,8 +65,8 @@ def fit_frame(snapshots: list[np.ndarray], n_components: int = 2, previous: Fram
 def _sample_rows(snapshots: list[np.ndarray], seed: int) -> np.ndarray:
     """All rows of all snapshots, or a seeded sample of MAX_FIT_ROWS of them, as one new float64 array.
 
-    Written into that one array, with no float64 copy per snapshot: at 100k × 300 a Step's refit
-    allocated ~150 MB, and fresh memory is what a big table's first Step waits for (bench_scale.py).
+    Written into that one array, with no float64 copy per snapshot: a copy per snapshot of a
+    100k × 300 table is ~240 MB of fresh memory, which is slow to touch (bench_scale.py).
     """
     sizes = [s.shape[0] for s in snapshots]
     total = sum(sizes)
