@@ -84,7 +84,8 @@ class Keys:
     LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)  # the training view's expander of the last step's details
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     STAGE = "stage"  # the stage component: its state is {"selected": id}
-    REFIT = "refit_frame"  # re-fit the PCA frame on the steps kept so far
+    REFIT = "refit_frame"
+    AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another  # re-fit the PCA frame on the steps kept so far
     TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)
 
 

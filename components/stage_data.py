@@ -55,7 +55,10 @@ def _scatter(ex: Explorer, pic: Picture, used: np.ndarray, since: int | None) ->
     role = np.where(used[ids], "used", "unused").astype(object)
     role[ids == vocab.unk_id], role[ids == vocab.pad_id] = "unk", "pad"
     cls = token_classes(ex.recipe)[ids]
-    out = {"step": pic.shown, "axes": [f"PC{j + 1} ({pic.explained[j]:.0%})" for j in range(min(k, 2))],
+    names = [f"PC{j + 1}" for j in range(k)]
+    if pic.tokens is not None:
+        names[0] = f"{vocab.tokens[pic.tokens[0]]} → {vocab.tokens[pic.tokens[1]]}"
+    out = {"step": pic.shown, "axes": [f"{names[j]} ({pic.explained[j]:.0%})" for j in range(min(k, 2))],
            "range": [list(r) for r in pic.ranges[:2]], "ids": ids.tolist(),
            "x": _floats(xy[:, 0], big), "y": _floats(xy[:, 1] if k > 1 else np.zeros(len(ids)), big),
            "role": role.tolist(), "cls": cls.tolist()}

@@ -51,12 +51,14 @@ class _FrameState:
     """One fitted frame and what was drawn in it (per lab and per number of dimensions)."""
 
     frame: Frame
-    basis: str  # "preview": fitted on a preview run; "initial": on the fresh table; "refit": on kept steps
+    basis: str  # "preview": fitted on a preview run; "initial": on the fresh table; "refit": on kept steps;
+    # "custom": the first axis runs between two tokens
     fitted_steps: tuple[int, ...]  # the steps (of the preview run or of the lab) the fit used
     ranges: list[tuple[float, float]]
     flat: bool  # the spectrum is no more structured than a random table's (C9)
     version: int  # names this frame in caches: a refit may mirror an axis
     points: dict[int, np.ndarray] = field(default_factory=dict)  # step → (V, k)
+    tokens: tuple[int, int] | None = None  # "custom": the first axis runs from tokens[0] to tokens[1]
 
 
 @dataclass(frozen=True)
@@ -69,10 +71,11 @@ class Picture:
     ranges: tuple[tuple[float, float], ...]  # one per axis; only ever widen within a frame
     explained: tuple[float, ...]  # each axis's share of the variance it was fitted on
     pad_xy: np.ndarray  # (k,) the PAD row's point at the shown step
-    basis: str
+    basis: str  # "preview", "initial", "refit" or "custom"
     fitted_steps: tuple[int, ...]
     flat: bool
     version: int
+    tokens: tuple[int, int] | None = None  # "custom": the first axis runs from tokens[0] to tokens[1]
 
     @property
     def dims(self) -> int:
@@ -229,6 +232,37 @@ class Explorer:
             self.selected_token = int(token_id)
 
     # ---- the picture -------------------------------------------------------------------------
+    def custom_axis(self, a: int, b: int, dims: int = 2) -> Picture | list[Problem]:
+        """The Embedding Projector's custom projection: the first axis runs from token ``a`` to token
+        ``b`` (W[b] − W[a] at the newest step, normalized); the others keep the current frame's
+        directions, made orthogonal to it. Like a refit, the learner asks for it, and it then stays
+        fixed while training goes on (so PAD stays still in it too).
+
+        >>> ex.custom_axis(vocab.index["나쁘다"], vocab.index["좋다"])   # x: 나쁘다 → 좋다
+        """
+        v = self.vocab.size
+        if not (0 <= a < v and 0 <= b < v) or a == b:
+            return [Problem("axis_tokens", {})]
+        w = self.lab.snapshots[max(self.lab.snapshots)].astype(np.float64)  # (V, E)
+        direction = w[b] - w[a]
+        norm = float(np.linalg.norm(direction))
+        if not np.isfinite(norm) or norm == 0:
+            return [Problem("axis_same_vectors", {})]
+        k = self._k(dims)
+        base = (self._frames.get(k) or self._first_frame(k)).frame
+        axes = [direction / norm]
+        for row in base.axes.astype(np.float64):  # Gram-Schmidt against the axes so far
+            rest = row - sum((row @ u) * u for u in axes)
+            if len(axes) < k and np.linalg.norm(rest) > 1e-9:
+                axes.append(rest / np.linalg.norm(rest))
+        axes_arr = np.stack(axes)  # (k', E), orthonormal rows
+        centred = w - base.mean
+        share = np.var(centred @ axes_arr.T, axis=0) / max(float(np.var(centred, axis=0).sum()), 1e-30)
+        frame = Frame(base.mean.copy(), axes_arr, share, base.spectrum)
+        self._frames[k] = self._state(frame, "custom", (max(self.lab.snapshots),), [w.astype(np.float32)])
+        self._frames[k].tokens = (a, b)
+        return self.picture(dims)
+
     def refit(self, dims: int) -> Picture:
         """Fit the frame again, on the steps kept so far (the learner asked: the camera moves once)."""
         k = self._k(dims)
@@ -252,7 +286,7 @@ class Explorer:
         pad = self.vocab.pad_id
         return Picture(shown, tuple(drawn), dict(state.points), tuple(state.ranges),
                        tuple(float(x) for x in state.frame.explained), state.points[shown][pad].copy(),
-                       state.basis, state.fitted_steps, state.flat, state.version)
+                       state.basis, state.fitted_steps, state.flat, state.version, state.tokens)
 
     def _k(self, dims: int) -> int:
         return max(1, min(int(dims), self.config.embedding_dim))

@@ -78,7 +78,8 @@ def captions(lang: str, ex: Explorer, pic, steps: list[int]) -> None:
         st.caption(t(lang, "proj.pad_fixed", xy=xy_text, n=len(steps)))
     else:
         st.caption(t(lang, "proj.pad_moved", xy=xy_text, steps=", ".join(str(s) for s, _ in lab.pad_edits) or "—"))
-    basis_caption(lang, pic)
+    basis_caption(lang, pic, vocab.tokens)
+    st.caption(t(lang, "proj.colour"))
     plain = ~(lab.batch.id_counts(vocab.size).numpy() > 0)  # (V,) never looked up
     plain[[vocab.pad_id, vocab.unk_id]] = False
     plain = int(plain.sum())
@@ -96,16 +97,14 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
     """Below the stage: the frame's controls, then each view of the last step in an expander that is
     built only while open."""
     lab = ex.lab
-    c1, c2, c3 = st.columns([1.2, 1, 2], vertical_alignment="bottom")
+    c1, c2, c4, c3 = st.columns([1.1, 1, 1.1, 2], vertical_alignment="bottom")
     c1.radio(t(lang, "proj.dims"), [2, 3], key=Keys.PCA_DIMS, horizontal=True,
              disabled=lab.recipe.config.embedding_dim < 3)
-    if c2.button(t(lang, "proj.refit"), key=Keys.REFIT, help=t(lang, "proj.refit_help"), disabled=playing):
-        pic = ex.refit(2)
-        if session.get(Keys.PCA_DIMS) == 3:
-            ex.refit(3)
-        st.info(t(lang, "proj.refitted", first=pic.fitted_steps[0], last=pic.fitted_steps[-1]),
-                icon=":material/center_focus_strong:")
+    c2.button(t(lang, "proj.refit"), key=Keys.REFIT, help=t(lang, "proj.refit_help"), disabled=playing,
+              on_click=refit, args=(ex,))
     vocab = lab.recipe.vocab
+    with c4.popover(t(lang, "proj.axis"), help=t(lang, "proj.axis_help"), width="stretch", disabled=playing):
+        axis_picker(lang, ex)
     with c3:
         training.predict_rows(lang, vocab.tokens)  # read before a Step applies it (render)
     if ex.guess and lab.last is not None and ex.guess[0] == lab.last.step:
@@ -128,6 +127,34 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
         apply(lang, ex, pad, playing=False)
     neighbours_view(lang, ex)
     replay_view(lang, ex)
+
+
+def axis_picker(lang: str, ex: Explorer) -> None:
+    """Two tokens and a button: the horizontal axis from one to the other (core.explorer.custom_axis)."""
+    vocab = ex.vocab
+    if vocab.size > 5000:
+        return
+    options = list(range(vocab.size))
+    label = lambda i: f"{i} · {vocab.tokens[i]}"  # noqa: E731
+    st.selectbox(t(lang, "proj.axis_from"), options, key=Keys.AXIS_FROM, format_func=label)
+    st.selectbox(t(lang, "proj.axis_to"), options, key=Keys.AXIS_TO, format_func=label, index=min(1, vocab.size - 1))
+    st.button(t(lang, "proj.axis_set"), key=Keys.AXIS_SET, on_click=make_axis, args=(ex,))
+    inputs.show_problems(lang, "err.axis_title", ex.problems.pop("axis", []))
+
+
+def refit(ex: Explorer) -> None:
+    """Callback (before the rerun draws the stage): fit the frame again, in 2-D and, if shown, in 3-D."""
+    pic = ex.refit(2)
+    if session.get(Keys.PCA_DIMS) == 3:
+        ex.refit(3)
+    ex.notices.append(("proj.refitted", {"first": pic.fitted_steps[0], "last": pic.fitted_steps[-1]}))
+
+
+def make_axis(ex: Explorer) -> None:
+    """Callback (before the rerun draws the stage): the horizontal axis from one chosen token to the other."""
+    out = ex.custom_axis(int(session.get(Keys.AXIS_FROM) or 0), int(session.get(Keys.AXIS_TO) or 0))
+    if isinstance(out, list):
+        ex.problems["axis"] = out
 
 
 def apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool, steps_per_tick: int = 1) -> None:
@@ -249,9 +276,13 @@ def replay_view(lang: str, ex: Explorer) -> None:
     replay.plotly_chart(fig, key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
 
 
-def basis_caption(lang: str, pic) -> None:
-    """How this frame was chosen: a preview of this training, the fresh table, or a refit the learner asked for."""
-    if pic.basis == "preview":
+def basis_caption(lang: str, pic, tokens: tuple[str, ...]) -> None:
+    """How this frame was chosen: a preview of this training, the fresh table, a refit or a custom
+    axis the learner asked for."""
+    if pic.basis == "custom":
+        st.caption(t(lang, "proj.basis.custom", a=tokens[pic.tokens[0]], b=tokens[pic.tokens[1]],
+                     step=pic.fitted_steps[0]))
+    elif pic.basis == "preview":
         st.caption(t(lang, "proj.basis.preview", steps=pic.fitted_steps[-1]))
     elif pic.basis == "initial":
         st.caption(t(lang, "proj.basis.initial"))

@@ -430,3 +430,19 @@ def test_kept_figures_and_demos_do_not_keep_an_old_lab_alive(at):
     at.button(key="reset").click().run()
     gc.collect()
     assert old() is None  # a 100k×300 lab is ~1 GB: the caches name labs by uid, never hold them
+
+
+def test_a_custom_axis_from_two_tokens_is_drawn_and_named_on_the_stage(at):
+    at.button_group(key="section").set_value("train").run()
+    at.button(key="step").click().run()
+    at.selectbox(key="axis_from").set_value(4).run()
+    at.selectbox(key="axis_to").set_value(3).run()
+    at.button(key="axis_set").click().run()
+    assert not at.exception
+    scatter = stage(at)["scatter"]
+    assert scatter["axes"][0].startswith("나쁘다 → 좋다")
+    lab = at.session_state["_ws"].lab
+    gap = float(torch.linalg.vector_norm(torch.from_numpy(lab.snapshots[1][3] - lab.snapshots[1][4])))
+    x = dict(zip(scatter["ids"], scatter["x"]))
+    assert abs((x[3] - x[4]) - gap) < 1e-4
+    assert any("나쁘다 → 좋다" in c.value for c in at.caption)

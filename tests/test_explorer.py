@@ -220,3 +220,22 @@ def test_any_sequence_of_actions_keeps_one_recipe_and_a_fixed_pad_point(actions)
             if key in pad_seen:
                 assert pic.pad_xy.tobytes() == pad_seen[key]
             pad_seen[key] = pic.pad_xy.tobytes()
+
+
+def test_a_custom_axis_runs_from_one_token_to_the_other_and_then_holds_still():
+    """The Projector's custom projection: x(b) − x(a) = ‖W[b] − W[a]‖ at the step it was made
+    (torch computes the norm), the axes stay orthonormal, and PAD stays put as training goes on."""
+    ex = Explorer.from_preset(presets.load("reviews_ko"))
+    ex.run(20)
+    a, b = ex.vocab.index["별로"], ex.vocab.index["좋다"]
+    pic = ex.custom_axis(a, b)
+    w = torch.from_numpy(ex.lab.snapshots[20])
+    gap = float(torch.linalg.vector_norm(w[b] - w[a]))
+    xy = pic.points[20]
+    assert abs((xy[b, 0] - xy[a, 0]) - gap) < 1e-4 * max(1.0, gap)
+    assert abs(xy[b, 1] - xy[a, 1]) < 1e-4  # the vertical axis is orthogonal to a → b
+    axes = ex._frames[2].frame.axes
+    np.testing.assert_allclose(axes @ axes.T, np.eye(2), atol=1e-9)
+    ex.run(15)
+    assert same_bits(ex.picture(2).pad_xy, pic.pad_xy) and ex.picture(2).basis == "custom"
+    assert [p.code for p in ex.custom_axis(a, a)] == ["axis_tokens"]
