@@ -73,6 +73,9 @@ class Keys:
     EXPORT_STATE = "export_state"
     EXPORT_CODE = "export_code"
     EXPORT_W_CSV = "export_w_csv"
+    EXPORT_PROJECTOR_VECTORS = "export_projector_vectors"
+    EXPORT_PROJECTOR_METADATA = "export_projector_metadata"
+    EXPORT_NOTEBOOK = "export_notebook"
     IMPORT_STATE = "import_state"
     IMPORT_APPLY = "import_apply"
 

@@ -1,18 +1,27 @@
-"""Save and share: download the state, the PyTorch code and W; copy a share link; import a file.
+"""Save and share: download the state, the PyTorch code (script or notebook), W (CSV, or the
+Embedding Projector's two TSV files); copy a share link; import a file.
 
 Takes plain data, gives intent: the caller builds the bytes (`core.state.export_state`,
-`core.codegen.script_for`, `core.state.weights_csv`, `core.state.share_url`) and validates
-and applies what comes back (`core.state.parse_state`, then `restore`).
+`core.codegen.script_for`, `core.notebook.notebook_for`, `core.weights_csv.weights_csv`,
+`core.projector_tsv`, `core.share_link.share_url`) and validates and applies what comes back
+(`core.state.parse_state`, then `restore`). Every file but the script may be given as a callable
+returning its bytes: Streamlit calls it only when the learner clicks its button.
 
-    >>> uploaded = render_share("ko", export_bytes, code, w_csv, url)
+    >>> files = Downloads(state=export_bytes, code=code, w_csv=w_csv, projector_vectors=vectors,
+    ...                   projector_metadata=metadata, notebook=notebook)
+    >>> uploaded = render_share("ko", files, url)
     >>> if uploaded is not None:
     ...     state = parse_state(uploaded)      # InputError → show_problems(...)
 
-Widget keys: ``export_state``, ``export_code``, ``export_w_csv`` (download buttons),
-``import_state`` (file uploader), ``import_apply`` (the "Load" button).
+Widget keys: ``export_state``, ``export_code``, ``export_w_csv``, ``export_projector_vectors``,
+``export_projector_metadata``, ``export_notebook`` (download buttons), ``import_state`` (file
+uploader), ``import_apply`` (the "Load" button).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Union
 
 import streamlit as st
 
@@ -22,14 +31,28 @@ from session import Keys
 
 _PREVIEW_MAX_CHARS = 40_000  # st.code of a longer script would slow the page for little gain
 
+FileData = Union[bytes, Callable[[], bytes]]  # bytes, or a callable run only on click
 
-def render_share(lang: str, export_bytes: bytes, code: str, w_csv: bytes, share_url: str) -> bytes | None:
+
+@dataclass(frozen=True)
+class Downloads:
+    """What the panel offers for download; `code` is text because the panel also previews it."""
+
+    state: FileData
+    code: str
+    w_csv: FileData
+    projector_vectors: FileData
+    projector_metadata: FileData
+    notebook: FileData
+
+
+def render_share(lang: str, files: Downloads, share_url: str) -> bytes | None:
     """Draw the panel; return the uploaded file's bytes once, when "Load" is pressed, else None.
 
     An empty ``share_url`` means the state is too large for a link; the panel says so.
     """
     st.markdown(f"**{t(lang, 'share.title')}**")
-    _downloads(lang, export_bytes, code, w_csv)
+    _downloads(lang, files)
     st.markdown(f"**{t(lang, 'share.link_label')}**", help=t(lang, "share.link_help"))
     if share_url:
         st.code(share_url, language=None, wrap_lines=True)
@@ -38,19 +61,25 @@ def render_share(lang: str, export_bytes: bytes, code: str, w_csv: bytes, share_
     return _upload(lang)
 
 
-def _downloads(lang: str, export_bytes: bytes, code: str, w_csv: bytes) -> None:
-    cols = st.columns(3)
-    cols[0].download_button(t(lang, "share.export_state"), export_bytes, file_name="embedding_state.json",
-                            mime="application/json", key=Keys.EXPORT_STATE, help=t(lang, "share.export_state_help"),
-                            on_click="ignore")
-    cols[1].download_button(t(lang, "share.export_code"), code.encode("utf-8"), file_name="embedding_explorer.py",
-                            mime="text/x-python", key=Keys.EXPORT_CODE, help=t(lang, "share.export_code_help"),
-                            on_click="ignore")
-    cols[2].download_button(t(lang, "share.export_w_csv"), w_csv, file_name="embedding_W.csv", mime="text/csv",
-                            key=Keys.EXPORT_W_CSV, help=t(lang, "share.export_w_csv_help"), on_click="ignore")
-    if len(code) <= _PREVIEW_MAX_CHARS:
+def _downloads(lang: str, files: Downloads) -> None:
+    buttons = (  # (key, label and help key, data, file name, MIME type), three to a row
+        (Keys.EXPORT_STATE, "share.export_state", files.state, "embedding_state.json", "application/json"),
+        (Keys.EXPORT_CODE, "share.export_code", files.code.encode("utf-8"), "embedding_explorer.py", "text/x-python"),
+        (Keys.EXPORT_W_CSV, "share.export_w_csv", files.w_csv, "embedding_W.csv", "text/csv"),
+        (Keys.EXPORT_PROJECTOR_VECTORS, "share.export_projector_vectors", files.projector_vectors, "vectors.tsv",
+         "text/tab-separated-values"),
+        (Keys.EXPORT_PROJECTOR_METADATA, "share.export_projector_metadata", files.projector_metadata,
+         "metadata.tsv", "text/tab-separated-values"),
+        (Keys.EXPORT_NOTEBOOK, "share.export_notebook", files.notebook, "embedding_explorer.ipynb",
+         "application/x-ipynb+json"),
+    )
+    for row in (buttons[:3], buttons[3:]):
+        for col, (key, text, data, name, mime) in zip(st.columns(3), row):
+            col.download_button(t(lang, text), data, file_name=name, mime=mime, key=key,
+                                help=t(lang, text + "_help"), on_click="ignore")
+    if len(files.code) <= _PREVIEW_MAX_CHARS:
         with st.expander(t(lang, "share.code_preview")):
-            st.code(code, language="python")
+            st.code(files.code, language="python")
 
 
 def _upload(lang: str) -> bytes | None:

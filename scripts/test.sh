@@ -14,4 +14,12 @@ if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK
 fi
 
 python -m pip install -q -r requirements-dev.txt
+
+# axe-core for the accessibility tests (tests/e2e/test_a11y.py reads .cache/axe), from npm by name.
+if command -v npm >/dev/null; then
+  npm install --prefix .cache/axe --no-audit --no-fund --silent axe-core@4 \
+    || echo "note: npm could not install axe-core; the accessibility tests will be skipped" >&2
+else
+  echo "note: npm not found; the accessibility tests will be skipped (they need axe-core from npm)" >&2
+fi
 python -m pytest "$@"

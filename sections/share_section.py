@@ -1,6 +1,9 @@
-"""Section 4: export the whole state, import it back, a share link, plain PyTorch code, W as CSV."""
+"""Section 4: export the whole state, import it back, a share link, plain PyTorch code (script or
+notebook), W as CSV and in the Embedding Projector's format."""
 
 from __future__ import annotations
+
+from functools import partial
 
 import streamlit as st
 
@@ -8,7 +11,9 @@ import session
 from components import inputs, share
 from components.i18n import t
 from core.codegen import script_for
+from core.notebook import notebook_for
 from core.problems import InputError
+from core.projector_tsv import metadata_tsv, vectors_tsv
 from core.share_link import share_url, to_query_params
 from core.state import export_state, parse_state, restore
 from core.weights_csv import weights_csv
@@ -26,13 +31,15 @@ def render(lang: str, ex: Explorer) -> None:
         code = script_for(recipe, lab.steps, lab.pad_edits, lang=lang)
     except InputError as e:
         code = "# " + t(lang, "err.labels_missing", **e.problems[0].params) if e.problems else ""
-    uploaded = share.render_share(
-        lang,
-        lambda: export_state(recipe, text, lang, lab),  # built only when the learner clicks download
-        code,
-        lambda: weights_csv(recipe.vocab, lab.weight.detach()),
-        link_for(recipe, text, lang, lab),
+    files = share.Downloads(  # every file but the previewed script is built only when its button is clicked
+        state=lambda: export_state(recipe, text, lang, lab),
+        code=code,
+        w_csv=lambda: weights_csv(recipe.vocab, lab.weight.detach()),
+        projector_vectors=lambda: vectors_tsv(lab.weight),
+        projector_metadata=lambda: metadata_tsv(recipe.vocab, lab.batch, recipe.labels, recipe.classes),
+        notebook=lambda: notebook_for(code, partial(t, lang)),
     )
+    uploaded = share.render_share(lang, files, link_for(recipe, text, lang, lab))
     if uploaded is not None:
         ex.problems.pop("import", None)
         apply_import(ex, uploaded)
