@@ -211,7 +211,7 @@ def test_notebook_runs_and_reproduces_a_fresh_lab(tmp_path):
     pytest.importorskip("nbclient")
     pytest.importorskip("ipykernel")
     lab = trained_lab()
-    nb = execute(notebook_for(script_for(lab.recipe, lab.steps, lab.pad_edits), lambda key: t("en", key)), tmp_path)
+    nb = execute(notebook_for(script_for(lab.recipe, lab.steps, lab.pad_edits, lang="en"), lambda key: t("en", key)), tmp_path)
     printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     result = json.loads(printed.strip().splitlines()[-1])
     fresh = make_lab(ROWS, TEXT, TWO, embedding_dim=4, seed=7, optimizer="adamw", lr=0.05, weight_decay=0.01,
