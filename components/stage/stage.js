@@ -247,6 +247,7 @@ function render(st, d, animate) {
   }
   if (st.hover !== null) { const h = st.hover; st.hover = undefined; highlight(st, h); }
   markSelected(st);
+  if (animate) root.dataset.updates = String((Number(root.dataset.updates) || 0) + 1); // for tests and benchmarks
 }
 
 // ---- train layout ----------------------------------------------------------------------------
@@ -345,9 +346,10 @@ function fillW(st, panel, d, train) {
   if (hasCount) el("div", "wcnth", head, "\u00d7");
   const foot = el("div", "pfoot", panel);
   // Rows share the room left; numbers are written only when a row is tall enough to read them.
-  const avail = panel.clientHeight - title.offsetHeight - foot.offsetHeight - 40;
+  // Room for the rows: the panel less its padding, title, column header, footer, gaps (4 px) and row gaps (1 px).
+  const avail = panel.clientHeight - 14 - title.offsetHeight - head.offsetHeight - foot.offsetHeight - 12 - rows.length;
   const present = !!d.present;
-  const rowH = clamp(avail / Math.max(1, rows.length), 3, present ? 46 : 36);
+  const rowH = clamp(avail / Math.max(1, rows.length), 3, present ? 54 : 44);
   const colW = (panel.clientWidth - 120) / Math.max(1, e);
   const showNums = rowH >= (present ? 20 : 15) && colW >= (present ? 52 : 40);
   const showLabels = rowH >= 8;
@@ -791,6 +793,18 @@ function fillIds(st, d) {
       if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
     }
   });
+  // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
+  const sel = st.selected;
+  const row = ids[b] || [];
+  const where = row.map((id, j) => (id === sel ? j : -1)).filter((j) => j >= 0);
+  const note = el("div", "selnote", p);
+  if (sel !== null && sel !== undefined && where.length) {
+    el("div", "sellabel", note, words(d, "selected", ""));
+    const line = el("div", "selline", note);
+    line.setAttribute("data-token", String(sel));
+    el("span", "seltok", line, `${sel} · ${sel === d.pad ? words(d, "pad", "PAD") : tokenOf(d, sel)}`);
+    el("span", "selmath", line, `W[${sel}, :] = out[${b}, ${where.join(", ")}]`);
+  }
 }
 
 function fillOut(st, d) {
@@ -809,7 +823,7 @@ function fillOut(st, d) {
   const head = el("div", "wrow whead", grid);
   el("div", "wlab", head, "t");
   for (let j = 0; j < e; j++) el("div", "wdim", head, String(j));
-  const avail = p.clientHeight - title.offsetHeight - 40;
+  const avail = p.clientHeight - 14 - title.offsetHeight - head.offsetHeight - 8 - vals.length;
   const rowH = clamp(avail / Math.max(1, vals.length), 14, d.present ? 52 : 40);
   const colW = (p.clientWidth - 90) / Math.max(1, e);
   grid.style.setProperty("--rowh", rowH + "px");
