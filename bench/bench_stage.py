@@ -9,6 +9,7 @@ turn and times, in wall-clock from the click (the server's rerun included, alike
 
 - stage drawn: the stage has received the new data and drawn its first frame of it;
 - stage settled: the glide to the new positions has ended (320 ms of it is the animation itself);
+- stage JS: of that, the time the stage's own code spent taking the new data in (render());
 - plotly settled: Plotly's full layout shows the new step.
 
 Then Play (play=1, 10 intermediate steps per update at 10 steps/s) at the chapter and review
@@ -53,8 +54,8 @@ def click_next(page) -> None:
     page.locator(".st-key-next button").click()
 
 
-def time_stage(page, step: int) -> tuple[float, float]:
-    """Seconds from the click to the first frame of the new data, and to the end of the glide."""
+def time_stage(page, step: int) -> tuple[float, float, float]:
+    """Seconds from the click to the first frame of the new data, to the end of the glide, and in the stage's JS."""
     el = page.locator(STAGE).element_handle()
     before = int(page.locator(STAGE).get_attribute("data-updates") or 0)
     t0 = time.perf_counter()
@@ -63,7 +64,7 @@ def time_stage(page, step: int) -> tuple[float, float]:
                            polling="raf")
     drawn = time.perf_counter() - t0
     stage_ready(page, step)
-    return drawn, time.perf_counter() - t0
+    return drawn, time.perf_counter() - t0, float(page.locator(STAGE).get_attribute("data-render-ms")) / 1e3
 
 
 def time_plotly(page, step: int) -> float:
@@ -78,16 +79,17 @@ def updates(browser, url: str, n: int, reps: int) -> list[str]:
     a, b = open_page(browser, url, q), open_page(browser, url, q + "&view=plotly")
     stage_ready(a, 0)
     plotly_ready(b, 0)
-    drawn, settled, plain = [], [], []
+    drawn, settled, js, plain = [], [], [], []
     for step in range(1, reps + 1):  # interleaved: a noisy moment slows both sides alike
-        d, s = time_stage(a, step)
+        d, s, j = time_stage(a, step)
         drawn.append(d)
         settled.append(s)
+        js.append(j)
         plain.append(time_plotly(b, step))
     a.context.close()
     b.context.close()
     sd, ss, sp = summary(drawn), summary(settled), summary(plain)
-    return [f"{n:,}", str(reps), fmt_ms(sd["p50"]), fmt_ms(ss["p50"]), fmt_ms(sp["p50"]),
+    return [f"{n:,}", str(reps), fmt_ms(sd["p50"]), fmt_ms(ss["p50"]), fmt_ms(summary(js)["p50"]), fmt_ms(sp["p50"]),
             fmt_ratio(sd["p50"] / sp["p50"]), fmt_ratio(ss["p50"] / sp["p50"]),
             f"{fmt_ms(sp['p10'])}–{fmt_ms(sp['p90'])}"]
 
@@ -133,7 +135,7 @@ def main() -> None:
         browser = launch_chromium(p)
         rows = [updates(browser, server.url, n, args.big_reps if n > 2000 else args.reps) for n in sizes]
         print("\nData update → picture, wall-clock from the click (medians):\n")
-        print(table(["points", "updates", "stage drawn ms", "stage settled ms", "plotly settled ms",
+        print(table(["points", "updates", "stage drawn ms", "stage settled ms", "stage JS ms", "plotly settled ms",
                      "drawn / plotly", "settled / plotly", "plotly p10–p90 ms"], rows))
         prows = [play(browser, server.url, n) for n in sizes if n <= 2000]
         print("\nPlay (10 intermediate steps per update, 10 steps/s asked):\n")

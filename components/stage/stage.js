@@ -122,7 +122,7 @@ function mount(parentElement) {
   root.setAttribute("data-testid", "stage");
   const st = {
     root, parentElement, data: null, sig: "", layoutSig: "", raf: 0, frames: 0,
-    pos: new Map(), // id → [x, y] shown now (data coordinates)
+    shown: null, // {ids, x, y}: where the points are drawn now (data coordinates)
     anim: null, hover: null, selected: null, width: 0, setStateValue: null,
   };
   root.addEventListener("pointerover", (e) => {
@@ -181,13 +181,17 @@ function markSelected(st) {
 
 // ---- updating -------------------------------------------------------------------------------
 function update(st, d) {
-  const sig = JSON.stringify(d);
+  // A rerun that changed nothing calls this again with equal data: keep whatever is moving, moving.
+  // (Huge tables skip the comparison: serialising megabytes costs more than drawing them again.)
+  const sig = d.big ? d : JSON.stringify(d);
   theme(st);
-  if (sig === st.sig) return; // a rerun that changed nothing: keep whatever is moving, moving
+  if (sig === st.sig) return;
   st.sig = sig;
   st.selected = d.selected === undefined ? st.selected : d.selected;
   st.width = st.root.clientWidth;
+  const t0 = performance.now();
   render(st, d, true);
+  st.root.dataset.renderMs = (performance.now() - t0).toFixed(1);
 }
 
 function theme(st) {
@@ -220,12 +224,11 @@ function render(st, d, animate) {
   root.classList.toggle("big", !!d.big);
   root.setAttribute("lang", d.lang === "en" ? "en" : "ko");
   root.dataset.mode = mode;
-  const layoutSig = [mode, !!d.present, !!d.big, d.lang, height, st.width, !!d.neighbours, !!d.scatter].join("|");
+  const layoutSig = [mode, !!d.present, !!d.big, d.lang, height, st.width, !!d.scatter].join("|");
   if (layoutSig !== st.layoutSig) {
     st.layoutSig = layoutSig;
     root.textContent = "";
     st.scatter = null;
-    st.pos = animate ? st.pos : st.pos;
     if (mode === "train") layoutTrain(st, d);
     else layoutLookup(st, d);
   }
@@ -407,6 +410,7 @@ function buildScatterFrame(st, d) {
   el("span", "", title, words(d, "scatter_title", ""));
   const plot = el("div", "plot", panel);
   st.neighBox = el("div", "neigh", panel);
+  fillNeighbours(st, d); // before measuring: the row takes its height from the plot
   const W = plot.clientWidth || 400, H = plot.clientHeight || 300;
   const present = !!d.present;
   const m = present ? { l: 62, r: 18, t: 16, b: 52 } : { l: 50, r: 14, t: 12, b: 42 };
@@ -468,7 +472,6 @@ function fillScatter(st, d, animate) {
   const s = d.scatter || {};
   if (!st.scatter) st.scatter = buildScatterFrame(st, d);
   const sc = st.scatter;
-  const prevRange = sc.range ? sc.range.join() : "";
   drawAxes(st, d, sc);
   const ids = Array.isArray(s.ids) ? s.ids : [];
   const xs = Array.isArray(s.x) ? s.x : [], ys = Array.isArray(s.y) ? s.y : [];
@@ -509,19 +512,23 @@ function fillScatter(st, d, animate) {
     }
   }
   // Targets, and where each point starts: where it is on screen now (new points start in place).
-  const keyframes = [];
-  const now = { x: new Float64Array(n), y: new Float64Array(n) };
   const fin = { step: num(s.step), x: new Float64Array(n), y: new Float64Array(n) };
-  for (let i = 0; i < n; i++) {
-    fin.x[i] = num(xs[i]); fin.y[i] = num(ys[i]);
-    const p = st.pos.get(ids[i]);
-    now.x[i] = p ? p[0] : fin.x[i];
-    now.y[i] = p ? p[1] : fin.y[i];
-  }
-  keyframes.push({ step: null, x: now.x, y: now.y });
+  for (let i = 0; i < n; i++) { fin.x[i] = num(xs[i]); fin.y[i] = num(ys[i]); }
   const play = d.play || {};
   const frames = Array.isArray(s.frames) ? s.frames : [];
   const playing = !!play.on && frames.length > 0 && animate;
+  const sps = clamp(num(play.steps_per_second) || 10, 0.2, 120);
+  const segMs = playing ? 1000 / sps : TWEEN_MS;
+  const prev = st.anim;
+  let keyframes, offset = 0;
+  if (playing && prev && prev.linear && sameIds(prev.ids, ids)) {
+    // Play data arrived before the last frames were shown: queue after them, no jump, no skipped step.
+    keyframes = prev.keyframes.slice(prev.k);
+    offset = prev.u * segMs;
+  } else {
+    const now = startPositions(st, ids, fin);
+    keyframes = [{ step: null, x: now.x, y: now.y }];
+  }
   if (playing) {
     for (const f of frames) {
       const fx = new Float64Array(n), fy = new Float64Array(n);
@@ -530,34 +537,59 @@ function fillScatter(st, d, animate) {
     }
   }
   keyframes.push(fin);
-  const sps = clamp(num(play.steps_per_second) || 10, 0.2, 120);
   sc.trail = s.trail && Array.isArray(s.trail.ids) ? s.trail : null;
-  sc.rangeChanged = prevRange !== sc.range.join();
-  startAnimation(st, keyframes, playing ? 1000 / sps : TWEEN_MS, playing, animate);
+  startAnimation(st, ids, keyframes, segMs, playing, animate, offset);
 }
 
-function startAnimation(st, keyframes, segMs, linear, animate) {
+function sameIds(a, b) {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// Where each id is drawn now (mid-glide included); ids not on screen yet start at their target.
+function startPositions(st, ids, fin) {
+  const n = ids.length, x = new Float64Array(n), y = new Float64Array(n);
+  const shown = st.shown;
+  if (shown && sameIds(shown.ids, ids)) {
+    x.set(shown.x);
+    y.set(shown.y);
+    return { x, y };
+  }
+  const at = new Map();
+  if (shown) shown.ids.forEach((id, i) => at.set(id, i));
+  for (let i = 0; i < n; i++) {
+    const j = at.get(ids[i]);
+    x[i] = j === undefined ? fin.x[i] : shown.x[j];
+    y[i] = j === undefined ? fin.y[i] : shown.y[j];
+  }
+  return { x, y };
+}
+
+function startAnimation(st, ids, keyframes, segMs, linear, animate, offset) {
   cancelAnimationFrame(st.raf);
   const sc = st.scatter;
   const moving = animate && keyframes.some((k, j) => j > 0 && differs(k, keyframes[0]));
   if (!moving) {
     st.anim = null;
     drawPoints(st, keyframes[keyframes.length - 1]);
-    finish(st, keyframes[keyframes.length - 1]);
+    finish(st);
     return;
   }
-  st.anim = { keyframes, segMs, linear, t0: performance.now() };
+  const a = { ids, keyframes, segMs, linear, t0: performance.now() - (offset || 0), k: 0, u: 0 };
+  st.anim = a;
   st.root.dataset.animating = "1";
   const cur = { x: new Float64Array(keyframes[0].x.length), y: new Float64Array(keyframes[0].y.length) };
   const tick = (t) => {
+    if (st.anim !== a || st.scatter !== sc) return;
     st.frames += 1;
     st.root.dataset.frames = String(st.frames);
-    const a = st.anim;
-    if (!a || st.scatter !== sc) return;
     const segs = a.keyframes.length - 1;
     const el_ = Math.max(0, t - a.t0); // a frame's timestamp can precede the update that started the glide
     const k = Math.min(segs - 1, Math.floor(el_ / a.segMs));
     let u = clamp((el_ - k * a.segMs) / a.segMs, 0, 1);
+    a.k = k;
+    a.u = u;
     if (!a.linear) u = u < 0.5 ? 4 * u * u * u : 1 - Math.pow(-2 * u + 2, 3) / 2;
     const A = a.keyframes[k], B = a.keyframes[k + 1];
     for (let i = 0; i < cur.x.length; i++) {
@@ -570,7 +602,7 @@ function startAnimation(st, keyframes, segMs, linear, animate) {
     if (el_ >= segs * a.segMs) {
       st.anim = null;
       drawPoints(st, B);
-      finish(st, B);
+      finish(st);
       return;
     }
     st.raf = requestAnimationFrame(tick);
@@ -583,10 +615,7 @@ function differs(a, b) {
   return false;
 }
 
-function finish(st, kf) {
-  const sc = st.scatter;
-  st.pos = new Map();
-  for (let i = 0; i < sc.ids.length; i++) st.pos.set(sc.ids[i], [kf.x[i], kf.y[i]]);
+function finish(st) {
   if (st.stepNum && st.data && st.data.scatter) st.stepNum.textContent = String(num(st.data.scatter.step));
   placeLabels(st);
   st.root.dataset.animating = "0";
@@ -640,6 +669,9 @@ function drawPoints(st, p) {
   const px = new Float32Array(n), py = new Float32Array(n);
   for (let i = 0; i < n; i++) { px[i] = mapX(sc, p.x[i]); py[i] = mapY(sc, p.y[i]); }
   sc.px = px; sc.py = py;
+  if (!st.shown || st.shown.ids !== sc.ids) st.shown = { ids: sc.ids, x: new Float64Array(n), y: new Float64Array(n) };
+  st.shown.x.set(p.x);
+  st.shown.y.set(p.y);
   for (const [i, g] of sc.nodes) g.setAttribute("transform", `translate(${px[i].toFixed(2)},${py[i].toFixed(2)})`);
   drawTrails(st, p);
   if (sc.canvasMode) drawCanvas(st);
@@ -674,17 +706,20 @@ function drawCanvas(st) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, sc.W, sc.H);
   const n = sc.ids.length;
-  const muted = st.dark ? "rgba(200,205,210,0.35)" : "rgba(95,99,104,0.35)";
   // Unused rows first (faint), then looked-up rows by class colour; PAD/UNK/selection are SVG nodes on top.
-  ctx.fillStyle = muted;
-  for (let i = 0; i < n; i++) if (sc.roles[i] === "unused") ctx.fillRect(sc.px[i] - 1, sc.py[i] - 1, 2, 2);
-  for (let c = -1; c < CLASS_COLORS.length; c++) {
-    ctx.fillStyle = c < 0 ? (st.dark ? "#bdc1c6" : "#5f6368") : CLASS_COLORS[c];
+  if (!sc.groups || sc.groups.ids !== sc.ids) {
+    const unused = [], byClass = CLASS_COLORS.map(() => []), plain = [];
     for (let i = 0; i < n; i++) {
-      if (sc.roles[i] !== "used") continue;
-      const k = num(sc.clss[i]) >= 0 ? sc.clss[i] % CLASS_COLORS.length : -1;
-      if (k === c) ctx.fillRect(sc.px[i] - 1.5, sc.py[i] - 1.5, 3, 3);
+      if (sc.roles[i] === "unused") unused.push(i);
+      else if (sc.roles[i] === "used") (num(sc.clss[i]) >= 0 ? byClass[sc.clss[i] % CLASS_COLORS.length] : plain).push(i);
     }
+    sc.groups = { ids: sc.ids, list: [[unused, 2, null], [plain, 3, "plain"], ...byClass.map((g, c) => [g, 3, c])] };
+  }
+  for (const [idx, size, c] of sc.groups.list) {
+    ctx.fillStyle = c === null ? (st.dark ? "rgba(200,205,210,0.35)" : "rgba(95,99,104,0.35)")
+      : c === "plain" ? (st.dark ? "#bdc1c6" : "#5f6368") : CLASS_COLORS[c];
+    const h = size / 2;
+    for (const i of idx) ctx.fillRect(sc.px[i] - h, sc.py[i] - h, size, size);
   }
 }
 
@@ -738,8 +773,7 @@ function fillNeighbours(st, d) {
   if (!box) return;
   box.textContent = "";
   const nb = d.neighbours;
-  if (!nb || !Array.isArray(nb.ids) || !nb.ids.length) { box.style.display = "none"; return; }
-  box.style.display = "";
+  if (!nb || !Array.isArray(nb.ids) || !nb.ids.length) return; // the row keeps its height: the plot never resizes
   const of = el("span", "nof", box, tokenOf(d, nb.of));
   of.setAttribute("data-token", String(nb.of));
   el("span", "narrow", box, "\u2192");

@@ -123,10 +123,18 @@ def test_hovering_a_scatter_point_highlights_its_w_row_and_nothing_else(open_sta
 
 def test_a_click_sends_the_selection_to_the_server(open_stage, light_url):
     page = open_stage(light_url)
+    pad0 = spot(page, ".pt[data-role='pad'] .mark")
     page.locator(f"{STAGE} .wrow[data-token='3']").click()
     page.wait_for_function("() => Array.from(document.querySelectorAll('[data-testid=stCaptionContainer]'))"
                            ".some(e => e.innerText.startsWith('selected=3 '))", timeout=15_000)
     assert "sel" in classes(page, ".pt[data-token='3']")[0]  # and the server's answer draws it selected
+    chips = page.locator(f"{STAGE} .chip[data-token]")
+    chips.first.wait_for()  # the app answered with the selection's neighbours
+    other = chips.first.get_attribute("data-token")
+    chips.first.hover()
+    assert "hl" in classes(page, f".wpanel .wrow[data-token='{other}']")[0]
+    assert "hl" in classes(page, f".pt[data-token='{other}']")[0]
+    assert spot(page, ".pt[data-role='pad'] .mark") == pad0  # the neighbours row took no room from the plot
     assert not page.stage_errors
 
 
@@ -201,7 +209,7 @@ def shoot(open_stage, url: str, theme: str) -> list:
                         next_step(page, step)
                     page.locator(f"{STAGE} .pt[data-token='4'] .mark").hover()
                 else:
-                    page.locator(f"{STAGE} .wrow[data-token='4']").click()
+                    page.locator(f"{STAGE} .wpanel .wrow[data-token='4']").click()
                     page.wait_for_function("(el) => el.querySelectorAll('.wire').length > 0",
                                            arg=page.locator(STAGE).element_handle(), timeout=15_000)
                     page.locator(f"{STAGE} .idcell[data-token='3']").first.hover()
