@@ -806,6 +806,9 @@ function fillIds(st, d) {
   const t = ids.length ? Math.max(...ids.map((r) => r.length)) : 0;
   const grid = el("div", "idgrid", p);
   grid.style.gridTemplateColumns = `auto repeat(${t}, minmax(0, 1fr))`;
+  // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em).
+  const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8, 58, d.present ? 120 : 96);
+  grid.style.setProperty("--cellh", cellH + "px");
   el("div", "idh", grid, "");
   for (let j = 0; j < t; j++) el("div", "idh", grid, "t=" + j);
   ids.forEach((row, i) => {
@@ -858,7 +861,7 @@ function fillOut(st, d) {
   el("div", "wlab", head, "t");
   for (let j = 0; j < e; j++) el("div", "wdim", head, String(j));
   const avail = p.clientHeight - 14 - title.offsetHeight - head.offsetHeight - 8 - vals.length;
-  const rowH = clamp(avail / Math.max(1, vals.length), 14, d.present ? 52 : 40);
+  const rowH = clamp(avail / Math.max(1, vals.length), 14, d.present ? 60 : 50);
   const colW = (p.clientWidth - 90) / Math.max(1, e);
   grid.style.setProperty("--rowh", rowH + "px");
   grid.style.setProperty("--cellfs", clamp(rowH * 0.5, 11, d.present ? 24 : 19) + "px");
