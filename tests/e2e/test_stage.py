@@ -168,6 +168,26 @@ def test_the_stage_fits_one_projector_screen(open_stage, light_url, lang, mode):
     assert last["y"] + last["height"] <= box(page, ".wpanel")["y"] + box(page, ".wpanel")["height"]  # every W row shown
 
 
+def test_many_points_go_on_a_canvas_and_still_link(open_stage, light_url):
+    page = open_stage(light_url, "n=5000&e=8")
+    assert page.locator(f"{STAGE} .pt").count() <= 3  # only PAD, UNK (and a selection) are SVG nodes
+    plot = box(page, ".psvg")
+    probe = page.locator(f"{STAGE} .probe")
+    for k in range(80):  # sweep across the cloud until the pointer is near a point
+        x, y = plot["x"] + plot["width"] * (0.3 + 0.005 * k), plot["y"] + plot["height"] * 0.45
+        page.mouse.move(x, y)
+        page.wait_for_timeout(40)  # hover is resolved on the next animation frame
+        if probe.count():
+            break
+    page.wait_for_timeout(150)
+    assert probe.count() == 1, "no point found under the pointer"
+    token = probe.get_attribute("data-token")
+    page.mouse.click(x, y)
+    page.wait_for_function("(t) => Array.from(document.querySelectorAll('[data-testid=stCaptionContainer]'))"
+                           ".some(e => e.innerText.startsWith('selected=' + t + ' '))", arg=token, timeout=30_000)
+    assert not page.stage_errors
+
+
 COUNT_JS = """(el) => {
     window.__steps = []; window.__raf = 0;
     new MutationObserver(() => window.__steps.push(el.querySelector('.stepnum').textContent))
