@@ -350,14 +350,15 @@ function fillW(st, panel, d, train) {
   const foot = el("div", "pfoot", panel);
   // Rows share the room left; numbers are written only when a row is tall enough to read them.
   // Room for the rows: the panel less its padding, title, column header, footer, gaps (4 px) and row gaps (1 px).
-  const avail = panel.clientHeight - 14 - title.offsetHeight - head.offsetHeight - foot.offsetHeight - 12 - rows.length;
+  const avail = panel.clientHeight - 20 - title.offsetHeight - head.offsetHeight - foot.offsetHeight - 12 - rows.length;
   const present = !!d.present;
-  const rowH = clamp(avail / Math.max(1, rows.length), 3, present ? 54 : 44);
-  const colW = (panel.clientWidth - 120) / Math.max(1, e);
-  const showNums = rowH >= (present ? 20 : 15) && colW >= (present ? 52 : 40);
+  const rowH = Math.floor(clamp(avail / Math.max(1, rows.length), 3, present ? 54 : 44));
+  // A number ("−1.23") needs about 3.2 font sizes of width: the font shrinks to fit a narrow cell.
+  const cellFs = Math.min(clamp(rowH * 0.52, 10, present ? 24 : 19), cellWidth(head) / 3.2);
+  const showNums = rowH >= (present ? 20 : 15) && cellFs >= 11;
   const showLabels = rowH >= 8;
   grid.style.setProperty("--rowh", rowH + "px");
-  grid.style.setProperty("--cellfs", clamp(rowH * 0.52, 10, present ? 24 : 19) + "px");
+  grid.style.setProperty("--cellfs", cellFs + "px");
   grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
   grid.classList.toggle("nonums", !showNums);
   grid.classList.toggle("nolabels", !showLabels);
@@ -400,6 +401,11 @@ function fillW(st, panel, d, train) {
   } else {
     el("span", "fitem", foot, "");
   }
+}
+
+function cellWidth(head) {
+  const c = head.querySelector(".wdim");
+  return c ? c.getBoundingClientRect().width : 0;
 }
 
 // ---- scatter ---------------------------------------------------------------------------------
@@ -637,6 +643,7 @@ function placeLabels(st) {
     const g = sc.nodes.get(m.i);
     const lab = g && g.querySelector(".lbl");
     if (!lab) continue;
+    lab.classList.remove("crowd");
     const shown = getComputedStyle(lab).display !== "none";
     const w = shown ? lab.getComputedTextLength() : 0, h = 16;
     if (!shown || !w) continue;
@@ -659,7 +666,10 @@ function placeLabels(st) {
     lab.setAttribute("x", best.x);
     lab.setAttribute("y", best.y);
     lab.setAttribute("text-anchor", best.a);
-    boxes.push({ ...best.box, i: m.i, label: true });
+    // A label that would cover another is left for hover (PAD's, UNK's and the selection's never are).
+    const keep = sc.roles[m.i] === "pad" || sc.roles[m.i] === "unk" || sc.ids[m.i] === st.selected;
+    lab.classList.toggle("crowd", cost > 0 && !keep);
+    if (cost === 0 || keep) boxes.push({ ...best.box, i: m.i, label: true });
   }
 }
 
@@ -862,10 +872,11 @@ function fillOut(st, d) {
   for (let j = 0; j < e; j++) el("div", "wdim", head, String(j));
   const avail = p.clientHeight - 14 - title.offsetHeight - head.offsetHeight - 8 - vals.length;
   const rowH = clamp(avail / Math.max(1, vals.length), 14, d.present ? 60 : 50);
-  const colW = (p.clientWidth - 90) / Math.max(1, e);
+
   grid.style.setProperty("--rowh", rowH + "px");
-  grid.style.setProperty("--cellfs", clamp(rowH * 0.5, 11, d.present ? 24 : 19) + "px");
-  const showNums = colW >= (d.present ? 52 : 40);
+  const cellFs = Math.min(clamp(rowH * 0.5, 11, d.present ? 24 : 19), cellWidth(head) / 3.2);
+  grid.style.setProperty("--cellfs", cellFs + "px");
+  const showNums = cellFs >= 11;
   grid.classList.toggle("nonums", !showNums);
   vals.forEach((row, t) => {
     const r = el("div", "wrow", grid);
