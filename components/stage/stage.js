@@ -709,28 +709,46 @@ function drawTrails(st, p) {
   });
 }
 
+// Many points: written straight into the canvas's pixels (a fillRect per point costs ~10× more),
+// faint never-looked-up rows first, then looked-up rows by class; PAD/UNK/selection are SVG on top.
 function drawCanvas(st) {
   const sc = st.scatter;
-  const ctx = sc.canvas.getContext("2d");
-  const dpr = sc.dpr;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, sc.W, sc.H);
   const n = sc.ids.length;
-  // Unused rows first (faint), then looked-up rows by class colour; PAD/UNK/selection are SVG nodes on top.
-  if (!sc.groups || sc.groups.ids !== sc.ids) {
+  const cw = sc.canvas.width, ch = sc.canvas.height, dpr = sc.dpr;
+  if (!sc.groups || sc.groups.ids !== sc.ids || sc.groups.dark !== st.dark) {
     const unused = [], byClass = CLASS_COLORS.map(() => []), plain = [];
     for (let i = 0; i < n; i++) {
       if (sc.roles[i] === "unused") unused.push(i);
       else if (sc.roles[i] === "used") (num(sc.clss[i]) >= 0 ? byClass[sc.clss[i] % CLASS_COLORS.length] : plain).push(i);
     }
-    sc.groups = { ids: sc.ids, list: [[unused, 2, null], [plain, 3, "plain"], ...byClass.map((g, c) => [g, 3, c])] };
+    sc.groups = { ids: sc.ids, dark: st.dark, list: [
+      [Int32Array.from(unused), 2, rgba(st.dark ? "#4a4f57" : "#c9ccd0")],
+      [Int32Array.from(plain), 3, rgba(st.dark ? "#bdc1c6" : "#5f6368")],
+      ...byClass.map((g, c) => [Int32Array.from(g), 3, rgba(CLASS_COLORS[c])]),
+    ] };
   }
-  for (const [idx, size, c] of sc.groups.list) {
-    ctx.fillStyle = c === null ? (st.dark ? "rgba(200,205,210,0.35)" : "rgba(95,99,104,0.35)")
-      : c === "plain" ? (st.dark ? "#bdc1c6" : "#5f6368") : CLASS_COLORS[c];
-    const h = size / 2;
-    for (const i of idx) ctx.fillRect(sc.px[i] - h, sc.py[i] - h, size, size);
+  if (!sc.image || sc.image.width !== cw || sc.image.height !== ch) {
+    sc.image = sc.canvas.getContext("2d").createImageData(cw, ch);
+    sc.pixels = new Uint32Array(sc.image.data.buffer);
   }
+  const px = sc.pixels;
+  px.fill(0);
+  for (const [idx, size, colour] of sc.groups.list) {
+    const s = Math.max(1, Math.round(size * dpr)), h = s >> 1;
+    for (let k = 0; k < idx.length; k++) {
+      const i = idx[k];
+      const x0 = Math.round(sc.px[i] * dpr) - h, y0 = Math.round(sc.py[i] * dpr) - h;
+      if (x0 < 0 || y0 < 0 || x0 + s > cw || y0 + s > ch) continue;
+      for (let dy = 0; dy < s; dy++) px.fill(colour, (y0 + dy) * cw + x0, (y0 + dy) * cw + x0 + s);
+    }
+  }
+  sc.canvas.getContext("2d").putImageData(sc.image, 0, 0);
+}
+
+// "#rrggbb" as one pixel of a little-endian RGBA Uint32Array (alpha 255).
+function rgba(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return ((255 << 24) | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
 }
 
 function nearest(st, ev) {
