@@ -134,6 +134,18 @@ function mount(parentElement) {
     const to = e.relatedTarget && e.relatedTarget.closest && e.relatedTarget.closest("[data-token]");
     if (t && (!to || to.getAttribute("data-token") !== t.getAttribute("data-token"))) highlight(st, null);
   });
+  // Keyboard: W rows, id cells and neighbour chips take focus; focus highlights, Enter or Space selects.
+  root.addEventListener("focusin", (e) => {
+    const t = e.target.closest && e.target.closest("[data-token]");
+    if (t) highlight(st, t.getAttribute("data-token"));
+  });
+  root.addEventListener("keydown", (e) => {
+    const t = e.target.closest && e.target.closest("[data-token]");
+    if (t && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      select(st, Number(t.getAttribute("data-token")));
+    }
+  });
   root.addEventListener("click", (e) => {
     const t = e.target.closest && e.target.closest("[data-token]");
     if (t) select(st, Number(t.getAttribute("data-token")));
@@ -365,6 +377,7 @@ function fillW(st, panel, d, train) {
   rows.forEach((id, r) => {
     const row = el("div", "wrow", grid);
     row.setAttribute("data-token", String(id));
+    row.tabIndex = 0;
     const role = id === d.pad ? "pad" : id === d.unk ? "unk" : "";
     if (role) row.classList.add(role);
     if (touched.has(String(id))) row.classList.add("touched");
@@ -808,6 +821,7 @@ function fillNeighbours(st, d) {
   nb.ids.forEach((id, i) => {
     const c = el("span", "chip", box);
     c.setAttribute("data-token", String(id));
+    c.tabIndex = 0;
     el("span", "ctok", c, tokenOf(d, id));
     if (Array.isArray(nb.cos)) el("span", "ccos", c, num(nb.cos[i]).toFixed(2));
   });
@@ -848,6 +862,7 @@ function fillIds(st, d) {
       const c = el("div", "idcell" + (i === b ? " cur" : ""), grid);
       if (id === undefined) continue;
       c.setAttribute("data-token", String(id));
+      c.tabIndex = 0;
       c.setAttribute("data-b", String(i));
       c.setAttribute("data-t", String(j));
       if (id === d.pad) c.classList.add("pad");

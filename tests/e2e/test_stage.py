@@ -136,6 +136,11 @@ def test_a_click_sends_the_selection_to_the_server(open_stage, light_url):
     assert "hl" in classes(page, f".wpanel .wrow[data-token='{other}']")[0]
     assert "hl" in classes(page, f".pt[data-token='{other}']")[0]
     assert spot(page, ".pt[data-role='pad'] .mark") == pad0  # the neighbours row took no room from the plot
+    page.locator(f"{STAGE} .wpanel .wrow[data-token='5']").focus()  # the keyboard does what the mouse does
+    assert "hl" in classes(page, ".pt[data-token='5']")[0]
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => Array.from(document.querySelectorAll('[data-testid=stCaptionContainer]'))"
+                           ".some(e => e.innerText.startsWith('selected=5 '))", timeout=15_000)
     assert not page.stage_errors
 
 
