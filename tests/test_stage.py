@@ -94,6 +94,7 @@ def test_contract_checker_catches_broken_data():
         "text['loss']": lambda d: d["text"].pop("loss"),
         "out.values": lambda d: d["out"]["values"].pop(),
         "mode": lambda d: d.__setitem__("mode", "both"),
+        "neighbours": lambda d: d.__setitem__("neighbours", {"of": 2, "ids": [3, 4], "cos": [0.5]}),
     }
     for needle, breaker in cases.items():
         bad = copy.deepcopy(good)

@@ -87,6 +87,10 @@ def contract_errors(data: dict) -> list[str]:
             err.append("out.b must index a row of ids")
         elif ids and (not _matrix(out.get("values")) or len(out["values"]) != len(ids[b])):
             err.append("out.values must be (T, E): one row per id of ids[out.b]")
+    nb = data.get("neighbours")
+    if nb is not None and (not isinstance(nb.get("ids"), list) or not _finite_list(nb.get("cos", []))
+                           or len(nb.get("cos", nb.get("ids") or [])) != len(nb.get("ids") or [])):
+        err.append("neighbours.ids and neighbours.cos must be lists of the same length")
     if not isinstance(data.get("loss", []), list):
         err.append("loss must be a list")
     return err

@@ -45,6 +45,17 @@ def _xy(rng_start: tuple[float, float], cls: int, step: int) -> tuple[float, flo
     return (round(rng_start[0] + (tx - rng_start[0]) * pull, 6), round(rng_start[1] * (1 - 0.4 * pull), 6))
 
 
+def _neighbours(of: int, rows: dict[int, list[float]], k: int = 5) -> dict:
+    """The ``k`` rows most cosine-similar to row ``of`` (zero rows, such as PAD's, left out)."""
+    def cos(a: list[float], b: list[float]) -> float:
+        na, nb = math.sqrt(sum(x * x for x in a)), math.sqrt(sum(x * x for x in b))
+        return sum(x * y for x, y in zip(a, b)) / (na * nb) if na and nb else float("nan")
+
+    scored = [(cos(rows[of], v), i) for i, v in rows.items() if i != of and not math.isnan(cos(rows[of], v))]
+    best = sorted(scored, key=lambda c: -c[0])[:k]
+    return {"of": of, "ids": [i for _, i in best], "cos": [round(c, 4) for c, _ in best]}
+
+
 def sample_data(step: int = 0, *, n: int = 10, e: int = 4, lang: str = "ko", mode: str = "train",
                 present: bool = False, play: bool = False, frames: int = 0, steps_per_second: int = 10,
                 height: int = 560, selected: int | None = None, seed: int = 0) -> dict:
@@ -103,6 +114,8 @@ def sample_data(step: int = 0, *, n: int = 10, e: int = 4, lang: str = "ko", mod
         trail_ids = [i for i in range(n) if used[i] and i != PAD]
         data["scatter"]["trail"] = {"ids": trail_ids, "x": [[p[0][i] for p in past] for i in trail_ids],
                                     "y": [[p[1][i] for p in past] for i in trail_ids]}
+    if selected is not None and 0 <= selected < n and mode == "train":
+        data["neighbours"] = _neighbours(selected, {i: w_row(i, step) for i in range(min(n, 400))})
     if mode == "lookup":
         words = [[i for i in range(2, min(n, 6))], [2, 5 if n > 5 else 2, UNK, PAD]]
         t_len = max(len(r) for r in words)

@@ -122,7 +122,7 @@ function mount(parentElement) {
   root.setAttribute("data-testid", "stage");
   const st = {
     root, parentElement, data: null, sig: "", layoutSig: "", raf: 0, frames: 0,
-    pos: new Map(), // id → [x, y] shown now (data coordinates)
+    shown: null, // {ids, x, y}: where the points are drawn now (data coordinates)
     anim: null, hover: null, selected: null, width: 0, setStateValue: null,
   };
   root.addEventListener("pointerover", (e) => {
@@ -133,6 +133,18 @@ function mount(parentElement) {
     const t = e.target.closest && e.target.closest("[data-token]");
     const to = e.relatedTarget && e.relatedTarget.closest && e.relatedTarget.closest("[data-token]");
     if (t && (!to || to.getAttribute("data-token") !== t.getAttribute("data-token"))) highlight(st, null);
+  });
+  // Keyboard: W rows, id cells and neighbour chips take focus; focus highlights, Enter or Space selects.
+  root.addEventListener("focusin", (e) => {
+    const t = e.target.closest && e.target.closest("[data-token]");
+    if (t) highlight(st, t.getAttribute("data-token"));
+  });
+  root.addEventListener("keydown", (e) => {
+    const t = e.target.closest && e.target.closest("[data-token]");
+    if (t && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      select(st, Number(t.getAttribute("data-token")));
+    }
   });
   root.addEventListener("click", (e) => {
     const t = e.target.closest && e.target.closest("[data-token]");
@@ -181,13 +193,17 @@ function markSelected(st) {
 
 // ---- updating -------------------------------------------------------------------------------
 function update(st, d) {
-  const sig = JSON.stringify(d);
+  // A rerun that changed nothing calls this again with equal data: keep whatever is moving, moving.
+  // (Huge tables skip the comparison: serialising megabytes costs more than drawing them again.)
+  const sig = d.big ? d : JSON.stringify(d);
   theme(st);
-  if (sig === st.sig) return; // a rerun that changed nothing: keep whatever is moving, moving
+  if (sig === st.sig) return;
   st.sig = sig;
   st.selected = d.selected === undefined ? st.selected : d.selected;
   st.width = st.root.clientWidth;
+  const t0 = performance.now();
   render(st, d, true);
+  st.root.dataset.renderMs = (performance.now() - t0).toFixed(1);
 }
 
 function theme(st) {
@@ -220,12 +236,11 @@ function render(st, d, animate) {
   root.classList.toggle("big", !!d.big);
   root.setAttribute("lang", d.lang === "en" ? "en" : "ko");
   root.dataset.mode = mode;
-  const layoutSig = [mode, !!d.present, !!d.big, d.lang, height, st.width, !!d.neighbours, !!d.scatter].join("|");
+  const layoutSig = [mode, !!d.present, !!d.big, d.lang, height, st.width, !!d.scatter].join("|");
   if (layoutSig !== st.layoutSig) {
     st.layoutSig = layoutSig;
     root.textContent = "";
     st.scatter = null;
-    st.pos = animate ? st.pos : st.pos;
     if (mode === "train") layoutTrain(st, d);
     else layoutLookup(st, d);
   }
@@ -247,6 +262,7 @@ function render(st, d, animate) {
   }
   if (st.hover !== null) { const h = st.hover; st.hover = undefined; highlight(st, h); }
   markSelected(st);
+  if (animate) root.dataset.updates = String((Number(root.dataset.updates) || 0) + 1); // for tests and benchmarks
 }
 
 // ---- train layout ----------------------------------------------------------------------------
@@ -345,20 +361,23 @@ function fillW(st, panel, d, train) {
   if (hasCount) el("div", "wcnth", head, "\u00d7");
   const foot = el("div", "pfoot", panel);
   // Rows share the room left; numbers are written only when a row is tall enough to read them.
-  const avail = panel.clientHeight - title.offsetHeight - foot.offsetHeight - 40;
+  // Room for the rows: the panel less its padding, title, column header, footer, gaps (4 px) and row gaps (1 px).
+  const avail = panel.clientHeight - 20 - title.offsetHeight - head.offsetHeight - foot.offsetHeight - 12 - rows.length;
   const present = !!d.present;
-  const rowH = clamp(avail / Math.max(1, rows.length), 3, present ? 46 : 36);
-  const colW = (panel.clientWidth - 120) / Math.max(1, e);
-  const showNums = rowH >= (present ? 20 : 15) && colW >= (present ? 52 : 40);
+  const rowH = Math.floor(clamp(avail / Math.max(1, rows.length), 3, present ? 54 : 44));
+  // A number ("−1.23") needs about 3.2 font sizes of width: the font shrinks to fit a narrow cell.
+  const cellFs = Math.min(clamp(rowH * 0.52, 10, present ? 24 : 19), cellWidth(head) / 3.2);
+  const showNums = rowH >= (present ? 20 : 15) && cellFs >= 11;
   const showLabels = rowH >= 8;
   grid.style.setProperty("--rowh", rowH + "px");
-  grid.style.setProperty("--cellfs", clamp(rowH * 0.52, 10, present ? 24 : 19) + "px");
+  grid.style.setProperty("--cellfs", cellFs + "px");
   grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
   grid.classList.toggle("nonums", !showNums);
   grid.classList.toggle("nolabels", !showLabels);
   rows.forEach((id, r) => {
     const row = el("div", "wrow", grid);
     row.setAttribute("data-token", String(id));
+    row.tabIndex = 0;
     const role = id === d.pad ? "pad" : id === d.unk ? "unk" : "";
     if (role) row.classList.add(role);
     if (touched.has(String(id))) row.classList.add("touched");
@@ -397,6 +416,11 @@ function fillW(st, panel, d, train) {
   }
 }
 
+function cellWidth(head) {
+  const c = head.querySelector(".wdim");
+  return c ? c.getBoundingClientRect().width : 0;
+}
+
 // ---- scatter ---------------------------------------------------------------------------------
 function buildScatterFrame(st, d) {
   const panel = st.scatterPanel;
@@ -405,6 +429,7 @@ function buildScatterFrame(st, d) {
   el("span", "", title, words(d, "scatter_title", ""));
   const plot = el("div", "plot", panel);
   st.neighBox = el("div", "neigh", panel);
+  fillNeighbours(st, d); // before measuring: the row takes its height from the plot
   const W = plot.clientWidth || 400, H = plot.clientHeight || 300;
   const present = !!d.present;
   const m = present ? { l: 62, r: 18, t: 16, b: 52 } : { l: 50, r: 14, t: 12, b: 42 };
@@ -466,7 +491,6 @@ function fillScatter(st, d, animate) {
   const s = d.scatter || {};
   if (!st.scatter) st.scatter = buildScatterFrame(st, d);
   const sc = st.scatter;
-  const prevRange = sc.range ? sc.range.join() : "";
   drawAxes(st, d, sc);
   const ids = Array.isArray(s.ids) ? s.ids : [];
   const xs = Array.isArray(s.x) ? s.x : [], ys = Array.isArray(s.y) ? s.y : [];
@@ -507,19 +531,23 @@ function fillScatter(st, d, animate) {
     }
   }
   // Targets, and where each point starts: where it is on screen now (new points start in place).
-  const keyframes = [];
-  const now = { x: new Float64Array(n), y: new Float64Array(n) };
   const fin = { step: num(s.step), x: new Float64Array(n), y: new Float64Array(n) };
-  for (let i = 0; i < n; i++) {
-    fin.x[i] = num(xs[i]); fin.y[i] = num(ys[i]);
-    const p = st.pos.get(ids[i]);
-    now.x[i] = p ? p[0] : fin.x[i];
-    now.y[i] = p ? p[1] : fin.y[i];
-  }
-  keyframes.push({ step: null, x: now.x, y: now.y });
+  for (let i = 0; i < n; i++) { fin.x[i] = num(xs[i]); fin.y[i] = num(ys[i]); }
   const play = d.play || {};
   const frames = Array.isArray(s.frames) ? s.frames : [];
   const playing = !!play.on && frames.length > 0 && animate;
+  const sps = clamp(num(play.steps_per_second) || 10, 0.2, 120);
+  const segMs = playing ? 1000 / sps : TWEEN_MS;
+  const prev = st.anim;
+  let keyframes, offset = 0;
+  if (playing && prev && prev.linear && sameIds(prev.ids, ids)) {
+    // Play data arrived before the last frames were shown: queue after them, no jump, no skipped step.
+    keyframes = prev.keyframes.slice(prev.k);
+    offset = prev.u * segMs;
+  } else {
+    const now = startPositions(st, ids, fin);
+    keyframes = [{ step: null, x: now.x, y: now.y }];
+  }
   if (playing) {
     for (const f of frames) {
       const fx = new Float64Array(n), fy = new Float64Array(n);
@@ -528,34 +556,59 @@ function fillScatter(st, d, animate) {
     }
   }
   keyframes.push(fin);
-  const sps = clamp(num(play.steps_per_second) || 10, 0.2, 120);
   sc.trail = s.trail && Array.isArray(s.trail.ids) ? s.trail : null;
-  sc.rangeChanged = prevRange !== sc.range.join();
-  startAnimation(st, keyframes, playing ? 1000 / sps : TWEEN_MS, playing, animate);
+  startAnimation(st, ids, keyframes, segMs, playing, animate, offset);
 }
 
-function startAnimation(st, keyframes, segMs, linear, animate) {
+function sameIds(a, b) {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+// Where each id is drawn now (mid-glide included); ids not on screen yet start at their target.
+function startPositions(st, ids, fin) {
+  const n = ids.length, x = new Float64Array(n), y = new Float64Array(n);
+  const shown = st.shown;
+  if (shown && sameIds(shown.ids, ids)) {
+    x.set(shown.x);
+    y.set(shown.y);
+    return { x, y };
+  }
+  const at = new Map();
+  if (shown) shown.ids.forEach((id, i) => at.set(id, i));
+  for (let i = 0; i < n; i++) {
+    const j = at.get(ids[i]);
+    x[i] = j === undefined ? fin.x[i] : shown.x[j];
+    y[i] = j === undefined ? fin.y[i] : shown.y[j];
+  }
+  return { x, y };
+}
+
+function startAnimation(st, ids, keyframes, segMs, linear, animate, offset) {
   cancelAnimationFrame(st.raf);
   const sc = st.scatter;
   const moving = animate && keyframes.some((k, j) => j > 0 && differs(k, keyframes[0]));
   if (!moving) {
     st.anim = null;
     drawPoints(st, keyframes[keyframes.length - 1]);
-    finish(st, keyframes[keyframes.length - 1]);
+    finish(st);
     return;
   }
-  st.anim = { keyframes, segMs, linear, t0: performance.now() };
+  const a = { ids, keyframes, segMs, linear, t0: performance.now() - (offset || 0), k: 0, u: 0 };
+  st.anim = a;
   st.root.dataset.animating = "1";
   const cur = { x: new Float64Array(keyframes[0].x.length), y: new Float64Array(keyframes[0].y.length) };
   const tick = (t) => {
+    if (st.anim !== a || st.scatter !== sc) return;
     st.frames += 1;
     st.root.dataset.frames = String(st.frames);
-    const a = st.anim;
-    if (!a || st.scatter !== sc) return;
     const segs = a.keyframes.length - 1;
     const el_ = Math.max(0, t - a.t0); // a frame's timestamp can precede the update that started the glide
     const k = Math.min(segs - 1, Math.floor(el_ / a.segMs));
     let u = clamp((el_ - k * a.segMs) / a.segMs, 0, 1);
+    a.k = k;
+    a.u = u;
     if (!a.linear) u = u < 0.5 ? 4 * u * u * u : 1 - Math.pow(-2 * u + 2, 3) / 2;
     const A = a.keyframes[k], B = a.keyframes[k + 1];
     for (let i = 0; i < cur.x.length; i++) {
@@ -568,7 +621,7 @@ function startAnimation(st, keyframes, segMs, linear, animate) {
     if (el_ >= segs * a.segMs) {
       st.anim = null;
       drawPoints(st, B);
-      finish(st, B);
+      finish(st);
       return;
     }
     st.raf = requestAnimationFrame(tick);
@@ -581,10 +634,7 @@ function differs(a, b) {
   return false;
 }
 
-function finish(st, kf) {
-  const sc = st.scatter;
-  st.pos = new Map();
-  for (let i = 0; i < sc.ids.length; i++) st.pos.set(sc.ids[i], [kf.x[i], kf.y[i]]);
+function finish(st) {
   if (st.stepNum && st.data && st.data.scatter) st.stepNum.textContent = String(num(st.data.scatter.step));
   placeLabels(st);
   st.root.dataset.animating = "0";
@@ -606,6 +656,7 @@ function placeLabels(st) {
     const g = sc.nodes.get(m.i);
     const lab = g && g.querySelector(".lbl");
     if (!lab) continue;
+    lab.classList.remove("crowd");
     const shown = getComputedStyle(lab).display !== "none";
     const w = shown ? lab.getComputedTextLength() : 0, h = 16;
     if (!shown || !w) continue;
@@ -628,7 +679,10 @@ function placeLabels(st) {
     lab.setAttribute("x", best.x);
     lab.setAttribute("y", best.y);
     lab.setAttribute("text-anchor", best.a);
-    boxes.push({ ...best.box, i: m.i, label: true });
+    // A label that would cover another is left for hover (PAD's, UNK's and the selection's never are).
+    const keep = sc.roles[m.i] === "pad" || sc.roles[m.i] === "unk" || sc.ids[m.i] === st.selected;
+    lab.classList.toggle("crowd", cost > 0 && !keep);
+    if (cost === 0 || keep) boxes.push({ ...best.box, i: m.i, label: true });
   }
 }
 
@@ -638,6 +692,9 @@ function drawPoints(st, p) {
   const px = new Float32Array(n), py = new Float32Array(n);
   for (let i = 0; i < n; i++) { px[i] = mapX(sc, p.x[i]); py[i] = mapY(sc, p.y[i]); }
   sc.px = px; sc.py = py;
+  if (!st.shown || st.shown.ids !== sc.ids) st.shown = { ids: sc.ids, x: new Float64Array(n), y: new Float64Array(n) };
+  st.shown.x.set(p.x);
+  st.shown.y.set(p.y);
   for (const [i, g] of sc.nodes) g.setAttribute("transform", `translate(${px[i].toFixed(2)},${py[i].toFixed(2)})`);
   drawTrails(st, p);
   if (sc.canvasMode) drawCanvas(st);
@@ -665,25 +722,46 @@ function drawTrails(st, p) {
   });
 }
 
+// Many points: written straight into the canvas's pixels (a fillRect per point costs ~10× more),
+// faint never-looked-up rows first, then looked-up rows by class; PAD/UNK/selection are SVG on top.
 function drawCanvas(st) {
   const sc = st.scatter;
-  const ctx = sc.canvas.getContext("2d");
-  const dpr = sc.dpr;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, sc.W, sc.H);
   const n = sc.ids.length;
-  const muted = st.dark ? "rgba(200,205,210,0.35)" : "rgba(95,99,104,0.35)";
-  // Unused rows first (faint), then looked-up rows by class colour; PAD/UNK/selection are SVG nodes on top.
-  ctx.fillStyle = muted;
-  for (let i = 0; i < n; i++) if (sc.roles[i] === "unused") ctx.fillRect(sc.px[i] - 1, sc.py[i] - 1, 2, 2);
-  for (let c = -1; c < CLASS_COLORS.length; c++) {
-    ctx.fillStyle = c < 0 ? (st.dark ? "#bdc1c6" : "#5f6368") : CLASS_COLORS[c];
+  const cw = sc.canvas.width, ch = sc.canvas.height, dpr = sc.dpr;
+  if (!sc.groups || sc.groups.ids !== sc.ids || sc.groups.dark !== st.dark) {
+    const unused = [], byClass = CLASS_COLORS.map(() => []), plain = [];
     for (let i = 0; i < n; i++) {
-      if (sc.roles[i] !== "used") continue;
-      const k = num(sc.clss[i]) >= 0 ? sc.clss[i] % CLASS_COLORS.length : -1;
-      if (k === c) ctx.fillRect(sc.px[i] - 1.5, sc.py[i] - 1.5, 3, 3);
+      if (sc.roles[i] === "unused") unused.push(i);
+      else if (sc.roles[i] === "used") (num(sc.clss[i]) >= 0 ? byClass[sc.clss[i] % CLASS_COLORS.length] : plain).push(i);
+    }
+    sc.groups = { ids: sc.ids, dark: st.dark, list: [
+      [Int32Array.from(unused), 2, rgba(st.dark ? "#4a4f57" : "#c9ccd0")],
+      [Int32Array.from(plain), 3, rgba(st.dark ? "#bdc1c6" : "#5f6368")],
+      ...byClass.map((g, c) => [Int32Array.from(g), 3, rgba(CLASS_COLORS[c])]),
+    ] };
+  }
+  if (!sc.image || sc.image.width !== cw || sc.image.height !== ch) {
+    sc.image = sc.canvas.getContext("2d").createImageData(cw, ch);
+    sc.pixels = new Uint32Array(sc.image.data.buffer);
+  }
+  const px = sc.pixels;
+  px.fill(0);
+  for (const [idx, size, colour] of sc.groups.list) {
+    const s = Math.max(1, Math.round(size * dpr)), h = s >> 1;
+    for (let k = 0; k < idx.length; k++) {
+      const i = idx[k];
+      const x0 = Math.round(sc.px[i] * dpr) - h, y0 = Math.round(sc.py[i] * dpr) - h;
+      if (x0 < 0 || y0 < 0 || x0 + s > cw || y0 + s > ch) continue;
+      for (let dy = 0; dy < s; dy++) px.fill(colour, (y0 + dy) * cw + x0, (y0 + dy) * cw + x0 + s);
     }
   }
+  sc.canvas.getContext("2d").putImageData(sc.image, 0, 0);
+}
+
+// "#rrggbb" as one pixel of a little-endian RGBA Uint32Array (alpha 255).
+function rgba(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return ((255 << 24) | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
 }
 
 function nearest(st, ev) {
@@ -736,14 +814,14 @@ function fillNeighbours(st, d) {
   if (!box) return;
   box.textContent = "";
   const nb = d.neighbours;
-  if (!nb || !Array.isArray(nb.ids) || !nb.ids.length) { box.style.display = "none"; return; }
-  box.style.display = "";
+  if (!nb || !Array.isArray(nb.ids) || !nb.ids.length) return; // the row keeps its height: the plot never resizes
   const of = el("span", "nof", box, tokenOf(d, nb.of));
   of.setAttribute("data-token", String(nb.of));
   el("span", "narrow", box, "\u2192");
   nb.ids.forEach((id, i) => {
     const c = el("span", "chip", box);
     c.setAttribute("data-token", String(id));
+    c.tabIndex = 0;
     el("span", "ctok", c, tokenOf(d, id));
     if (Array.isArray(nb.cos)) el("span", "ccos", c, num(nb.cos[i]).toFixed(2));
   });
@@ -770,6 +848,9 @@ function fillIds(st, d) {
   const t = ids.length ? Math.max(...ids.map((r) => r.length)) : 0;
   const grid = el("div", "idgrid", p);
   grid.style.gridTemplateColumns = `auto repeat(${t}, minmax(0, 1fr))`;
+  // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em).
+  const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8, 58, d.present ? 120 : 96);
+  grid.style.setProperty("--cellh", cellH + "px");
   el("div", "idh", grid, "");
   for (let j = 0; j < t; j++) el("div", "idh", grid, "t=" + j);
   ids.forEach((row, i) => {
@@ -781,6 +862,7 @@ function fillIds(st, d) {
       const c = el("div", "idcell" + (i === b ? " cur" : ""), grid);
       if (id === undefined) continue;
       c.setAttribute("data-token", String(id));
+      c.tabIndex = 0;
       c.setAttribute("data-b", String(i));
       c.setAttribute("data-t", String(j));
       if (id === d.pad) c.classList.add("pad");
@@ -791,6 +873,18 @@ function fillIds(st, d) {
       if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
     }
   });
+  // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
+  const sel = st.selected;
+  const row = ids[b] || [];
+  const where = row.map((id, j) => (id === sel ? j : -1)).filter((j) => j >= 0);
+  const note = el("div", "selnote", p);
+  if (sel !== null && sel !== undefined && where.length) {
+    el("div", "sellabel", note, words(d, "selected", ""));
+    const line = el("div", "selline", note);
+    line.setAttribute("data-token", String(sel));
+    el("span", "seltok", line, `${sel} · ${sel === d.pad ? words(d, "pad", "PAD") : tokenOf(d, sel)}`);
+    el("span", "selmath", line, `W[${sel}, :] = out[${b}, ${where.join(", ")}]`);
+  }
 }
 
 function fillOut(st, d) {
@@ -809,12 +903,13 @@ function fillOut(st, d) {
   const head = el("div", "wrow whead", grid);
   el("div", "wlab", head, "t");
   for (let j = 0; j < e; j++) el("div", "wdim", head, String(j));
-  const avail = p.clientHeight - title.offsetHeight - 40;
-  const rowH = clamp(avail / Math.max(1, vals.length), 14, d.present ? 52 : 40);
-  const colW = (p.clientWidth - 90) / Math.max(1, e);
+  const avail = p.clientHeight - 14 - title.offsetHeight - head.offsetHeight - 8 - vals.length;
+  const rowH = clamp(avail / Math.max(1, vals.length), 14, d.present ? 60 : 50);
+
   grid.style.setProperty("--rowh", rowH + "px");
-  grid.style.setProperty("--cellfs", clamp(rowH * 0.5, 11, d.present ? 24 : 19) + "px");
-  const showNums = colW >= (d.present ? 52 : 40);
+  const cellFs = Math.min(clamp(rowH * 0.5, 11, d.present ? 24 : 19), cellWidth(head) / 3.2);
+  grid.style.setProperty("--cellfs", cellFs + "px");
+  const showNums = cellFs >= 11;
   grid.classList.toggle("nonums", !showNums);
   vals.forEach((row, t) => {
     const r = el("div", "wrow", grid);

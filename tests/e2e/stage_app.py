@@ -2,7 +2,8 @@
 
 Query parameters choose the picture: lang, mode (train|lookup), n (ids), e (dims), present (1),
 play (1: Play through `frames` intermediate steps per update), frames, sps (steps per second),
-height (px), view (stage|plotly: the same points as a plain st.plotly_chart, for the benchmark).
+height (px), view (stage|plotly: the same points as a plain st.plotly_chart, for the benchmark),
+auto (1, with play=1: a timed fragment sends the next frames on its own, as Play in an app would).
 The "next" button advances one step (with play=1, `frames` steps); the text "selected=<id>" shows the state the stage sent back.
 """
 
@@ -39,22 +40,37 @@ def _advance() -> None:
     st.session_state["stage_step"] += frames if play else 1  # Play: one update carries `frames` steps
 
 
-step = st.session_state["stage_step"]
+sps = int(q.get("sps", "10"))
 
-data = sample_data(step, n=n, e=e, lang=lang, mode=mode, present=q.get("present", "0") == "1", play=play,
-                   frames=frames, steps_per_second=int(q.get("sps", "10")), height=height,
-                   selected=(st.session_state.get("stage") or {}).get("selected"))
-if view == "plotly":
-    import plotly.graph_objects as go
 
-    s = data["scatter"]
-    kind = go.Scattergl if n > 2000 else go.Scatter
-    fig = go.Figure(kind(x=s["x"], y=s["y"], mode="markers", marker=dict(size=4 if n > 2000 else 10)))
-    fig.update_layout(height=height, xaxis=dict(range=s["range"][0]), yaxis=dict(range=s["range"][1]),
-                      title=f"step {step}", margin=dict(l=40, r=10, t=40, b=40))
-    st.plotly_chart(fig, key=f"plot", width="stretch")
-    st.caption(f"plotly step={step}")
+def draw(step: int) -> None:
+    data = sample_data(step, n=n, e=e, lang=lang, mode=mode, present=q.get("present", "0") == "1", play=play,
+                       frames=frames, steps_per_second=sps, height=height,
+                       selected=(st.session_state.get("stage") or {}).get("selected"))
+    if view == "plotly":
+        import plotly.graph_objects as go
+
+        s = data["scatter"]
+        kind = go.Scattergl if n > 2000 else go.Scatter
+        fig = go.Figure(kind(x=s["x"], y=s["y"], mode="markers", marker=dict(size=4 if n > 2000 else 10)))
+        fig.update_layout(height=height, xaxis=dict(range=s["range"][0]), yaxis=dict(range=s["range"][1]),
+                          title=f"step {step}", margin=dict(l=40, r=10, t=40, b=40))
+        st.plotly_chart(fig, key="plot", width="stretch")
+        st.caption(f"plotly step={step}")
+    else:
+        state = stage(data, key="stage")
+        st.caption(f"selected={None if state is None else state['selected']} step={step}")
+
+
+if play and q.get("auto") == "1":
+    # Play as an app would run it: a fragment reruns on a timer and sends the next `frames` steps,
+    # one batch per (frames / sps) seconds, while the browser is still gliding through the last.
+    @st.fragment(run_every=frames / sps)
+    def playing() -> None:
+        st.session_state["stage_step"] += frames
+        draw(st.session_state["stage_step"])
+
+    playing()
 else:
-    state = stage(data, key="stage")
-    st.caption(f"selected={None if state is None else state['selected']} step={step}")
+    draw(st.session_state["stage_step"])
 st.button("next", key="next", on_click=_advance)
