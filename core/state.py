@@ -394,24 +394,15 @@ def restore(state: AppState) -> Restored:
     """
     recipe = recipe_of(state)
     lab = replay(recipe, state.steps, state.pad_edit_tuples())
-    weights_ok = model_ok = None
-    if state.weights is not None:
-        weights_ok = _check_or_load(lab.weight, state.weights.tensor("weights"))
-    if state.model is not None:
-        params = dict(lab.model.named_parameters())
-        model_ok = all([_check_or_load(params[n], d.tensor(n)) for n, d in state.model.items()])
-    if weights_ok is False or model_ok is False:
-        lab.snapshots[lab.steps] = lab.weight_numpy()  # the latest snapshot shows what was loaded
+    stored = {"embedding.weight": state.weights.tensor("weights")} if state.weights is not None else {}
+    stored |= {n: d.tensor(n) for n, d in (state.model or {}).items()}
+    params = dict(lab.model.named_parameters())
+    differ = {n: t for n, t in stored.items() if not bitwise_equal(params[n], t)}
+    if differ:  # loaded as an event of the lab's history, so going back to a step re-applies them
+        lab.load_parameters(differ)
+    weights_ok = None if state.weights is None else "embedding.weight" not in differ
+    model_ok = None if state.model is None else not (set(differ) - {"embedding.weight"})
     return Restored(recipe, lab, weights_ok, model_ok)
-
-
-def _check_or_load(param: torch.Tensor, stored: torch.Tensor) -> bool:
-    """True if ``stored`` equals ``param`` bit for bit; otherwise copy it in and return False."""
-    if bitwise_equal(param, stored):
-        return True
-    with torch.no_grad():
-        param.copy_(stored)
-    return False
 
 
 def bitwise_equal(a: torch.Tensor, b: torch.Tensor) -> bool:
