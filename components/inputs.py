@@ -22,6 +22,9 @@ INDEX_WIDTH = 44  # px of the row-number column (the e2e tests click cells by po
 
 EDITOR_MAX_ROWS = 2_000  # above this, the table shows a window of rows, never all of them
 EDITOR_WINDOW = 200  # rows in that window
+# Streamlit applies an editor's added rows one by one, at a cost that grows far faster than their
+# number (1,000 rows 0.7 s, 8,000 rows 89 s per rerun): a pending edit with more is refused unread.
+MAX_ADDED_ROWS = 500
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,7 @@ class VocabEdit:
 
     shown: pd.DataFrame  # the editor's rows with the learner's edits applied (Streamlit applies them)
     start: int | None = None  # window mode: position of shown's first row in the whole table; None: all rows
+    refused: Problem | None = None  # a pending edit too large to apply, dropped before the editor read it
 
     def whole(self, base: pd.DataFrame) -> pd.DataFrame:
         """The whole edited table: the window's edits in place, the rows outside it as they are."""
@@ -53,8 +57,14 @@ def vocab_editor(lang: str, base: pd.DataFrame, locked: bool = False) -> VocabEd
     if len(base) > EDITOR_MAX_ROWS:
         start = _window_start(lang, base, locked)
         shown = base.iloc[start:start + EDITOR_WINDOW]
+    refused = refuse_large_edit(len(shown))
+    if refused is not None:
+        show_problems(lang, "err.vocab_title", [refused])
     edited = st.data_editor(
         shown, key=Keys.VOCAB, num_rows="dynamic", hide_index=False, width="stretch",
+        # A different label for the run that refused an edit gives the editor a new identity, so the
+        # browser drops the refused rows instead of sending them again with every later rerun.
+        alt=t(lang, "vocab.title" if refused is None else "vocab.alt_refused"),
         height=min(420, 38 + 35 * (len(shown) + 1)),
         column_config={
             "_index": st.column_config.NumberColumn("#", width=INDEX_WIDTH, help=t(lang, "vocab.col.row_help")),
@@ -65,7 +75,44 @@ def vocab_editor(lang: str, base: pd.DataFrame, locked: bool = False) -> VocabEd
                                                      help=t(lang, "vocab.col.role_help")),
         },
     )
-    return VocabEdit(edited, start)
+    return VocabEdit(edited, start, refused)
+
+
+def refuse_large_edit(shown_rows: int) -> Problem | None:
+    """Drop the editor's pending edit from session state, unapplied, when it is too large; say why.
+
+    Reads only the sizes of the pending edit (``{"edited_rows", "added_rows", "deleted_rows"}``)
+    before ``st.data_editor`` applies it: more than MAX_ADDED_ROWS added rows, edits or deletions
+    of more rows than the table shows, or a payload that is not an editor's edit at all.
+    """
+    try:
+        pending = st.session_state.get(Keys.VOCAB)
+    except Exception:  # a payload Streamlit's own deserializer cannot read (not JSON, wrong shape)
+        pending, problem = None, Problem("vocab_edit_invalid")
+    else:
+        if pending is None:
+            return None
+        problem = edit_size_problem(pending, shown_rows)
+    if problem is not None:
+        try:
+            del st.session_state[Keys.VOCAB]
+        except Exception:  # already gone, or unreadable even to delete: the editor starts clean anyway
+            pass
+    return problem
+
+
+def edit_size_problem(pending: object, shown_rows: int) -> Problem | None:
+    """The problem with an editor edit of these sizes, or None: constant time, whatever the edit holds."""
+    if not hasattr(pending, "get"):
+        return Problem("vocab_edit_invalid")
+    added, edited, deleted = (pending.get(k) or [] for k in ("added_rows", "edited_rows", "deleted_rows"))
+    if not all(hasattr(x, "__len__") for x in (added, edited, deleted)):
+        return Problem("vocab_edit_invalid")
+    if len(added) > MAX_ADDED_ROWS:
+        return Problem("vocab_edit_too_many_rows", {"n": len(added), "max": MAX_ADDED_ROWS})
+    if len(edited) > shown_rows + len(added) or len(deleted) > shown_rows:
+        return Problem("vocab_edit_invalid")
+    return None
 
 
 def _window_start(lang: str, base: pd.DataFrame, locked: bool) -> int:
@@ -98,6 +145,29 @@ def _find_token(base: pd.DataFrame) -> None:
     hits = (base["token"] == token).to_numpy().nonzero()[0]
     if len(hits):
         st.session_state[Keys.VOCAB_START] = int(hits[0]) + 1
+
+
+def token_list_loader(lang: str, text_key: str, file_key: str, button_key: str) -> str | Problem | None:
+    """Paste or upload a token list (one token per line, `core.vocab.Vocab.from_token_list`'s convention).
+
+    Returns the list's text when the button is pressed (the upload if there is one, else the pasted
+    text), a Problem for an upload too large or not UTF-8, or None. The caller builds the vocabulary
+    with ``Vocab.from_token_list`` and shows its problems; the keys are the caller's (session.Keys).
+    """
+    with st.expander(t(lang, "vocab.list_title")):
+        st.caption(t(lang, "vocab.list_help", max=limits.MAX_VOCAB))
+        upload = st.file_uploader(t(lang, "vocab.list_file"), type=["txt", "tsv", "csv"], key=file_key)
+        pasted = st.text_area(t(lang, "vocab.list_paste"), key=text_key, height=120, max_chars=limits.MAX_TOKEN_LIST_CHARS)
+        if not st.button(t(lang, "vocab.list_load"), key=button_key):
+            return None
+    if upload is None:
+        return pasted
+    if upload.size > 4 * limits.MAX_TOKEN_LIST_CHARS:  # UTF-8 has at most 4 bytes a character: bound before reading
+        return Problem("list_too_long", {"n": upload.size, "max": limits.MAX_TOKEN_LIST_CHARS})
+    try:
+        return upload.getvalue().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return Problem("list_not_text")
 
 
 def sentences_area(lang: str, classes: tuple[str, ...]) -> str:

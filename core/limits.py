@@ -11,6 +11,7 @@ MAX_SENTENCES = 512          # B
 MAX_TOKENS_PER_SENTENCE = 256  # T after tokenizing, before padding
 MAX_TOKEN_CHARS = 64         # one token's length in characters
 MAX_TEXT_CHARS = 200_000     # the whole sentences text area
+MAX_TOKEN_LIST_CHARS = MAX_VOCAB * (MAX_TOKEN_CHARS + 8)  # a pasted or uploaded token list (~7 MB): V lines of "token role"
 MAX_STEPS_PER_CLICK = 500    # "run N steps"
 MAX_CLASSES = 8
 MAX_SEED = 2**31 - 1
