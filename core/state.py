@@ -383,6 +383,7 @@ class Restored:
     lab: Lab
     weights_verified: bool | None
     model_verified: bool | None
+    notices: tuple[Problem, ...] = ()  # worth telling the learner, not errors (``import_pad_nonzero``)
 
 
 def restore(state: AppState) -> Restored:
@@ -402,7 +403,24 @@ def restore(state: AppState) -> Restored:
         lab.load_parameters(differ)
     weights_ok = None if state.weights is None else "embedding.weight" not in differ
     model_ok = None if state.model is None else not (set(differ) - {"embedding.weight"})
-    return Restored(recipe, lab, weights_ok, model_ok)
+    return Restored(recipe, lab, weights_ok, model_ok, pad_notices(lab))
+
+
+def pad_notices(lab: Lab) -> tuple[Problem, ...]:
+    """A notice when the file's own weights (loaded because the replay differs) have a PAD row that is
+    not zero: the padding vector then adds to every mean over T and feeds the LSTM (C13, C15).
+    A PAD row set by hand in the file's history is replayed, and shown as such; it needs no notice.
+
+    >>> pad_notices(restore(parse_state(data_whose_pad_row_is_ones)).lab)
+    (Problem(code='import_pad_nonzero', params={'pad': 1, 'token': '<PAD>', 'norm': '1.732'}),)
+    """
+    pad = lab.recipe.vocab.pad_id
+    for kind, _, payload in lab.events:
+        w = payload.get("embedding.weight") if kind == "load" else None
+        if w is not None and bool(w[pad].any()):
+            return (Problem("import_pad_nonzero", {"pad": pad, "token": lab.recipe.vocab.tokens[pad],
+                                                   "norm": f"{float(w[pad].norm()):.4g}"}),)
+    return ()
 
 
 def bitwise_equal(a: torch.Tensor, b: torch.Tensor) -> bool:

@@ -23,6 +23,7 @@ from core import limits
 from core.problems import Problem, require
 
 UNK, PAD, NORMAL = "unk", "pad", ""
+MAX_WARNINGS = 20  # look-alike warnings listed at most
 ROLES = (NORMAL, UNK, PAD)
 
 
@@ -42,6 +43,33 @@ class Vocab:
     def index(self) -> dict[str, int]:
         # Built once per Vocab (cached_property writes the instance dict, so frozen is fine).
         return {t: i for i, t in enumerate(self.tokens)}
+
+    @cached_property
+    def nfc_index(self) -> dict[str, int]:
+        """NFC form → the first id whose token has that form (look-alike checks; built once per Vocab)."""
+        out: dict[str, int] = {}
+        for i, t in enumerate(self.tokens):
+            out.setdefault(t if t.isascii() else unicodedata.normalize("NFC", t), i)
+        return out
+
+    @cached_property
+    def warnings(self) -> tuple[Problem, ...]:
+        """Look-alike tokens: rows whose tokens have the same NFC form but different code points (é typed
+        as one character and as e + a combining accent). Not errors: the table is valid, but the two
+        rows are two tokens that look the same, and a sentence finds only the one typed its way.
+
+        >>> [(p.code, p.params["row"], p.params["other"]) for p in Vocab(("<UNK>", "<PAD>", "caf\\u00e9", "cafe\\u0301"), 0, 1).warnings]
+        [('lookalike_tokens', 4, 3)]
+        """
+        found = []
+        index = self.nfc_index
+        for i, t in enumerate(self.tokens):
+            first = index[t if t.isascii() else unicodedata.normalize("NFC", t)]
+            if first != i:
+                found.append(Problem("lookalike_tokens", {"row": i + 1, "other": first + 1, "token": t}))
+                if len(found) == MAX_WARNINGS:
+                    break
+        return tuple(found)
 
     def encode(self, tokens: Sequence[str]) -> list[int]:
         """Map tokens to ids; a token not in the vocabulary becomes ``unk_id`` (preprocessing's job, C12)."""
