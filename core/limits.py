@@ -19,3 +19,9 @@ SNAPSHOT_BUDGET_FLOATS = 16_000_000  # weight history kept per session (64 MB), 
 MAX_IMPORT_BYTES = 20_000_000       # an imported state file
 MAX_LR = 10.0
 MAX_WEIGHT_DECAY = 10.0
+
+# Work, estimated by core/memory.py's cost model before it runs (CPU seconds at one thread):
+MAX_STEP_SECONDS = 2.0       # one training step (the generated 100k × 300 preset: ~0.15 s)
+MAX_STEP_ACTIVATION_BYTES = 2**30  # what one step's activations may hold (1 GiB)
+MAX_RUN_SECONDS = 60.0       # one "Run N steps" click
+MAX_REPLAY_SECONDS = 15.0    # rebuilding a lab before the page shows it: a share link, an imported file, going back

@@ -46,14 +46,13 @@ from pydantic import ValidationError
 from core import limits
 from core.batch import parse_sentences
 from core.problems import InputError, Problem, require
+from core.memory import work_problems
 from core.training import Lab, Recipe, replay
 from core.vocab import Vocab
 
 from core.state_schema import (  # noqa: F401  (re-exported: the schema is part of this module's API)
     SCHEMA_VERSION,
     MAX_STEPS,
-    MAX_REPLAY_WORK,
-    _STEP_OVERHEAD,
     MAX_PAD_EDITS,
     MAX_SCHEMA_ERRORS,
     StateConfig,
@@ -305,9 +304,9 @@ def _replay_problems(recipe: Recipe, state: AppState) -> list[Problem]:
     missing = sum(label is None for label in recipe.labels)
     if state.steps > 0 and missing:
         problems.append(Problem("labels_missing", {"n": missing}))
-    per_step = replay_cost(recipe, 1)
-    if state.steps * per_step > MAX_REPLAY_WORK:
-        problems.append(Problem("import_replay_too_long", {"steps": state.steps, "max": MAX_REPLAY_WORK // per_step}))
+    for p in work_problems(recipe, state.steps, "replay"):  # the cost model's estimate, before replaying
+        problems.append(Problem("import_replay_too_long", {"steps": state.steps, "max": p.params["max_steps"],
+                                                           "seconds": p.params["seconds"], "max_s": p.params["max_s"]}))
     for i, edit in enumerate(state.pad_edits, start=1):
         if edit.step > state.steps:
             problems.append(Problem("import_pad_step", {"index": i, "step": edit.step, "steps": state.steps}))
@@ -315,24 +314,6 @@ def _replay_problems(recipe: Recipe, state: AppState) -> list[Problem]:
             problems.append(Problem("import_pad_length", {"index": i, "n": len(edit.vector),
                                                           "e": recipe.config.embedding_dim}))
     return problems
-
-
-def replay_cost(recipe: Recipe, steps: int) -> int:
-    """A rough count of the multiply-adds ``steps`` training steps take, to bound an import's replay.
-
-    Per step: the optimizer touches all V·E weights; the batch's K·T·E lookups feed the pooling,
-    and an LSTM adds 8·E multiply-adds per position (four gates, input and hidden); plus a fixed
-    overhead. The chapter's example (V=6, E=3, two sentences of ≤3 tokens):
-
-    >>> replay_cost(recipe, 100)      # 100 · (10_000 + 18 + 2·3·3)
-    1003600
-    """
-    cfg = recipe.config
-    B = len(recipe.sentences)
-    K = cfg.batch_size if 0 < cfg.batch_size < B else B
-    T = cfg.fixed_len or max((len(s) for s in recipe.sentences), default=0)
-    per_position = cfg.embedding_dim * (1 + 8 * cfg.embedding_dim if cfg.pooling in ("lstm", "packed_lstm") else 1)
-    return steps * (_STEP_OVERHEAD + recipe.vocab.size * cfg.embedding_dim + K * T * per_position)
 
 
 def model_shapes(recipe: Recipe) -> dict[str, list[int]]:

@@ -33,7 +33,7 @@ from torch import nn
 
 from core import limits
 from core.batch import Batch, make_batch
-from core.memory import memory_problems
+from core.memory import ADMISSIONS, lab_problems, work_problems
 from core.model import POOLINGS, ToyClassifier
 from core.problems import Problem, require
 from core.vocab import Vocab
@@ -100,6 +100,8 @@ class Recipe:
         if self.vocab.size * self.config.embedding_dim > limits.MAX_TABLE_FLOATS:
             p.append(Problem("table_too_large", {"v": self.vocab.size, "e": self.config.embedding_dim,
                                                  "max": limits.MAX_TABLE_FLOATS}))
+        if not p and self.sentences:
+            p += lab_problems(self)  # one step's estimated time and activations (core/memory.py)
         return p
 
 
@@ -140,16 +142,22 @@ class Lab:
 
     def __init__(self, recipe: Recipe):
         require(recipe.problems())
-        cfg = recipe.config
-        require(memory_problems(recipe.vocab.size, cfg.embedding_dim, cfg.optimizer, cfg.pooling))  # before allocating
+        self._ticket = ADMISSIONS.admit(recipe)  # before allocating: the whole training footprint, or InputError
         self.recipe = recipe
         self.uid = uuid.uuid4().hex  # names this lab in per-session caches: unlike id(), never reused, holds no reference
         vocab = recipe.vocab
-        self.batch: Batch = make_batch(vocab, list(recipe.sentences), cfg.fixed_len)
+        self.batch: Batch = make_batch(vocab, list(recipe.sentences), recipe.config.fixed_len)
         self._start()
         self._problems = self._label_problems()  # the recipe is frozen: computed once
         self._targets = None if self._problems else torch.tensor(recipe.labels, dtype=torch.long)  # (B,)
         self._scratch: torch.Tensor | None = None
+        self._ticket.hold(self.held_bytes)
+
+    def held_bytes(self) -> int:
+        """Bytes this lab's tensors hold now: parameters, gradients, optimizer state, snapshots."""
+        tensors = [p for p in self.model.parameters()] + [p.grad for p in self.model.parameters() if p.grad is not None]
+        tensors += [v for state in self.optimizer.state.values() for v in state.values() if torch.is_tensor(v)]
+        return sum(t.numel() * t.element_size() for t in tensors) + sum(a.nbytes for a in self.snapshots.values())
 
     def _start(self) -> None:
         """Step 0: the seeded model, a fresh optimizer, an empty history."""
@@ -259,7 +267,7 @@ class Lab:
         while the replay costs nothing until then and is bitwise by construction, the same path
         as Reset, a share link and `back_to`. No non-finite W is ever kept as a snapshot.
         """
-        self.back_to(step - 1)
+        self._rewind(step - 1)
         self.diverged = Problem("diverged", {"step": step, "last": step - 1, "cause": self._divergence_cause(),
                                              "lr": self.recipe.config.lr, "wd": self.recipe.config.weight_decay,
                                              "factor": f"{1 - self.recipe.config.lr * self.recipe.config.weight_decay:g}"})
@@ -285,6 +293,11 @@ class Lab:
         """
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= self.steps:
             require([Problem("back_to_range", {"step": str(step)[:20], "max": self.steps})])
+        require(work_problems(self.recipe, step, "replay"))
+        self._rewind(step)
+
+    def _rewind(self, step: int) -> None:
+        """`back_to` without its checks: a divergence must be undone whatever the replay costs."""
         kept = {s: a for s, a in self.snapshots.items() if s <= step}
         events = [e for e in self.events if e[1] <= step]
         self.model = self.optimizer = self._scratch = None  # free the old tensors before the new ones are allocated
@@ -336,6 +349,11 @@ class Lab:
         """Take ``n`` steps (bounded by MAX_STEPS_PER_CLICK); report progress as (done, n)."""
         if not 1 <= n <= limits.MAX_STEPS_PER_CLICK:
             require([Problem("steps_range", {"max": limits.MAX_STEPS_PER_CLICK})])
+        require(work_problems(self.recipe, n, "run"))  # estimated before the first step
+        return self._run(n, on_progress)
+
+    def _run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> StepRecord | None:
+        """`run` without its checks (a replay checks its whole budget once)."""
         # With room for only the first and the latest snapshot (a big table), each step's snapshot
         # is dropped by the next: copy W once, at the end (a 120 MB copy per step at 100k×300).
         # The step before the last keeps one too: the recorded last step reads it as "W before"
@@ -405,6 +423,7 @@ def replay(recipe: Recipe, steps: int, pad_edits: list[tuple[int, tuple[float, .
 
     What Reset, a share link and an imported state reproduce: same recipe → bitwise same W.
     """
+    require(work_problems(recipe, steps, "replay"))
     lab = Lab(recipe)
     _play(lab, [("pad", s, vec) for s, vec in sorted(pad_edits, key=lambda e: e[0])], steps)
     return lab
@@ -414,7 +433,7 @@ def _play(lab: Lab, events: list[tuple[str, int, object]], steps: int) -> None:
     """Take ``lab`` (at step 0) to ``steps``, applying each event when its step is reached, in order."""
     for kind, at, payload in [e for e in events if e[1] <= steps] + [("end", steps, None)]:
         while lab.steps < at:
-            lab.run(min(limits.MAX_STEPS_PER_CLICK, at - lab.steps))
+            lab._run(min(limits.MAX_STEPS_PER_CLICK, at - lab.steps))
             if lab.diverged is not None:  # a history that diverged before ``steps``: stop where it did
                 return
         if kind == "pad":
