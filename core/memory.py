@@ -39,7 +39,8 @@ PARAM_S = 4e-9  # per trained float: the dense V×E gradient (fresh memory every
 ACTIVATION_S = 8e-9  # per element of the (K, T, E) vectors, through a mean and back: 8.3 ns measured
 LSTM_MAC_S = 0.03e-9  # per multiply-add of the LSTM's gate matmuls (3 × 8·E² per position, forward and
 #   backward): 0.025–0.027 ns measured at E = 128, 256, 512 (0.019 packed)
-LSTM_FIXED_S = 3e-3  # an LSTM's own per-step overhead: one word at E=512 took 27 ms here (loaded machine), 7 ms in issue 17's run
+LSTM_FIXED_S = 8e-3  # an LSTM's own per-step overhead: one word at E=512 took 27–37 ms here (a shared machine), 7 ms in issue 17's run
+LSTM_FIXED_BYTES = 40 * 2**20  # and its workspace: one word through E=512 grew RSS by 65 MB, 24 MB of it gradient and Adam state
 # Bytes a step holds per element of the batch's (K, T, E) vectors at its peak, rounded up from the
 # peak RSS growth measured: a mean keeps the vectors and their gradient (8.1 B masked, 4.1 B naive);
 # torch's CPU LSTM keeps every position's gates, cell and hidden states and their gradients (93–95 B).
@@ -75,7 +76,8 @@ def step_cost(v: int, e: int, k: int, t: int, pooling: str = "masked_mean", opti
     seconds = (STEP_FIXED_S + PARAM_S * params + ACTIVATION_S * cells
                + (LSTM_FIXED_S + LSTM_MAC_S * macs if pooling in LSTM_POOLINGS else 0.0))
     state = 4 * params * (1 + OPTIMIZER_STATE.get(optimizer, 2))
-    return StepCost(seconds, params, cells * ACTIVATION_BYTES.get(pooling, 12), state)
+    activations = cells * ACTIVATION_BYTES.get(pooling, 12) + (LSTM_FIXED_BYTES if pooling in LSTM_POOLINGS else 0)
+    return StepCost(seconds, params, activations, state)
 
 
 def recipe_step_cost(recipe) -> StepCost:
@@ -225,7 +227,7 @@ def work_problems(recipe, steps: int, kind: str = "run") -> list[Problem]:
     The Problem names the estimate, the limit and the most steps that fit.
 
     >>> work_problems(one_word_e512_lstm_recipe, 5000, "replay")[0].params
-    {'steps': 5000, 'seconds': '59', 'max_s': 15.0, 'max_steps': 1266}
+    {'steps': 5000, 'seconds': '85', 'max_s': 15.0, 'max_steps': 881}
     """
     per_step = recipe_step_cost(recipe).seconds
     limit = limits.MAX_REPLAY_SECONDS if kind == "replay" else limits.MAX_RUN_SECONDS

@@ -131,6 +131,6 @@ def test_the_messages_name_the_estimate_and_the_limit(lang):
     for p in (Problem("step_too_slow", {"seconds": "19.1", "max_s": 2.0}),
               Problem("step_too_large", {"mb": 4620, "max_mb": 1024}),
               Problem("run_too_long", {"steps": 500, "seconds": "75", "max_s": 60.0, "max_steps": 397}),
-              Problem("replay_too_long", {"steps": 5000, "seconds": "59", "max_s": 15.0, "max_steps": 1266})):
+              Problem("replay_too_long", {"steps": 5000, "seconds": "85", "max_s": 15.0, "max_steps": 881})):
         text = problem_text(lang, p)
         assert "{" not in text and all(str(v) in text for v in p.params.values()), text
