@@ -145,13 +145,21 @@ def memory_problems(v: int, e: int, optimizer: str, pooling: str = "masked_mean"
     free = available_bytes() if available is None else available
     if free is None or need + promised + RESERVE_BYTES <= free:
         return []
-    return [Problem("server_memory", {"need_mb": -(-need // 2**20), "free_mb": max(0, free - promised) // 2**20,
-                                      "reserve_mb": RESERVE_BYTES // 2**20})]
+    return [Problem("server_memory", {"need_mb": -(-need // 2**20), "free_mb": free // 2**20,
+                                      "reserve_mb": (RESERVE_BYTES + promised) // 2**20})]
+
+
+def first_steps_bytes(v: int, e: int, optimizer: str, pooling: str = "masked_mean", k: int = 0, t: int = 0) -> int:
+    """What a lab holds once it has taken its first steps: every parameter, its gradient and optimizer
+    state, two snapshots of W, and a step's activations. The thinned history's further snapshots
+    (up to the session's budget, `lab_bytes`) grow a step at a time, in view of the free memory."""
+    cost = step_cost(v, e, k, t, pooling, optimizer)
+    return 4 * (cost.params + 2 * v * e) + cost.step_bytes
 
 
 # ---- admission: what admitted labs will still allocate --------------------------------------
 class Ticket:
-    """One admitted lab's promise: ``need`` bytes at most; ``held()`` is what it holds now."""
+    """One admitted lab's promise: ``need`` bytes (`first_steps_bytes`); ``held()`` is what it holds now."""
 
     __slots__ = ("need", "held", "__weakref__")
 
@@ -188,7 +196,8 @@ class Admissions:
         with self._lock:  # two sessions admitted at once must not both count the same free memory
             require(memory_problems(recipe.vocab.size, cfg.embedding_dim, cfg.optimizer, cfg.pooling,
                                     k=k, t=t, promised=self.promised()))
-            ticket = Ticket(int(SLACK * lab_bytes(recipe.vocab.size, cfg.embedding_dim, cfg.optimizer, cfg.pooling, k, t)))
+            ticket = Ticket(int(SLACK * first_steps_bytes(recipe.vocab.size, cfg.embedding_dim, cfg.optimizer,
+                                                          cfg.pooling, k, t)))
             self._tickets.add(ticket)
             return ticket
 

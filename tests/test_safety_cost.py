@@ -92,10 +92,12 @@ def test_what_a_lab_holds_after_stepping_is_within_what_it_was_promised(pooling,
     rows = ONE_WORD + [(f"w{i}", i, "") for i in range(3, 300)]
     r = recipe(rows, "w3 w4 w5 | 0\nw6 w7 | 1\nw8 | 0", embedding_dim=16, pooling=pooling, optimizer=optimizer)
     lab = Lab(r)
-    lab.run(3)
+    lab.step()  # gradient, optimizer state and a second snapshot now exist
     params = sum(p.numel() for p in lab.model.parameters())
     assert memory.recipe_step_cost(r).params == params  # the model counts every parameter torch has
-    assert lab.held_bytes() <= lab._ticket.need
+    assert lab.held_bytes() <= lab._ticket.need  # the admission's promise: the first steps
+    lab.run(20)  # the history grows a snapshot a step, within the session's bound
+    assert lab.held_bytes() <= memory.lab_bytes(300, 16, optimizer, pooling, 3, 3)
 
 
 def test_admission_sets_aside_what_admitted_labs_will_still_allocate(monkeypatch):
