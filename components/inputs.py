@@ -43,19 +43,23 @@ class VocabEdit:
         return pd.concat([base.iloc[:self.start], self.shown, base.iloc[end:]], ignore_index=True)
 
 
-def vocab_editor(lang: str, base: pd.DataFrame, locked: bool = False) -> VocabEdit:
+def vocab_editor(lang: str, base: pd.DataFrame, locked: bool = False, drawn_start: int | None = None) -> VocabEdit:
     """The editable (token, id, role) table; rows can be added and deleted.
 
     Above EDITOR_MAX_ROWS rows only a window of EDITOR_WINDOW rows is sent to the browser (a 100k-row
     table was 3.7 MB per rerun); the learner moves it by first row or by finding a token. ``locked``
     (an edit in the window has a problem) keeps the window where it is, so nothing typed is dropped.
+    ``drawn_start`` (the last run's `VocabEdit.start`) is where it is: while the table holds an
+    unapplied edit (``locked``, or one arriving in this very message), a request to move the window
+    is not followed, since Streamlit would drop the edit with the old window's rows.
     """
     st.markdown(f"**{t(lang, 'vocab.title')}**")
     st.caption(t(lang, "vocab.help", max=limits.MAX_VOCAB))
     start = None
     shown = base
     if len(base) > EDITOR_MAX_ROWS:
-        start = _window_start(lang, base, locked)
+        hold = drawn_start if drawn_start is not None and (locked or _edit_pending()) else None
+        start = _window_start(lang, base, locked, hold)
         shown = base.iloc[start:start + EDITOR_WINDOW]
     refused = refuse_large_edit(len(shown))
     if refused is not None:
@@ -115,7 +119,16 @@ def edit_size_problem(pending: object, shown_rows: int) -> Problem | None:
     return None
 
 
-def _window_start(lang: str, base: pd.DataFrame, locked: bool) -> int:
+def _edit_pending() -> bool:
+    """Does the editor's state hold an edit not yet folded into the table?"""
+    try:
+        pending = st.session_state.get(Keys.VOCAB)
+        return bool(pending) and any(pending.get(k) for k in ("edited_rows", "added_rows", "deleted_rows"))
+    except Exception:  # unreadable: refuse_large_edit drops it and says so
+        return False
+
+
+def _window_start(lang: str, base: pd.DataFrame, locked: bool, hold: int | None = None) -> int:
     """The window's navigation (first row, find a token); returns the window's first position."""
     v = len(base)
     last_first = max(1, v - EDITOR_WINDOW + 1)
@@ -123,6 +136,8 @@ def _window_start(lang: str, base: pd.DataFrame, locked: bool) -> int:
         first = int(st.session_state.get(Keys.VOCAB_START) or 1)
     except (TypeError, ValueError, OverflowError):
         first = 1
+    if hold is not None:  # an unapplied edit sits in the window drawn at ``hold``: it stays there
+        first = hold + 1
     first = min(max(1, first), last_first)
     st.session_state[Keys.VOCAB_START] = first
     st.caption(t(lang, "vocab.window", v=v, first=first, last=min(v, first + EDITOR_WINDOW - 1), n=EDITOR_WINDOW))

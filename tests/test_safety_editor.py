@@ -73,3 +73,32 @@ def test_edit_sizes_are_judged_from_their_lengths_alone(pending, shown, code):
 def test_the_message_says_what_was_refused_and_how_to_load_many_tokens(lang):
     text = t(lang, "err.vocab_edit_too_many_rows", n=300000, max=500)
     assert "300000" in text and "500" in text and "{" not in text
+
+
+def window_page():
+    import pandas as pd
+    import streamlit as st
+
+    from components import inputs
+
+    inputs.EDITOR_MAX_ROWS, inputs.EDITOR_WINDOW = 20, 10
+    base = pd.DataFrame({"token": [f"t{i}" for i in range(30)], "id": list(range(30)), "role": ["normal"] * 30})
+    edit = inputs.vocab_editor("en", base, locked=False, drawn_start=st.session_state.get("drawn"))
+    st.session_state["drawn"] = edit.start
+    st.session_state["shown_tokens"] = list(edit.whole(base)["token"])
+
+
+def test_an_edit_arriving_with_a_window_move_is_applied_where_it_was_made():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(window_page, default_timeout=30).run()
+    assert at.session_state["drawn"] == 0
+    at.number_input(key="vocab_start").set_value(11)  # the same message moves the window…
+    at.session_state["vocab"] = {"edited_rows": {"0": {"token": "X"}}, "added_rows": [], "deleted_rows": []}  # …and edits row 1
+    at.run()
+    assert not at.exception
+    assert at.session_state["drawn"] == 0  # the window stayed where the edit was made
+    assert at.session_state["shown_tokens"][:2] == ["X", "t1"] and at.session_state["shown_tokens"][10] == "t10"
+    at.session_state["vocab"] = {"edited_rows": {}, "added_rows": [], "deleted_rows": []}  # folded in: nothing pending
+    at.number_input(key="vocab_start").set_value(11).run()
+    assert at.session_state["drawn"] == 10  # with nothing pending, the window moves
