@@ -81,15 +81,17 @@ def window_page():
 
     from components import inputs
 
-    inputs.EDITOR_MAX_ROWS, inputs.EDITOR_WINDOW = 20, 10
     base = pd.DataFrame({"token": [f"t{i}" for i in range(30)], "id": list(range(30)), "role": ["normal"] * 30})
     edit = inputs.vocab_editor("en", base, locked=False, drawn_start=st.session_state.get("drawn"))
     st.session_state["drawn"] = edit.start
     st.session_state["shown_tokens"] = list(edit.whole(base)["token"])
 
 
-def test_an_edit_arriving_with_a_window_move_is_applied_where_it_was_made():
+def test_an_edit_arriving_with_a_window_move_is_applied_where_it_was_made(monkeypatch):
     from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setattr(inputs, "EDITOR_MAX_ROWS", 20)  # AppTest runs the page in this process
+    monkeypatch.setattr(inputs, "EDITOR_WINDOW", 10)
 
     at = AppTest.from_function(window_page, default_timeout=30).run()
     assert at.session_state["drawn"] == 0
