@@ -188,7 +188,13 @@ class Admissions:
 
     def promised(self) -> int:
         """Bytes the live admitted labs may still allocate."""
-        return sum(max(0, t.need - t.held()) for t in list(self._tickets))
+        total = 0
+        for t in list(self._tickets):
+            try:
+                total += max(0, t.need - t.held())
+            except (RuntimeError, AttributeError):  # a lab being rebuilt (back_to) this instant: count its whole promise
+                total += t.need
+        return total
 
     def admit(self, recipe) -> Ticket:
         """A ticket for a lab of this `core.training.Recipe`, or `InputError` (``server_memory``)."""

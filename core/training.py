@@ -154,10 +154,14 @@ class Lab:
         self._ticket.hold(self.held_bytes)
 
     def held_bytes(self) -> int:
-        """Bytes this lab's tensors hold now: parameters, gradients, optimizer state, snapshots."""
-        tensors = [p for p in self.model.parameters()] + [p.grad for p in self.model.parameters() if p.grad is not None]
-        tensors += [v for state in self.optimizer.state.values() for v in state.values() if torch.is_tensor(v)]
-        return sum(t.numel() * t.element_size() for t in tensors) + sum(a.nbytes for a in self.snapshots.values())
+        """Bytes this lab's tensors hold now: parameters, gradients, optimizer state, snapshots.
+
+        Called from other sessions' threads (admission) while this lab may be stepping: each dict is
+        copied with one list() call, which the GIL does not interrupt, before it is walked."""
+        params = list(self.model.parameters())
+        tensors = params + [p.grad for p in params if p.grad is not None]
+        tensors += [v for state in list(self.optimizer.state.values()) for v in list(state.values()) if torch.is_tensor(v)]
+        return sum(t.numel() * t.element_size() for t in tensors) + sum(a.nbytes for a in list(self.snapshots.values()))
 
     def _start(self) -> None:
         """Step 0: the seeded model, a fresh optimizer, an empty history."""
