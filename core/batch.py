@@ -62,6 +62,9 @@ def parse_sentences(text: str, classes: tuple[str, ...] | list[str] = ()) -> lis
     problems: list[Problem] = []
     lines: list[Line] = []
     for no, raw in enumerate(text.splitlines(), start=1):
+        if raw.count("|") > 1:  # one "|" separates the label; a token can never be "|"
+            problems.append(Problem("line_many_bars", {"line": no, "n": raw.count("|")}))
+            continue
         body, bar, label_text = raw.rpartition("|") if "|" in raw else (raw, "", "")
         tokens = tuple(body.split())
         if not tokens:
@@ -100,6 +103,28 @@ def _check_tokens(tokens: tuple[str, ...], no: int, problems: list[Problem]) -> 
         if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch != "\u200d" for ch in tok):
             problems.append(Problem("line_control", {"line": no}))
             return
+
+
+def sentence_warnings(lines: list[Line], vocab: Vocab, most: int = 20) -> list[Problem]:
+    """Tokens that will become UNK although the vocabulary has a token that looks the same (equal NFC
+    forms, different code points: é typed as one character or as e + a combining accent). Not errors.
+
+    >>> v = Vocab(("<UNK>", "<PAD>", "caf\\u00e9"), 0, 1)
+    >>> [(p.code, p.params["line"], p.params["row"]) for p in sentence_warnings(parse_sentences("cafe\\u0301 ok"), v)]
+    [('lookalike_in_sentence', 1, 3)]
+    """
+    found: list[Problem] = []
+    index, nfc = vocab.index, vocab.nfc_index
+    for line in lines:
+        for tok in line.tokens:
+            if tok in index or tok.isascii():
+                continue
+            i = nfc.get(unicodedata.normalize("NFC", tok))
+            if i is not None:
+                found.append(Problem("lookalike_in_sentence", {"line": line.line_no, "token": tok, "row": i + 1}))
+                if len(found) == most:
+                    return found
+    return found
 
 
 def make_batch(vocab: Vocab, sentences: list[tuple[str, ...]] | list[list[str]], fixed_len: int | None = None) -> Batch:

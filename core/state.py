@@ -46,14 +46,13 @@ from pydantic import ValidationError
 from core import limits
 from core.batch import parse_sentences
 from core.problems import InputError, Problem, require
+from core.memory import work_problems
 from core.training import Lab, Recipe, replay
 from core.vocab import Vocab
 
 from core.state_schema import (  # noqa: F401  (re-exported: the schema is part of this module's API)
     SCHEMA_VERSION,
     MAX_STEPS,
-    MAX_REPLAY_WORK,
-    _STEP_OVERHEAD,
     MAX_PAD_EDITS,
     MAX_SCHEMA_ERRORS,
     StateConfig,
@@ -305,9 +304,9 @@ def _replay_problems(recipe: Recipe, state: AppState) -> list[Problem]:
     missing = sum(label is None for label in recipe.labels)
     if state.steps > 0 and missing:
         problems.append(Problem("labels_missing", {"n": missing}))
-    per_step = replay_cost(recipe, 1)
-    if state.steps * per_step > MAX_REPLAY_WORK:
-        problems.append(Problem("import_replay_too_long", {"steps": state.steps, "max": MAX_REPLAY_WORK // per_step}))
+    for p in work_problems(recipe, state.steps, "replay"):  # the cost model's estimate, before replaying
+        problems.append(Problem("import_replay_too_long", {"steps": state.steps, "max": p.params["max_steps"],
+                                                           "seconds": p.params["seconds"], "max_s": p.params["max_s"]}))
     for i, edit in enumerate(state.pad_edits, start=1):
         if edit.step > state.steps:
             problems.append(Problem("import_pad_step", {"index": i, "step": edit.step, "steps": state.steps}))
@@ -315,24 +314,6 @@ def _replay_problems(recipe: Recipe, state: AppState) -> list[Problem]:
             problems.append(Problem("import_pad_length", {"index": i, "n": len(edit.vector),
                                                           "e": recipe.config.embedding_dim}))
     return problems
-
-
-def replay_cost(recipe: Recipe, steps: int) -> int:
-    """A rough count of the multiply-adds ``steps`` training steps take, to bound an import's replay.
-
-    Per step: the optimizer touches all V·E weights; the batch's K·T·E lookups feed the pooling,
-    and an LSTM adds 8·E multiply-adds per position (four gates, input and hidden); plus a fixed
-    overhead. The chapter's example (V=6, E=3, two sentences of ≤3 tokens):
-
-    >>> replay_cost(recipe, 100)      # 100 · (10_000 + 18 + 2·3·3)
-    1003600
-    """
-    cfg = recipe.config
-    B = len(recipe.sentences)
-    K = cfg.batch_size if 0 < cfg.batch_size < B else B
-    T = cfg.fixed_len or max((len(s) for s in recipe.sentences), default=0)
-    per_position = cfg.embedding_dim * (1 + 8 * cfg.embedding_dim if cfg.pooling in ("lstm", "packed_lstm") else 1)
-    return steps * (_STEP_OVERHEAD + recipe.vocab.size * cfg.embedding_dim + K * T * per_position)
 
 
 def model_shapes(recipe: Recipe) -> dict[str, list[int]]:
@@ -383,6 +364,7 @@ class Restored:
     lab: Lab
     weights_verified: bool | None
     model_verified: bool | None
+    notices: tuple[Problem, ...] = ()  # worth telling the learner, not errors (``import_pad_nonzero``)
 
 
 def restore(state: AppState) -> Restored:
@@ -394,24 +376,32 @@ def restore(state: AppState) -> Restored:
     """
     recipe = recipe_of(state)
     lab = replay(recipe, state.steps, state.pad_edit_tuples())
-    weights_ok = model_ok = None
-    if state.weights is not None:
-        weights_ok = _check_or_load(lab.weight, state.weights.tensor("weights"))
-    if state.model is not None:
-        params = dict(lab.model.named_parameters())
-        model_ok = all([_check_or_load(params[n], d.tensor(n)) for n, d in state.model.items()])
-    if weights_ok is False or model_ok is False:
-        lab.snapshots[lab.steps] = lab.weight_numpy()  # the latest snapshot shows what was loaded
-    return Restored(recipe, lab, weights_ok, model_ok)
+    stored = {"embedding.weight": state.weights.tensor("weights")} if state.weights is not None else {}
+    stored |= {n: d.tensor(n) for n, d in (state.model or {}).items()}
+    params = dict(lab.model.named_parameters())
+    differ = {n: t for n, t in stored.items() if not bitwise_equal(params[n], t)}
+    if differ:  # loaded as an event of the lab's history, so going back to a step re-applies them
+        lab.load_parameters(differ)
+    weights_ok = None if state.weights is None else "embedding.weight" not in differ
+    model_ok = None if state.model is None else not (set(differ) - {"embedding.weight"})
+    return Restored(recipe, lab, weights_ok, model_ok, pad_notices(lab))
 
 
-def _check_or_load(param: torch.Tensor, stored: torch.Tensor) -> bool:
-    """True if ``stored`` equals ``param`` bit for bit; otherwise copy it in and return False."""
-    if bitwise_equal(param, stored):
-        return True
-    with torch.no_grad():
-        param.copy_(stored)
-    return False
+def pad_notices(lab: Lab) -> tuple[Problem, ...]:
+    """A notice when the file's own weights (loaded because the replay differs) have a PAD row that is
+    not zero: the padding vector then adds to every mean over T and feeds the LSTM (C13, C15).
+    A PAD row set by hand in the file's history is replayed, and shown as such; it needs no notice.
+
+    >>> pad_notices(restore(parse_state(data_whose_pad_row_is_ones)).lab)
+    (Problem(code='import_pad_nonzero', params={'pad': 1, 'token': '<PAD>', 'norm': '1.732'}),)
+    """
+    pad = lab.recipe.vocab.pad_id
+    for kind, _, payload in lab.events:
+        w = payload.get("embedding.weight") if kind == "load" else None
+        if w is not None and bool(w[pad].any()):
+            return (Problem("import_pad_nonzero", {"pad": pad, "token": lab.recipe.vocab.tokens[pad],
+                                                   "norm": f"{float(w[pad].norm()):.4g}"}),)
+    return ()
 
 
 def bitwise_equal(a: torch.Tensor, b: torch.Tensor) -> bool:

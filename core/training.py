@@ -8,10 +8,20 @@ which is what Reset, the share link and the exported script rely on.
     >>> rec = lab.step()             # one optimizer step → StepRecord
     >>> rec.loss, rec.grad_ids, rec.unused_grad_max     # unused rows: exactly 0.0 (C8)
     >>> lab.run(50)                  # "run 50 steps" is a loop here, not in the UI
+
+Divergence is an outcome, not a crash: a step after which the loss or any parameter is not finite
+is undone (the lab is rebuilt at the step before it, bitwise, by replaying its history), and
+``lab.diverged`` says at which step and why; further steps are refused until ``lab.back_to(k)``
+or a new lab.
+
+    >>> lab = Lab(Recipe(..., Config(optimizer="sgd", lr=10.0, weight_decay=10.0)))
+    >>> lab.run(50); lab.steps, lab.diverged
+    (10, Problem(code='diverged', params={'step': 11, 'last': 10, 'cause': 'weight_decay', ...}))
 """
 
 from __future__ import annotations
 
+import math
 import uuid
 
 from dataclasses import dataclass, field, make_dataclass
@@ -24,12 +34,13 @@ from torch import nn
 from core import limits
 from core.batch import Batch, Line, make_batch
 from core.knobs import KNOBS, OPTIMIZERS  # noqa: F401  (OPTIMIZERS re-exported)
-from core.memory import memory_problems
-from core.model import POOLINGS, ToyClassifier
+from core.memory import ADMISSIONS, lab_problems, work_problems
+from core.model import ToyClassifier
 from core.problems import Problem, require
 from core.vocab import Vocab
 
 MOVED_BLOCK_FLOATS = 2**20  # Lab._moved works on blocks of this many floats (4 MB)
+HUGE_WEIGHT = 1e18  # a weight this large squares to within ~300× of float32's maximum: "the weights" caused a divergence
 
 
 def _config_problems(self) -> list[Problem]:
@@ -63,6 +74,8 @@ class Recipe:
         if self.vocab.size * self.config.embedding_dim > limits.MAX_TABLE_FLOATS:
             p.append(Problem("table_too_large", {"v": self.vocab.size, "e": self.config.embedding_dim,
                                                  "max": limits.MAX_TABLE_FLOATS}))
+        if not p and self.sentences:
+            p += lab_problems(self)  # one step's estimated time and activations (core/memory.py)
         return p
 
 
@@ -103,13 +116,31 @@ class Lab:
 
     def __init__(self, recipe: Recipe):
         require(recipe.problems())
-        cfg = recipe.config
-        require(memory_problems(recipe.vocab.size, cfg.embedding_dim, cfg.optimizer, cfg.pooling))  # before allocating
+        self._ticket = ADMISSIONS.admit(recipe)  # before allocating: the whole training footprint, or InputError
         self.recipe = recipe
         self.uid = uuid.uuid4().hex  # names this lab in per-session caches: unlike id(), never reused, holds no reference
         vocab = recipe.vocab
-        self.batch: Batch = make_batch(vocab, list(recipe.sentences), cfg.fixed_len)
-        self.model = ToyClassifier(vocab.size, cfg.embedding_dim, max(2, len(recipe.classes)),
+        self.batch: Batch = make_batch(vocab, list(recipe.sentences), recipe.config.fixed_len)
+        self._start()
+        self._problems = self._label_problems()  # the recipe is frozen: computed once
+        self._targets = None if self._problems else torch.tensor(recipe.labels, dtype=torch.long)  # (B,)
+        self._scratch: torch.Tensor | None = None
+        self._ticket.hold(self.held_bytes)
+
+    def held_bytes(self) -> int:
+        """Bytes this lab's tensors hold now: parameters, gradients, optimizer state, snapshots.
+
+        Called from other sessions' threads (admission) while this lab may be stepping: each dict is
+        copied with one list() call, which the GIL does not interrupt, before it is walked."""
+        params = list(self.model.parameters())
+        tensors = params + [p.grad for p in params if p.grad is not None]
+        tensors += [v for state in list(self.optimizer.state.values()) for v in list(state.values()) if torch.is_tensor(v)]
+        return sum(t.numel() * t.element_size() for t in tensors) + sum(a.nbytes for a in list(self.snapshots.values()))
+
+    def _start(self) -> None:
+        """Step 0: the seeded model, a fresh optimizer, an empty history."""
+        cfg, vocab = self.recipe.config, self.recipe.vocab
+        self.model = ToyClassifier(vocab.size, cfg.embedding_dim, max(2, len(self.recipe.classes)),
                                    vocab.pad_id, cfg.seed, cfg.pooling)
         self.optimizer = make_optimizer(cfg.optimizer, self.model.parameters(), cfg.lr, cfg.weight_decay)
         self.steps = 0
@@ -117,9 +148,10 @@ class Lab:
         self.last: StepRecord | None = None
         self.snapshots: dict[int, np.ndarray] = {0: self.weight_numpy()}
         self.pad_edits: list[tuple[int, tuple[float, ...]]] = []  # (step, vector) of hand-set PAD rows
-        self._problems = self._label_problems()  # the recipe is frozen: computed once
-        self._targets = None if self._problems else torch.tensor(recipe.labels, dtype=torch.long)  # (B,)
-        self._scratch: torch.Tensor | None = None
+        # Everything done to the weights besides stepping, in order: ("pad", step, vector) and
+        # ("load", step, {name: tensor}). With the recipe it decides the weights at every step (back_to).
+        self.events: list[tuple[str, int, object]] = []
+        self.diverged: Problem | None = None  # set when a step made the loss or a parameter non-finite
 
     # ---- looking up ----------------------------------------------------------------------
     @property
@@ -136,8 +168,8 @@ class Lab:
             return self.model.embedding(self.batch.ids)
 
     def train_problems(self) -> list[Problem]:
-        """Why training cannot run on this recipe ([] when it can)."""
-        return list(self._problems)
+        """Why training cannot run on this recipe or this lab now ([] when it can)."""
+        return list(self._problems) + ([self.diverged] if self.diverged is not None else [])
 
     def _label_problems(self) -> list[Problem]:
         missing = [i for i, label in enumerate(self.recipe.labels) if label is None]
@@ -168,7 +200,7 @@ class Lab:
         ``snapshot=False`` keeps no copy of W at this step: only for a step whose snapshot the next
         one would drop anyway (see ``run``).
         """
-        require(self._problems)
+        require(self.train_problems())
         rows = self.step_rows(self.steps + 1)
         if rows.shape[0] == self.batch.ids.shape[0]:  # every sentence: no gather
             ids, lengths, targets = self.batch.ids, self.batch.lengths, self._targets
@@ -181,13 +213,76 @@ class Lab:
         loss.backward()
         used, grad_rows, unused_max = self._gradient_facts(ids) if record else (None, None, 0.0)
         self.optimizer.step()
+        value = loss.item()
+        if not (math.isfinite(value) and self._finite()):
+            self._diverge(self.steps + 1)
+            return None
         self.steps += 1
-        self.losses.append(loss.item())
+        self.losses.append(value)
         if record:
             self.last = StepRecord(self.steps, self.losses[-1], rows, used, grad_rows, unused_max, self._moved(w, before))
         if snapshot:
             self._keep_snapshot()
         return self.last
+
+    def _finite(self) -> bool:
+        """Every parameter finite? One sum per parameter (~5 ms at 100k×300, where isfinite().all()
+        takes ~115 ms): a sum is finite only if every term is; only an overflowing sum of finite
+        terms needs the element-wise check."""
+        with torch.no_grad():
+            for p in self.model.parameters():
+                if not bool(torch.isfinite(p.sum())) and not bool(torch.isfinite(p).all()):
+                    return False
+        return True
+
+    # ---- divergence and going back -------------------------------------------------------
+    def _diverge(self, step: int) -> None:
+        """Step ``step`` made the loss or a parameter non-finite: go back to the step before it, name the cause.
+
+        Going back replays this lab's history (`back_to`) rather than copying the state before
+        every step: the copy would cost W, the optimizer's buffers and every other parameter at
+        every step (~360 MB and ~100 ms a Step at 100k×300, Adam) for the rare step that diverges,
+        while the replay costs nothing until then and is bitwise by construction, the same path
+        as Reset, a share link and `back_to`. No non-finite W is ever kept as a snapshot.
+        """
+        self._rewind(step - 1)
+        self.diverged = Problem("diverged", {"step": step, "last": step - 1, "cause": self._divergence_cause(),
+                                             "lr": self.recipe.config.lr, "wd": self.recipe.config.weight_decay,
+                                             "factor": f"{1 - self.recipe.config.lr * self.recipe.config.weight_decay:g}"})
+
+    def _divergence_cause(self) -> str:
+        """"weights" when a loaded or hand-set weight is huge; "weight_decay" when decay alone makes W grow
+        (|1 − lr·wd| > 1: SGD, momentum and AdamW multiply W by 1 − lr·wd each step); else "lr"."""
+        cfg = self.recipe.config
+        for kind, _, payload in self.events:
+            tensors = payload.values() if kind == "load" else [torch.tensor(payload)]
+            if any(float(t.abs().max()) >= HUGE_WEIGHT for t in tensors if t.numel()):
+                return "weights"
+        if cfg.optimizer != "adam" and cfg.lr * cfg.weight_decay > 2:
+            return "weight_decay"
+        return "lr"
+
+    def back_to(self, step: int) -> None:
+        """Go back to step ``step`` (0 ≤ step ≤ the current step), bitwise: the lab is rebuilt from its
+        recipe and replayed, hand-set PAD rows and loaded tensors re-applied where they were.
+
+        The snapshots kept up to ``step`` stay (the replay gives them bitwise again); the steps after
+        it, their PAD edits and loads are forgotten, and so is a divergence.
+        """
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= self.steps:
+            require([Problem("back_to_range", {"step": str(step)[:20], "max": self.steps})])
+        require(work_problems(self.recipe, step, "replay"))
+        self._rewind(step)
+
+    def _rewind(self, step: int) -> None:
+        """`back_to` without its checks: a divergence must be undone whatever the replay costs."""
+        kept = {s: a for s, a in self.snapshots.items() if s <= step}
+        events = [e for e in self.events if e[1] <= step]
+        self.model = self.optimizer = self._scratch = None  # free the old tensors before the new ones are allocated
+        self._start()
+        self.uid = uuid.uuid4().hex  # the steps after ``step`` will be new: caches keyed by the old uid must not serve them
+        _play(self, events, step)
+        self.snapshots = kept | {self.steps: self.snapshots[self.steps]}
 
     def _before(self, w: torch.Tensor) -> torch.Tensor:
         """W as it is before this step, read-only: the snapshot kept at this step, which is a copy of it
@@ -232,6 +327,11 @@ class Lab:
         """Take ``n`` steps (bounded by MAX_STEPS_PER_CLICK); report progress as (done, n)."""
         if not 1 <= n <= limits.MAX_STEPS_PER_CLICK:
             require([Problem("steps_range", {"max": limits.MAX_STEPS_PER_CLICK})])
+        require(work_problems(self.recipe, n, "run"))  # estimated before the first step
+        return self._run(n, on_progress)
+
+    def _run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> StepRecord | None:
+        """`run` without its checks (a replay checks its whole budget once)."""
         # With room for only the first and the latest snapshot (a big table), each step's snapshot
         # is dropped by the next: copy W once, at the end (a 120 MB copy per step at 100k×300).
         # The step before the last keeps one too: the recorded last step reads it as "W before"
@@ -240,6 +340,8 @@ class Lab:
         try:
             for i in range(n):
                 self.step(record=i == n - 1, snapshot=not only_latest or i >= n - 2)
+                if self.diverged is not None:  # undone, named in self.diverged: stop here
+                    break
                 if on_progress is not None:
                     on_progress(i + 1, n)
         finally:
@@ -255,6 +357,21 @@ class Lab:
         with torch.no_grad():
             self.weight[self.recipe.vocab.pad_id] = v
         self.pad_edits.append((self.steps, tuple(float(x) for x in v)))
+        self.events.append(("pad", self.steps, self.pad_edits[-1][1]))
+        self.snapshots[self.steps] = self.weight_numpy()
+
+    def load_parameters(self, tensors: dict[str, torch.Tensor]) -> None:
+        """Copy parameters in by name (``"embedding.weight"`` is W), as an imported file asks; kept as an
+        event, so `back_to` re-applies them. Shapes must match; the values must be finite."""
+        params = dict(self.model.named_parameters())
+        copies = {n: torch.as_tensor(t, dtype=torch.float32).detach().clone() for n, t in tensors.items()}
+        if any(n not in params or c.shape != params[n].shape or not bool(torch.isfinite(c).all())
+               for n, c in copies.items()):
+            raise ValueError("load_parameters: unknown name, wrong shape or non-finite values")
+        with torch.no_grad():
+            for n, c in copies.items():
+                params[n].copy_(c)
+        self.events.append(("load", self.steps, copies))
         self.snapshots[self.steps] = self.weight_numpy()
 
     def snapshot_limit(self) -> int:
@@ -284,12 +401,20 @@ def replay(recipe: Recipe, steps: int, pad_edits: list[tuple[int, tuple[float, .
 
     What Reset, a share link and an imported state reproduce: same recipe → bitwise same W.
     """
+    require(work_problems(recipe, steps, "replay"))
     lab = Lab(recipe)
-    edits = sorted(pad_edits, key=lambda e: e[0])
-    for target in sorted({s for s, _ in edits if s <= steps} | {steps}):
-        while lab.steps < target:
-            lab.run(min(limits.MAX_STEPS_PER_CLICK, target - lab.steps))
-        for s, vec in edits:
-            if s == target:
-                lab.set_pad_row(list(vec))
+    _play(lab, [("pad", s, vec) for s, vec in sorted(pad_edits, key=lambda e: e[0])], steps)
     return lab
+
+
+def _play(lab: Lab, events: list[tuple[str, int, object]], steps: int) -> None:
+    """Take ``lab`` (at step 0) to ``steps``, applying each event when its step is reached, in order."""
+    for kind, at, payload in [e for e in events if e[1] <= steps] + [("end", steps, None)]:
+        while lab.steps < at:
+            lab._run(min(limits.MAX_STEPS_PER_CLICK, at - lab.steps))
+            if lab.diverged is not None:  # a history that diverged before ``steps``: stop where it did
+                return
+        if kind == "pad":
+            lab.set_pad_row(list(payload))
+        elif kind == "load":
+            lab.load_parameters(payload)

@@ -259,8 +259,9 @@ def test_a_lab_the_machine_cannot_hold_is_refused_before_anything_is_allocated(m
     import core.memory as memory
     from core.problems import InputError
 
-    assert memory.lab_bytes(100_000, 300, "adam") == 4 * (4 * 30_000_000 + 2 * 30_000_000)
-    assert memory.lab_bytes(10, 4, "sgd") == 4 * (2 * 40 + memory.limits.SNAPSHOT_BUDGET_FLOATS)
+    head = 2 * 301  # the 2-class head: weight and bias
+    assert memory.lab_bytes(100_000, 300, "adam") == 4 * (4 * (30_000_000 + head) + 2 * 30_000_000)
+    assert memory.lab_bytes(10, 4, "sgd") == 4 * (2 * (40 + 2 * 5) + memory.limits.SNAPSHOT_BUDGET_FLOATS)
     assert memory.memory_problems(100_000, 300, "adam", available=64 * 2**30) == []
     (p,) = memory.memory_problems(100_000, 300, "adam", available=2**30)
     assert p.code == "server_memory" and p.params["free_mb"] == 1024 and p.params["need_mb"] > 686

@@ -129,3 +129,68 @@ def test_nearest_tokens_are_the_first_k_of_a_full_stable_sort(values, k, token_i
     expected = sorted(others, key=lambda i: -sims[i])[:k]  # Python's sort is stable
     assert ids.tolist() == expected
     assert cos.tolist() == sims[expected].astype(float).tolist()
+
+
+token_lists = st.one_of(
+    st.text(text_chars, max_size=200),
+    st.lists(st.tuples(tokens, st.sampled_from(["", " unk", " pad", "\tnormal", " PAD", " x", " a b"])), max_size=12)
+    .map(lambda ls: "\n".join(t + role for t, role in ls)),
+)
+
+
+@given(token_lists)
+def test_any_token_list_is_a_vocabulary_or_explained_and_the_table_agrees(text):
+    """The bulk path and the table build the same vocabularies: a list's Vocab, written back as rows,
+    is valid in the table and equal; written back as a marked list, it is the same again."""
+    try:
+        v = Vocab.from_token_list(text)
+    except InputError as e:
+        assert_explained(e)
+        return
+    assert Vocab.from_rows(v.rows()) == v
+    marked = "\n".join(f"{t} {r or 'normal'}" for t, _, r in v.rows())
+    assert Vocab.from_token_list(marked) == v
+    assert all(p.code == "lookalike_tokens" for p in v.warnings)
+
+
+ACTIONS = st.lists(st.one_of(
+    st.tuples(st.just("step"), st.just(0)), st.tuples(st.just("run"), st.integers(1, 30)),
+    st.tuples(st.just("pad"), st.floats(-1e38, 1e38, allow_nan=False)), st.tuples(st.just("back"), st.integers(0, 60)),
+), max_size=8)
+
+
+@settings(max_examples=int(os.environ.get("HYPOTHESIS_LAB_EXAMPLES", "40")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(ACTIONS, st.sampled_from(["sgd", "momentum", "adam", "adamw"]), st.sampled_from([0.1, 1.0, 10.0]),
+       st.sampled_from([0.0, 0.5, 10.0]))
+def test_any_sequence_of_actions_keeps_the_lab_finite_and_replayable(actions, optimizer, lr, wd):
+    """Steps, runs, hand-set PAD rows (huge ones too) and going back, with settings that may diverge:
+    nothing but an explained InputError is raised, no kept W is non-finite, and the lab always
+    equals a fresh lab given the same history (back_to to the current step rebuilds it bitwise)."""
+    from tests.conftest import make_lab
+
+    lab = make_lab(optimizer=optimizer, lr=lr, weight_decay=wd)
+    for kind, arg in actions:
+        try:
+            if kind == "step":
+                lab.step()
+            elif kind == "run":
+                lab.run(arg)
+            elif kind == "pad":
+                lab.set_pad_row([arg, -arg, arg / 2])
+            else:
+                lab.back_to(arg)
+        except InputError as e:
+            assert_explained(e)
+            assert kind in ("step", "run") and lab.diverged is not None or kind == "back" and arg > lab.steps
+        assert all(torch.isfinite(p).all() for p in lab.model.parameters())
+        assert all(bool(torch.isfinite(torch.from_numpy(w)).all()) for w in lab.snapshots.values())
+        assert len(lab.losses) == lab.steps and max(lab.snapshots) == lab.steps
+        if lab.diverged is not None:
+            assert lab.diverged.params["step"] == lab.steps + 1
+    params = [p.detach().clone() for p in lab.model.parameters()]
+    diverged = lab.diverged
+    lab.back_to(lab.steps)
+    for p, q in zip(lab.model.parameters(), params):
+        assert torch.equal(p.detach(), q)
+    assert diverged is None or lab.diverged is None  # going back clears it

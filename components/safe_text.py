@@ -1,0 +1,106 @@
+"""Untrusted text (tokens, class names, labels, anything from a file or a link) shown as text in Markdown.
+
+Streamlit renders ``st.markdown``, ``st.caption``, ``st.error`` and widget labels as Markdown
+(CommonMark + GFM, KaTeX math, directives such as ``:red[…]``, emoji shortcodes). A token such
+as ``![x](http://evil.example/a.png)`` would otherwise make every browser that opens a shared
+link fetch that address, and a token with a backtick breaks out of the code span around it.
+
+    >>> md_escape("영화 좋다")               # ordinary words are unchanged
+    '영화 좋다'
+    >>> md_escape("*b*")                   # each punctuation mark escaped, alone in its text node
+    '\\\\*:color[]b:color[]\\\\*'
+    >>> md_code("a`b")
+    '``a`b``'
+
+``tests/test_safety_markdown.py`` renders a hostile corpus through Streamlit's own Markdown in
+Chromium and checks that the text shown equals the input and that nothing is fetched or linked.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import string
+from typing import Any, Mapping
+
+_PUNCT = frozenset(string.punctuation)  # every ASCII punctuation character may be backslash-escaped (CommonMark 2.4)
+_RUNS = re.compile(r"[!-/:-@\[-`{-~]|[^!-/:-@\[-`{-~]+")  # one punctuation character, or a run of anything else
+_SPLIT = ":color[]"  # an empty Streamlit colour directive: an empty <span>, a boundary between text nodes
+_EDGE_SPACE = re.compile(r"^[ \t]+|[ \t]+$")
+_LINE_BREAK = re.compile(r"\r\n|[\r\n\v\f\x1c-\x1e\x85\u2028\u2029]")
+_CODE_PLACEHOLDER = re.compile(r"`(\{([A-Za-z_][A-Za-z0-9_]*)(?::[^{}`]*)?\})`")
+_MATERIAL = ":material/"  # Streamlit rewrites this in the raw source, even inside code spans
+
+
+def md_escape(s: str) -> str:
+    """``s`` as Markdown that renders exactly ``s`` (line breaks become spaces: a message is one line).
+
+    Every ASCII punctuation character is backslash-escaped, so no construct can start: links,
+    images, HTML, entities, KaTeX ``$``, emphasis, headings, lists, quotes, tables, code spans and
+    ``:red[…]`` directives. That is not enough: after parsing, Streamlit and GFM rewrite the text
+    itself (autolinks of ``http://…``, ``www.…`` and ``a@b.c``; ``:streamlit:`` as an image;
+    ``:material_home:`` as an icon; emoji shortcodes; ``->`` as an arrow), one text node at a time.
+    So each punctuation character is also put in a text node of its own, between empty
+    ``:color[]`` directives (Streamlit draws each as an empty ``<span>``, no style): no rewrite
+    pattern fits in a node. Leading and trailing spaces are written as ``&#32;``, which Markdown
+    neither strips nor reads as an indented code block.
+
+    For Markdown sinks only (st.markdown, st.caption, st.error/warning/info, widget labels and
+    help); plain-text sinks (dataframe cells, st.text, st.code, selectbox options) need nothing.
+    """
+    s = _LINE_BREAK.sub(" ", str(s))
+    out = _SPLIT.join("\\" + run if run in _PUNCT else run for run in _RUNS.findall(s))
+    return _EDGE_SPACE.sub(lambda m: "".join(f"&#{ord(c)};" for c in m.group()), out)
+
+
+def md_code(s: str) -> str:
+    """``s`` as an inline code span that shows exactly ``s``: fenced by one more backtick than the
+    longest run inside, padded with a space where ``s`` starts or ends with a backtick or a space
+    (CommonMark strips one such pair). Inside a code span nothing is interpreted, but Streamlit
+    rewrites ``:material/`` in the raw source, so the span is split there into adjacent spans."""
+    s = _LINE_BREAK.sub(" ", str(s))
+    if not s:
+        return ""
+    chunks, cut = [], len(_MATERIAL) - 1  # cut between ":material" and "/"
+    while (i := s.find(_MATERIAL)) >= 0:
+        chunks.append(s[:i + cut])
+        s = s[i + cut:]
+    chunks.append(s)
+    out = _one_code_span(chunks[0]) if chunks[0] else ""
+    for c in chunks[1:]:  # each starts with the "/", written as escaped text between two spans
+        out += "\\/" + (_one_code_span(c[1:]) if c[1:] else "")
+    return out
+
+
+def _one_code_span(s: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", s)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if s[0] in "` " or s[-1] in "` " else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def safe_params(params: Mapping[str, Any], code: frozenset[str] | set[str] | tuple[str, ...] = ()) -> dict[str, Any]:
+    """``params`` for a Markdown template: each str value through `md_escape`, or through `md_code`
+    when its name is in ``code`` (a placeholder the template shows as code); other values as they are.
+
+    Numbers stay numbers, so format specs such as ``{n:,}`` still work. Use with `code_placeholders`:
+
+    >>> template, code = code_placeholders("Row {row}: `{token}` is a duplicate of **{other}**")
+    >>> template.format(**safe_params({"row": 3, "token": "a`b", "other": "*x*"}, code))
+    'Row 3: ``a`b`` is a duplicate of **\\\\*:color[]x:color[]\\\\***'
+    """
+    return {k: (md_code(v) if k in code else md_escape(v)) if isinstance(v, str) else v for k, v in params.items()}
+
+
+def code_placeholders(template: str) -> tuple[str, frozenset[str]]:
+    """The template with the backticks around whole placeholders (`` `{token}` ``) removed, and
+    those placeholders' names: their values must come as `md_code` spans, which carry their own fence."""
+    names = frozenset(m.group(2) for m in _CODE_PLACEHOLDER.finditer(template))
+    return _CODE_PLACEHOLDER.sub(r"\1", template), names
+
+
+def plotly_escape(s: str) -> str:
+    """``s`` for Plotly text (titles, point labels, hover text, tick labels): Plotly reads a subset of
+    HTML there (``<a href>`` becomes a clickable link, ``<b>``, ``<br>``) and decodes entities, so
+    ``<``, ``>`` and ``&`` are written as entities and show as themselves."""
+    return html.escape(str(s), quote=False)
