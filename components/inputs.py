@@ -91,7 +91,7 @@ def refuse_large_edit(shown_rows: int) -> Problem | None:
     of more rows than the table shows, or a payload that is not an editor's edit at all.
     """
     try:
-        pending = st.session_state.get(Keys.VOCAB)
+        pending = session.get(Keys.VOCAB)
     except Exception:  # a payload Streamlit's own deserializer cannot read (not JSON, wrong shape)
         pending, problem = None, Problem("vocab_edit_invalid")
     else:
@@ -100,7 +100,7 @@ def refuse_large_edit(shown_rows: int) -> Problem | None:
         problem = edit_size_problem(pending, shown_rows)
     if problem is not None:
         try:
-            del st.session_state[Keys.VOCAB]
+            session.forget(Keys.VOCAB)
         except Exception:  # already gone, or unreadable even to delete: the editor starts clean anyway
             pass
     return problem
@@ -123,7 +123,7 @@ def edit_size_problem(pending: object, shown_rows: int) -> Problem | None:
 def _edit_pending() -> bool:
     """Does the editor's state hold an edit not yet folded into the table?"""
     try:
-        pending = st.session_state.get(Keys.VOCAB)
+        pending = session.get(Keys.VOCAB)
         return bool(pending) and any(pending.get(k) for k in ("edited_rows", "added_rows", "deleted_rows"))
     except Exception:  # unreadable: refuse_large_edit drops it and says so
         return False

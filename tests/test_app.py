@@ -375,7 +375,11 @@ def test_the_replay_is_rebuilt_only_when_what_it_shows_changes(at, monkeypatch):
 
 
 def test_a_preset_the_server_has_no_memory_for_is_refused_and_the_page_stays(at, monkeypatch):
+    import gc
+
     import core.memory as memory
+
+    gc.collect()  # earlier tests' labs, no longer referenced, leave the admission ledger
 
     at.text_area(key="sentences").input("영화 좋다 | 긍정\n영화 나쁘다 | 부정\n좋다 | 긍정").run()
     lab = at.session_state["_ws"].lab
