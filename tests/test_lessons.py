@@ -24,7 +24,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_sequence
 from components.i18n import LANGS, strings, t
 import core.lessons.common as lessons_common
 from core import lessons
-from core.lessons import LESSON_IDS, run_all, run_demo
+from core.lessons import HOLDS, LESSON_IDS, run_all, run_demo
 from tests.conftest import make_lab
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +86,7 @@ def test_C1_ids_are_names(lab):
     renamed = w[perm.argsort()]  # renamed[perm[i]] = w[i]
     ids = lab.batch.ids
     assert torch.equal(F.embedding(perm[ids], renamed), F.embedding(ids, w)) == d.facts["renamed_equal"] is True
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C2_lookup_is_row(lab):
@@ -98,7 +98,7 @@ def test_C2_lookup_is_row(lab):
         assert torch.equal(emb(torch.tensor(i)), w[i])
     shown = {row[0]: row[1] for row in d.tables["lookups"][1:]}
     assert shown == {i: lab.recipe.vocab.tokens[i] for i in ids.tolist()}
-    assert d.facts["row0_token"] == "<PAD>" and d.verdict
+    assert d.facts["row0_token"] == "<PAD>" and d.verdict == HOLDS
 
 
 def test_C3_shapes(lab):
@@ -108,7 +108,7 @@ def test_C3_shapes(lab):
     assert d.facts["sentence_out"] == list(emb(torch.tensor([1, 2, 1, 4])).shape) == [4, 4]
     assert d.facts["scalar_out"] == list(emb(torch.tensor(1)).shape) == [4]
     assert d.facts["empty_out"] == list(emb(torch.zeros(2, 0, dtype=torch.long)).shape) == [2, 0, 4]
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C4_one_hot_product(lab):
@@ -124,7 +124,7 @@ def test_C4_one_hot_product(lab):
     assert d.facts["inf_nan_cells"] == int((one_hot.float() @ w).isnan().sum()) > 0
     assert d.facts["inf_lookup_finite"] and bool(w[ids].isfinite().all())
     assert (d.facts["lookup_cost"], d.facts["matmul_cost"]) == (4, 28)
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C4_when_every_row_is_used_an_extra_row_holds_the_inf():
@@ -135,7 +135,7 @@ def test_C4_when_every_row_is_used_an_extra_row_holds_the_inf():
     assert d.facts["every_row_used"] and d.facts["inf_row"] == -1
     extra = torch.cat([W(lab), torch.tensor([[math.inf, 0.0, 0.0]])])  # (V+1, E)
     assert d.facts["inf_nan_cells"] == int((F.one_hot(ids, 8).float() @ extra).isnan().sum())
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C5_and_C14_parameters(lab):
@@ -145,7 +145,7 @@ def test_C5_and_C14_parameters(lab):
         d = run_demo(lesson, lab)
         assert d.facts["param_names"] == names == ["weight"]
         assert d.facts["n_params"] == sum(p.numel() for p in emb.parameters()) == 7 * 4
-        assert d.verdict
+        assert d.verdict == HOLDS
     d5 = run_demo("C5", lab)
     assert d5.facts["output_shape_longer"] == list(emb(torch.cat([lab.batch.ids] * 2, dim=1)).shape) == [3, 8, 4]
     assert d5.facts["n_params_after_longer"] == 28
@@ -165,7 +165,7 @@ def test_C6_what_the_layer_accepts(lab):
     assert d.facts["string_error"] == error_of(lambda: emb("a"))
     assert d.facts["int32_error"] is None and torch.equal(emb(ids.int()), emb(ids)) and d.facts["int32_equal"]
     assert d.facts["longer_than_v_shape"] == list(emb(torch.arange(8) % 7).shape) == [8, 4]
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C12_preprocessing_owns_strings_and_unk(lab):
@@ -176,7 +176,7 @@ def test_C12_preprocessing_owns_strings_and_unk(lab):
     assert d.facts["str_input_error"] == error_of(lambda: fresh(lab)("zz"))
     assert d.facts["out_of_range_error"]["type"] == "IndexError"
     assert d.facts["padding_idx"] == lab.model.embedding.padding_idx == 0 and d.facts["ids_agree"]
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 # ---- C7–C11 ------------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ def test_C7_fresh_table_is_standard_normal(lab):
         torch.manual_seed(3)
         same = torch.equal(nn.Embedding(7, 4, padding_idx=0).weight.detach(), w0)
     assert same and d.facts["same_as_nn_embedding"] and d.facts["pad_row_zero"]
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C8_gradient_reaches_only_looked_up_rows(trained):
@@ -214,7 +214,7 @@ def test_C8_gradient_reaches_only_looked_up_rows(trained):
     assert torch.allclose(summed, g[1], atol=1e-6) and d.facts["repeated_sum_close"]
     assert d.facts["repeated_sum_diff"] == pytest.approx((summed - g[1]).abs().max().item(), abs=1e-6)
     assert d.facts["grad_rows"] == ["used_but_pad"]
-    assert d.facts["ids_unchanged"] and d.verdict
+    assert d.facts["ids_unchanged"] and d.verdict == HOLDS
 
 
 def test_C8_absent_row_moves_only_with_optimizer_state(trained):
@@ -252,7 +252,7 @@ def test_C9_untrained_spectrum_and_objective(lab):
         tables.append(model.embedding.weight.detach())
     assert not torch.equal(*tables)
     assert d.facts["other_objective"] == "labels_shifted" and d.facts["rows_differing"] > 0
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C10_same_id_same_vector(lab):
@@ -262,7 +262,7 @@ def test_C10_same_id_same_vector(lab):
     i = d.facts["id"]
     assert i == 1 and d.facts["positions"] == int((ids == i).sum()) == 4 and not d.facts["constructed"]
     assert all(torch.equal(v, w[i]) for v in vectors[ids == i])
-    assert d.facts["lstm_max_diff"] > 0 and d.verdict
+    assert d.facts["lstm_max_diff"] > 0 and d.verdict == HOLDS
 
 
 def test_C11_unk_and_pad_are_different(lab):
@@ -272,7 +272,7 @@ def test_C11_unk_and_pad_are_different(lab):
     assert d.facts["unk_cells"] == int(((ids == 3) & mask).sum()) == 1
     assert d.facts["oov_tokens"] == ["zz"] and d.facts["oov_count"] == 1
     assert d.facts["pad_cells"] == int((ids.shape[1] - lab.batch.lengths).sum()) == 3
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 # ---- C13–C16 -------------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ def test_C13_decay_hand_set_row_and_padding_idx_rules(lab):
     assert d.facts["minus_one_means"] == nn.Embedding.from_pretrained(W(lab), padding_idx=-1).padding_idx == 6
     assert d.facts["out_of_range_error"] == error_of(lambda: nn.Embedding.from_pretrained(W(lab), padding_idx=7))
     assert d.facts["out_of_range_error"]["type"] == "AssertionError"
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C13_hand_set_pad_row_is_looked_up_not_rezeroed():
@@ -336,7 +336,7 @@ def test_C13_hand_set_pad_row_is_looked_up_not_rezeroed():
         assert torch.equal(lab.model.embedding(torch.tensor(0)), vec)  # the learner's own layer returns it
     d = run_demo("C13", lab)
     assert d.facts["hand_vector"] == lessons_common._vec(vec)
-    assert d.facts["hand_lookup_equal"] and d.facts["hand_kept_after_steps"] and d.verdict
+    assert d.facts["hand_lookup_equal"] and d.facts["hand_kept_after_steps"] and d.verdict == HOLDS
 
 
 def test_C15_zero_inputs_still_update_an_lstm(lab):
@@ -360,7 +360,7 @@ def test_C15_zero_inputs_still_update_an_lstm(lab):
     mask = lab.batch.mask.unsqueeze(-1)
     masked = (vectors * mask).sum(1) / lab.batch.lengths.unsqueeze(1)
     assert torch.allclose(vectors.mean(1), masked * lab.batch.lengths.unsqueeze(1) / 4, atol=1e-6)
-    assert d.facts["mean_relation"] and d.facts["output_shape"] == [3, 4, 4] and d.verdict
+    assert d.facts["mean_relation"] and d.facts["output_shape"] == [3, 4, 4] and d.verdict == HOLDS
 
 
 def test_C16_the_chapter_code_runs_as_written(lab):
@@ -375,14 +375,14 @@ def test_C16_the_chapter_code_runs_as_written(lab):
     assert d.facts["vectors_shape"] == list(namespace["vectors"].shape) == [2, 3, 3]
     assert d.facts["pad_vector"] == [0.0, 0.0, 0.0] and d.facts["pad_vector_zero"]
     assert d.facts["learner_ids"] == lab.batch.ids.tolist() and d.facts["learner_matches_batch"]
-    assert not d.facts["learner_is_chapter"] and d.verdict
+    assert not d.facts["learner_is_chapter"] and d.verdict == HOLDS
 
 
 def test_C16_chapter_preprocessing_needs_the_special_token_names():
     rows = [("[PAD]", 0, "pad"), ("a", 1, ""), ("[UNK]", 2, "unk")]
     d = run_demo("C16", make_lab(rows, "a q | 0", ("n", "p")))
     assert d.facts["learner_error"]["type"] == "KeyError" and d.facts["learner_ids"] is None
-    assert d.verdict  # the chapter's own run still holds
+    assert d.verdict == HOLDS  # the chapter's own run still holds
 
 
 # ---- X1–X7 -----------------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ def test_X1_pad_sequence_pads_with_zero(which):
     assert torch.equal(pad_sequence(seqs, batch_first=True, padding_value=vocab.pad_id), lab.batch.ids)
     assert d.facts["with_pad_equals_batch"] and d.facts["token_at_0"] == vocab.tokens[0]
     assert d.facts["default_wrote"] == int((default[~lab.batch.mask] == 0).sum()) == 3
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_X2_max_norm_rewrites_weight_under_no_grad(lab):
@@ -409,7 +409,7 @@ def test_X2_max_norm_rewrites_weight_under_no_grad(lab):
     used = torch.unique(lab.batch.ids)
     assert bool((emb.weight[used].norm(dim=1) <= d.facts["max_norm"] * (1 + 1e-6)).all())
     assert d.facts["rows_changed"] == int((emb.weight != before).any(dim=1).sum()) > 0
-    assert torch.equal(emb.weight[[6]], before[[6]]) and d.facts["unused_unchanged"] and d.verdict
+    assert torch.equal(emb.weight[[6]], before[[6]]) and d.facts["unused_unchanged"] and d.verdict == HOLDS
 
 
 def test_X3_scale_grad_by_freq_divides_by_count(lab):
@@ -423,7 +423,7 @@ def test_X3_scale_grad_by_freq_divides_by_count(lab):
     rows = [i for i in range(1, 7) if counts[i] > 0]
     assert torch.allclose(scaled.weight.grad[rows] * counts[rows].unsqueeze(1), plain.weight.grad[rows], atol=1e-6)
     assert d.facts["max_count"] == int(counts[1:].max()) == 4 and d.facts["rows_checked"] == len(rows)
-    assert d.facts["close"] and d.verdict
+    assert d.facts["close"] and d.verdict == HOLDS
 
 
 def test_X4_sparse_gradients_and_optimizers(lab):
@@ -436,7 +436,7 @@ def test_X4_sparse_gradients_and_optimizers(lab):
     assert d.facts["adamw_error"] == error_of(lambda: torch.optim.AdamW([emb.weight]).step())
     torch.optim.SGD([emb.weight], lr=0.1).step()
     torch.optim.SparseAdam([emb.weight], lr=0.1).step()
-    assert d.facts["sgd_error"] is None and d.facts["sparse_adam_error"] is None and d.verdict
+    assert d.facts["sgd_error"] is None and d.facts["sparse_adam_error"] is None and d.verdict == HOLDS
 
 
 def test_X5_from_pretrained_freezes_and_shares(lab):
@@ -447,7 +447,7 @@ def test_X5_from_pretrained_freezes_and_shares(lab):
     assert emb.weight.data_ptr() == w.data_ptr() and d.facts["shares_memory"]
     w[0, 0] += 1.0
     assert emb.weight[0, 0].item() == w[0, 0].item() and d.facts["value_after"] == d.facts["value_before"] + 1.0
-    assert d.facts["lab_requires_grad"] and d.verdict
+    assert d.facts["lab_requires_grad"] and d.verdict == HOLDS
 
 
 def test_X6_embedding_bag_is_the_masked_mean(lab):
@@ -458,7 +458,7 @@ def test_X6_embedding_bag_is_the_masked_mean(lab):
     masked = (W(lab)[ids] * keep).sum(1) / keep.sum(1)
     assert torch.allclose(bag, masked, atol=1e-6)
     assert d.facts["max_diff"] == pytest.approx((bag - masked).abs().max().item(), abs=1e-6)
-    assert d.facts["pad_cells"] == int((ids == 0).sum()) == 3 and d.facts["close"] and d.verdict
+    assert d.facts["pad_cells"] == int((ids == 0).sum()) == 3 and d.facts["close"] and d.verdict == HOLDS
 
 
 def pad_moves(tables, pad):
@@ -475,7 +475,7 @@ def test_X7_refit_moves_pad_fixed_frame_does_not(trained):
     refit, fixed = pad_moves(tables, 0)
     assert refit > 0 and fixed == 0.0
     assert d.facts["refit_move"] == pytest.approx(refit, abs=1e-6) and d.facts["fixed_move"] == 0.0
-    assert d.facts["snapshots"] == 4 and not d.facts["trained_copy"] and d.verdict
+    assert d.facts["snapshots"] == 4 and not d.facts["trained_copy"] and d.verdict == HOLDS
 
 
 def test_X7_a_hand_set_pad_row_moves_in_the_fixed_frame_too():
@@ -483,13 +483,13 @@ def test_X7_a_hand_set_pad_row_moves_in_the_fixed_frame_too():
     lab.run(2)
     lab.set_pad_row([1.0, 1.0, 1.0, 1.0])
     d = run_demo("X7", lab)
-    assert d.facts["pad_row_changed"] and d.facts["fixed_move"] > 0 and d.verdict
+    assert d.facts["pad_row_changed"] and d.facts["fixed_move"] > 0 and d.verdict == HOLDS
 
 
 def test_X7_trains_a_copy_when_only_one_snapshot_exists(lab):
     d = run_demo("X7", lab)
     assert d.facts["trained_copy"] and d.facts["snapshots"] == lessons_common.TRAIN_STEPS + 1
-    assert d.facts["refit_move"] > 0 and d.facts["fixed_move"] == 0.0 and d.verdict
+    assert d.facts["refit_move"] > 0 and d.facts["fixed_move"] == 0.0 and d.verdict == HOLDS
 
 
 # ---- every demo, every state ---------------------------------------------------------------------
@@ -564,24 +564,75 @@ def test_every_demo_handles_every_state(name):
     demos = run_all(lab)
     assert list(demos) == list(LESSON_IDS)
     for lesson_id, d in demos.items():
-        assert d.id == lesson_id and isinstance(d.verdict, bool)
+        assert d.id == lesson_id and isinstance(d.held, bool)
         assert plain(d.facts) and plain(d.tables), lesson_id
         for rows in d.tables.values():
             assert all(len(row) == len(rows[0]) for row in rows), lesson_id
-    failed = [i for i, d in demos.items() if not d.verdict]
+    failed = [i for i, d in demos.items() if d.verdict != HOLDS]
     assert failed == [], failed
 
 
-def test_every_lesson_string_exists_in_both_languages():
-    data = json.loads((ROOT / "assets" / "strings" / "lessons.json").read_text(encoding="utf-8"))
-    assert data and all(key.startswith("lesson.") for key in data)
-    for key, entry in data.items():
-        assert set(entry) == set(LANGS) and all(entry[lang].strip() for lang in LANGS), key
+def _strings_file(name: str) -> dict:
+    return json.loads((ROOT / "assets" / "strings" / name).read_text(encoding="utf-8"))
+
+
+def test_every_lesson_string_exists_in_both_languages_and_in_its_own_file():
+    shared = _strings_file("lessons.json")
+    assert shared and all(key.startswith("lesson.") for key in shared)
     for lesson_id in LESSON_IDS:
+        own = _strings_file(f"lesson_{lesson_id}.json")
+        assert all(key.startswith(f"lesson.{lesson_id}.") for key in own), lesson_id  # its strings, no other's
+        assert not any(key.startswith(f"lesson.{lesson_id}.") for key in shared), lesson_id
         for part in ("title", "body", "check"):
-            assert f"lesson.{lesson_id}.{part}" in data
-    for answer in lessons.GRAD_ANSWERS:
-        assert f"lesson.answer.{answer}" in data
+            assert f"lesson.{lesson_id}.{part}" in own
+        unit = lessons.lesson(lesson_id)
+        if unit.predict:
+            assert f"lesson.{lesson_id}.predict" in own
+            for answer in unit.predict[1]:
+                assert f"lesson.{lesson_id}.answer.{answer}" in own or f"lesson.answer.{answer}" in shared
+        for key, entry in {**shared, **own}.items():
+            assert set(entry) == set(LANGS) and all(entry[lang].strip() for lang in LANGS), key
+
+
+def test_the_registry_is_literal_and_complete():
+    source = (ROOT / "core" / "lessons" / "__init__.py").read_text(encoding="utf-8")
+    assert "globals()" not in source
+    assert LESSON_IDS == tuple(f"C{i}" for i in range(1, 17)) + tuple(f"X{i}" for i in range(1, 8))
+    assert [unit.id for unit in lessons.LESSONS] == list(LESSON_IDS)
+    for unit in lessons.LESSONS:  # each record names its own demo, and every headline is a fact it gives
+        assert unit.demo.__name__ == f"demo_{unit.id}"
+    with pytest.raises(KeyError, match="C99"):
+        run_demo("C99", lab_a())
+
+
+def test_the_predict_questions_are_each_lessons_own(lab):
+    from components.lessons import answer_text
+
+    c8, c13 = lessons.lesson("C8").predict, lessons.lesson("C13").predict
+    assert c8[1] != c13[1] and t("en", "lesson.C8.predict") != t("en", "lesson.C13.predict", pad_id=0)
+    assert "PAD" in t("en", "lesson.C13.predict", pad_id=0)
+    d = run_demo("C13", lab)  # torch: with padding_idx the PAD row's gradient is exactly zero
+    emb = fresh(lab)
+    ids = lab.batch.ids
+    (emb(ids) * torch.randn(*ids.shape, emb.embedding_dim)).sum().backward()
+    assert d.facts["pad_answer"] == ["zero" if bool((emb.weight.grad[0] == 0).all()) else "nonzero"] == ["zero"]
+    assert answer_text("en", "C13", "zero") != answer_text("en", "C8", "used")
+
+
+def test_a_non_finite_W_cannot_be_checked_rather_than_failing():
+    lab = lab_a()
+    with torch.no_grad():
+        lab.model.embedding.weight[4, 1] = math.inf
+        lab.model.embedding.weight[5, 0] = math.nan
+    demos = run_all(lab)
+    unchecked = {i for i, d in demos.items() if d.verdict == lessons.NOT_FINITE}
+    reading_w = {unit.id for unit in lessons.LESSONS if unit.needs_finite}
+    assert unchecked == reading_w and "C4" in unchecked and "C16" not in unchecked
+    assert all(demos[i].facts == {"non_finite_rows": 2} for i in unchecked)
+    assert all(demos[i].verdict == HOLDS for i in set(LESSON_IDS) - unchecked)  # never "fails"
+    for lang in LANGS:
+        text = t(lang, "lesson.verdict.not_finite", non_finite_rows=2)
+        assert "[lesson." not in text and "2" in text
 
 
 @pytest.mark.parametrize("name", ["chapter", "every_row_used_lstm", "two_rows_only", "pad_typed_as_word"])

@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import torch
@@ -32,7 +33,6 @@ DECAY_LR, DECAY, DECAY_STEPS = 0.01, 0.01, 10  # C13: weight decay on a non-zero
 X7_MAX_SNAPSHOTS = 8
 X7_MAX_FLOATS = 4_000_000  # snapshots × V·E fitted by X7's PCAs
 
-LESSON_IDS = tuple(f"C{i}" for i in range(1, 17)) + tuple(f"X{i}" for i in range(1, 8))
 GRAD_ANSWERS = ("all", "used", "used_but_pad", "none")  # C8/C13: which rows get a gradient
 
 CHAPTER_CODE = '''import torch
@@ -57,14 +57,69 @@ CHAPTER_PREPROCESSING = CHAPTER_CODE[CHAPTER_CODE.index("encoded ="): CHAPTER_CO
 CHAPTER_IDS = ((2, 0, 3), (2, 4, 1))  # the matrix printed in the chapter
 
 
+HOLDS, FAILS, NOT_FINITE = "holds", "fails", "not_finite"  # the three verdicts a lesson can give
+
+
 @dataclass(frozen=True)
 class Demo:
-    """What one demonstration saw. ``facts`` and ``tables`` hold plain Python values only."""
+    """What one demonstration saw. ``facts``, ``tables`` and ``figure`` hold plain Python values only.
+
+    ``figure`` is the data a lesson draws (components.lessons turns it into a Plotly figure):
+    ``{"kind": ..., **arrays as lists}``; empty when the lesson draws nothing.
+    """
 
     id: str
-    verdict: bool  # did the check this demo performs hold
+    held: bool  # did the check this demo performs hold
     facts: dict[str, Any]
     tables: dict[str, list[list]] = field(default_factory=dict)
+    figure: dict[str, Any] = field(default_factory=dict)
+    checkable: bool = True  # False: W holds inf or NaN, so the check was not run
+
+    @property
+    def verdict(self) -> str:
+        """HOLDS, FAILS, or NOT_FINITE (a non-finite W: the claim cannot be checked, not "did not hold")."""
+        return NOT_FINITE if not self.checkable else HOLDS if self.held else FAILS
+
+
+def _cut_short(facts: dict[str, Any]) -> bool:
+    """Did the demo use only part of the batch or of W (big inputs)?"""
+    return facts.get("full_table") is False or facts.get("sentences_used", 0) < facts.get("sentences", 0)
+
+
+BOOKKEEPING = MappingProxyType({k: _cut_short for k in ("sentences_used", "sentences", "table_rows", "full_table")})
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson as one unit: its demo, what it shows, and (by its id) its strings.
+
+    Its prose lives in ``assets/strings/lesson_<id>.json`` (keys ``lesson.<id>.*``): title, body,
+    check, the label of every fact, and its prediction question if it asks one.
+    """
+
+    id: str
+    demo: Callable[[Lab], Demo]
+    headline: tuple[str, ...] = ()  # facts shown as metrics; the others go in its fact table
+    shown_only_if: Mapping[str, Callable[[dict], bool]] = field(default_factory=lambda: BOOKKEEPING)  # facts that say nothing otherwise
+    codes: tuple[str, ...] = ()  # facts whose value is a code, shown through ``lesson.value.<code>``
+    predict: tuple[str, tuple[str, ...]] | None = None  # (fact holding the right answers, the choices)
+    needs_finite: bool = True  # False: its check does not read W's values
+
+    def run(self, lab: Lab) -> Demo:
+        """The demo on ``lab``; on a non-finite W, a lesson that reads W's values says it cannot check."""
+        if self.needs_finite and not _finite(lab.weight):
+            bad = int((~torch.isfinite(lab.weight.detach())).any(dim=1).sum())
+            return Demo(self.id, False, {"non_finite_rows": bad}, checkable=False)
+        return self.demo(lab)
+
+
+def only_if(**rules: Callable[[dict], bool]) -> Mapping[str, Callable[[dict], bool]]:
+    """The bookkeeping rules plus a lesson's own: ``only_if(rows_used=lambda f: ...)``."""
+    return MappingProxyType({**BOOKKEEPING, **rules})
+
+
+def _finite(w: torch.Tensor) -> bool:
+    return bool(torch.isfinite(w.detach()).all())
 
 
 # ---- helpers ----------------------------------------------------------------------------------

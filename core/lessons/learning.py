@@ -11,11 +11,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from core.lessons.common import (  # noqa: F401
+    GRAD_ANSWERS,
     MAX_COPY_FLOATS,
     SHOW_ROWS,
     STATS_MAX_FLOATS,
     TRAIN_STEPS,
     Demo,
+    Lesson,
+    only_if,
     _Bench,
     _bench,
     _fresh_table,
@@ -65,6 +68,10 @@ def demo_C7(lab: Lab) -> Demo:
              "steps": lab.steps, "now_mean": now["mean"], "now_std": now["std"]}
     ok = facts["pad_row_zero"] and abs(z_mean) < 5 and abs(z_var) < 5 and same_as_nn is not False
     return Demo("C7", ok, facts)
+
+
+C7 = Lesson("C7", demo_C7, headline=("fresh_mean", "fresh_std", "z_mean"),
+            shown_only_if=only_if(rows_used=lambda f: f["rows_used"] < f["vocab_size"]), needs_finite=False)
 
 
 def _train_table(lab: Lab, bench: _Bench, objective: str) -> torch.Tensor:
@@ -131,6 +138,10 @@ def demo_C9(lab: Lab) -> Demo:
              "train_steps": TRAIN_STEPS, "other_objective": kind, "rows_differing": int(differ.sum()),
              "objective_max_diff": float((mine - other).abs().max()), **bench.facts(lab)}
     return Demo("C9", facts["rows_differing"] > 0, facts, {"spectrum": rows})
+
+
+C9 = Lesson("C9", demo_C9, headline=("fresh_top_share", "random_top_share", "rows_differing"), codes=("other_objective",),
+            shown_only_if=only_if(one_dimension=lambda f: f["one_dimension"]))
 
 
 # ---- C8: what training does to the rows ----------------------------------------------------------
@@ -201,6 +212,10 @@ def demo_C8(lab: Lab) -> Demo:
     ok = (facts["unused_grad_max"] == 0.0 and facts["pad_grad_max"] == 0.0 and sum_ok and facts["ids_unchanged"]
           and (not moves or (moves["sgd"] == 0.0 and moves["momentum"] > 0 and moves["adam"] > 0)))
     return Demo("C8", ok, facts, tables)
+
+
+C8 = Lesson("C8", demo_C8, headline=("unused_grad_max", "pad_grad_max", "repeated_sum_diff"), codes=("loss_kind", "optimizer"),
+            predict=("grad_rows", GRAD_ANSWERS))
 
 
 def _step_facts(lab: Lab, bench: _Bench, emb: nn.Embedding, model: nn.Module) -> dict[str, Any]:

@@ -13,6 +13,8 @@ from core.lessons.common import (  # noqa: F401
     ONE_HOT_MAX_MACS,
     SHOW_ROWS,
     Demo,
+    Lesson,
+    only_if,
     _bench,
     _error,
     _gen,
@@ -56,6 +58,9 @@ def demo_C1(lab: Lab) -> Demo:
     return Demo("C1", same, facts)
 
 
+C1 = Lesson("C1", demo_C1, headline=("adjacent_cos", "random_cos"))
+
+
 def demo_C2(lab: Lab) -> Demo:
     """Embedding(i) is row i of W: checked for every id the batch looks up."""
     emb, W = lab.model.embedding, lab.weight.detach()  # W: (V, E)
@@ -71,6 +76,9 @@ def demo_C2(lab: Lab) -> Demo:
              "all_equal": all_equal, "scalar_equal": scalar_equal, "row0_token": _token(lab, 0)}
     ok = all_equal and scalar_equal and list(emb.weight.shape) == [lab.recipe.vocab.size, E]
     return Demo("C2", ok, facts, {"lookups": rows})
+
+
+C2 = Lesson("C2", demo_C2, headline=("vocab_size", "dim", "ids_checked"))
 
 
 def demo_C3(lab: Lab) -> Demo:
@@ -90,6 +98,9 @@ def demo_C3(lab: Lab) -> Demo:
              "scalar_out": rows[3][2], "empty_out": rows[4][2], "sentences_used": b,
              "sentences": int(lab.batch.ids.shape[0])}
     return Demo("C3", ok, facts, {"shapes": rows})
+
+
+C3 = Lesson("C3", demo_C3, headline=("dim",), needs_finite=False)
 
 
 # ---- C4: the one-hot view ---------------------------------------------------------------------------
@@ -147,6 +158,10 @@ def demo_C4(lab: Lab) -> Demo:
     return Demo("C4", ok, facts)
 
 
+C4 = Lesson("C4", demo_C4, headline=("max_diff", "inf_nan_cells", "cost_ratio"),
+            shown_only_if=only_if(one_hot_max_macs=lambda f: f["tokens_compared"] < f["tokens"]))
+
+
 # ---- C5, C14: the parameters -----------------------------------------------------------------
 def _parameter_facts(lab: Lab) -> dict[str, Any]:
     emb = lab.model.embedding
@@ -173,6 +188,9 @@ def demo_C5(lab: Lab) -> Demo:
     return Demo("C5", ok, facts)
 
 
+C5 = Lesson("C5", demo_C5, headline=("n_params", "lookups", "lookups_longer"), needs_finite=False)
+
+
 def demo_C14(lab: Lab) -> Demo:
     """The PAD row is a row of W: it counts in the V·E parameters and sits in the trainable tensor."""
     facts = _parameter_facts(lab)
@@ -183,6 +201,9 @@ def demo_C14(lab: Lab) -> Demo:
                   "weight_requires_grad": bool(lab.weight.requires_grad), "pad_row_in_table": 0 <= pad < W.shape[0]})
     ok = facts["n_params"] == facts["v_times_e"] and facts["pad_row_in_table"] and facts["param_names"] == ["weight"]
     return Demo("C14", ok, facts)
+
+
+C14 = Lesson("C14", demo_C14, headline=("n_params", "pad_row_params", "params_without_pad"), needs_finite=False)
 
 
 # ---- C6, C12: what the layer accepts ---------------------------------------------------------
@@ -214,6 +235,9 @@ def demo_C6(lab: Lab) -> Demo:
     return Demo("C6", ok, facts, {"inputs": rows})
 
 
+C6 = Lesson("C6", demo_C6, headline=("vocab_size", "max_id", "sentence_length"))
+
+
 def _oov_example(lab: Lab) -> str:
     """A token the learner's vocabulary does not have: one from their sentences if possible."""
     index = lab.recipe.vocab.index
@@ -243,3 +267,6 @@ def demo_C12(lab: Lab) -> Demo:
     ok = (facts["ids_agree"] and facts["oov_encoded"] == vocab.unk_id and _raised(tensor_of_str, "ValueError")
           and _raised(str_input, "TypeError") and _raised(out_of_range, "IndexError"))
     return Demo("C12", ok, facts)
+
+
+C12 = Lesson("C12", demo_C12, headline=("pad_id", "padding_idx", "oov_encoded"))

@@ -20,6 +20,7 @@ from core.lessons.common import (
     SHOW_ROWS,
     TRAIN_STEPS,
     Demo,
+    Lesson,
     _Bench,
     _bench,
     _error,
@@ -63,6 +64,9 @@ def demo_C10(lab: Lab) -> Demo:
     return Demo("C10", same, facts, {"positions": rows})
 
 
+C10 = Lesson("C10", demo_C10, headline=("positions", "lstm_max_diff"))
+
+
 def _id_in_two_contexts(ids: torch.Tensor, pad: int) -> int | None:
     """The most repeated non-PAD id that occurs after two different prefixes (so an LSTM sees two contexts)."""
     prefixes: dict[int, set[tuple[int, ...]]] = {}
@@ -100,7 +104,12 @@ def demo_C11(lab: Lab) -> Demo:
     return Demo("C11", ok, facts, {"batch": rows})
 
 
+C11 = Lesson("C11", demo_C11, headline=("unk_cells", "pad_cells", "oov_count"), needs_finite=False)
+
+
 # ---- C13: padding_idx ---------------------------------------------------------------------------------
+PAD_ANSWERS = ("zero", "nonzero")  # C13's question: with padding_idx, what gradient does the PAD row get?
+
 def _with_pad_column(bench: _Bench) -> tuple[torch.Tensor, bool]:
     """The bench's ids, with one PAD column appended if no PAD is looked up. (b, T or T+1)"""
     if bool((bench.ids == bench.pad).any()):
@@ -118,6 +127,7 @@ def _pad_gradient(lab: Lab, bench: _Bench) -> dict[str, Any]:
     return {"pad_in_batch": in_batch, "pad_cells": int((ids == bench.pad).sum()),
             "pad_grad_max": float(with_idx.weight.grad[bench.pad].abs().max()),
             "pad_grad_without_idx": float(without.weight.grad[bench.pad].norm()),
+            "pad_answer": ["zero" if bool((with_idx.weight.grad[bench.pad] == 0).all()) else "nonzero"],
             "grad_rows": _grad_answers(with_idx.weight.grad, ids, bench.pad)}
 
 
@@ -177,6 +187,10 @@ def demo_C13(lab: Lab) -> Demo:
           and facts["minus_one_means"] == facts["vocab_size"] - 1
           and _raised(facts["out_of_range_error"], "AssertionError"))
     return Demo("C13", ok, facts)
+
+
+C13 = Lesson("C13", demo_C13, headline=("pad_grad_max", "pad_grad_without_idx", "norm_adam_l2", "norm_adamw"),
+            predict=("pad_answer", PAD_ANSWERS))
 
 
 # ---- C15: zero vectors are still computed on --------------------------------------------------------
@@ -240,6 +254,9 @@ def demo_C15(lab: Lab) -> Demo:
     return Demo("C15", ok, facts, {"means": rows})
 
 
+C15 = Lesson("C15", demo_C15, headline=("state_diff_no_bias", "packed_max_diff", "padded_max_diff"))
+
+
 # ---- C16: the chapter's own code -------------------------------------------------------------------
 def _run_chapter(seed: int) -> dict[str, Any]:
     """Execute CHAPTER_CODE as written; nn.Embedding's global-RNG init runs in a forked RNG."""
@@ -276,3 +293,6 @@ def demo_C16(lab: Lab) -> Demo:
     rows = [["token", "id", "vector"]] + [[t, i, _vec(weight[i])] for t, i in ns["vocab"].items()]
     ok = facts["inputs_as_chapter"] and facts["vectors_shape"] == [2, 3, 3] and facts["pad_vector_zero"]
     return Demo("C16", ok, facts, {"chapter_table": rows})
+
+
+C16 = Lesson("C16", demo_C16, headline=("unknown_became",), needs_finite=False)

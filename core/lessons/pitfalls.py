@@ -14,6 +14,7 @@ from core.lessons.common import (  # noqa: F401
     X7_MAX_FLOATS,
     X7_MAX_SNAPSHOTS,
     Demo,
+    Lesson,
     _Bench,
     _bench,
     _error,
@@ -48,6 +49,9 @@ def demo_X1(lab: Lab) -> Demo:
     return Demo("X1", ok, facts, {"padded": rows})
 
 
+X1 = Lesson("X1", demo_X1, headline=("filled_cells", "default_wrote"), needs_finite=False)
+
+
 def demo_X2(lab: Lab) -> Demo:
     """max_norm rescales the looked-up rows of the weight itself, even under torch.no_grad()."""
     bench = _bench(lab)
@@ -75,6 +79,9 @@ def demo_X2(lab: Lab) -> Demo:
     return Demo("X2", ok, facts, {"norms": rows})
 
 
+X2 = Lesson("X2", demo_X2, headline=("max_norm", "largest_norm_before", "largest_norm_after"))
+
+
 def demo_X3(lab: Lab) -> Demo:
     """scale_grad_by_freq=True divides each row's gradient by how often its id occurs in the batch."""
     bench = _bench(lab)
@@ -93,6 +100,9 @@ def demo_X3(lab: Lab) -> Demo:
              "max_diff": float((restored - g_plain).abs().max()) if len(used) else 0.0,
              "close": bool(torch.allclose(restored, g_plain, rtol=1e-5, atol=1e-6)), **bench.facts(lab)}
     return Demo("X3", facts["close"], facts, {"grads": rows})
+
+
+X3 = Lesson("X3", demo_X3, headline=("max_count", "max_diff"))
 
 
 def _sparse_step(bench: _Bench, lab: Lab, name: str) -> dict[str, str] | None:
@@ -123,6 +133,9 @@ def demo_X4(lab: Lab) -> Demo:
     return Demo("X4", ok, facts)
 
 
+X4 = Lesson("X4", demo_X4, headline=("rows_stored", "dense_floats"))
+
+
 def demo_X5(lab: Lab) -> Demo:
     """from_pretrained(W) freezes by default and uses W's memory: change W and the layer changes."""
     given = _bench(lab).weight  # (n, E) a private copy: we may write into it
@@ -139,6 +152,9 @@ def demo_X5(lab: Lab) -> Demo:
     ok = (not facts["default_requires_grad"] and facts["shares_memory"] and facts["value_after"] != before
           and facts["freeze_false_requires_grad"] and facts["freeze_false_shares_memory"])
     return Demo("X5", ok, facts)
+
+
+X5 = Lesson("X5", demo_X5, headline=("value_before", "value_after"))
 
 
 def demo_X6(lab: Lab) -> Demo:
@@ -159,6 +175,9 @@ def demo_X6(lab: Lab) -> Demo:
              "naive_max_diff": float((naive - masked).abs().max()), "pad_cells": int((~keep).sum()),
              **bench.facts(lab)}
     return Demo("X6", facts["close"] and facts["ignores_pad_row"], facts)
+
+
+X6 = Lesson("X6", demo_X6, headline=("max_diff", "naive_max_diff"))
 
 
 def _x7_snapshots(lab: Lab) -> tuple[list[int], list[np.ndarray], int, bool]:
@@ -207,3 +226,6 @@ def demo_X7(lab: Lab) -> Demo:
     facts["other_rows_moved"] = others_moved
     ok = (facts["fixed_move"] == 0.0) == (not pad_changed) and (facts["refit_move"] > 0 or not others_moved)
     return Demo("X7", ok, facts, {"pad_points": rows})
+
+
+X7 = Lesson("X7", demo_X7, headline=("refit_move", "fixed_move", "axis_flips"))
