@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from components.i18n import strings, t
+from components.lesson_figures import chart_config, draw
 from components.memo import Memo, no_memo
 from core.lessons import HOLDS, LESSON_IDS, NOT_FINITE, Demo, lesson, run_demo
 from core.training import Lab
@@ -152,6 +153,27 @@ def _demo_tables(lang: str, demo: Demo) -> None:
             st.dataframe(frame, hide_index=True, width="stretch", height="content")
 
 
+def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
+    """The lesson's figure (or, for C16, its code beside its run) and the figure's numbers as a table."""
+    drawn = draw(lang, demo)
+    if drawn is None:
+        return
+    if drawn.code is not None:
+        code_col, run_col = st.columns([3, 2])
+        code_col.caption(t(lang, f"lesson.{demo.id}.fig.code"))
+        code_col.code(drawn.code, language="python")
+        run_col.caption(t(lang, f"lesson.{demo.id}.fig.run", **demo.figure))
+        run_col.code(f"inputs = {demo.figure['inputs']}\nvectors.shape = {tuple(demo.facts['vectors_shape'])}",
+                     language=None)
+        for table in drawn.tables:
+            run_col.dataframe(table, hide_index=True, width="stretch", height="content")
+        return
+    st.plotly_chart(drawn.figure, alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
+    with st.expander(t(lang, "lesson.ui.figure_numbers")):
+        for table in drawn.tables:
+            st.dataframe(table, hide_index=True, width="stretch", height="content")
+
+
 def _errors(lang: str, demo: Demo) -> None:
     for k, err in demo.facts.items():
         if _is_error(err):
@@ -203,6 +225,7 @@ def render_lesson(lang: str, demo: Demo) -> None:
     if lesson(demo.id).predict and not _prediction(lang, demo, params):
         return
     _metrics(lang, demo)
+    _picture(lang, demo, params)
     _fact_table(lang, demo)
     _demo_tables(lang, demo)
     _errors(lang, demo)

@@ -715,3 +715,213 @@ def test_a_kept_demo_is_rerun_once_the_lab_moves():
     assert _try_demo(lab, "en", "C8", memo) is not after_step  # a PAD edit moves it too
     other = make_lab()
     assert _try_demo(other, "en", "C8", memo) is not first  # another lab, even at the same step
+
+
+# ---- the figures: the data drawn, recomputed by torch on labs other than the chapter's ---------------
+def drawn_of(lesson_id, lab, lang="en"):
+    from components.lesson_figures import draw
+
+    d = run_demo(lesson_id, lab)
+    return d, draw(lang, d)
+
+
+def z(trace) -> np.ndarray:
+    return np.asarray(trace.z, dtype=float)
+
+
+def test_C1_figure_the_same_sentence_under_two_numberings(lab):
+    d, drawn = drawn_of("C1", lab)
+    ids = lab.batch.ids[0]  # (T,) a b a c → 1 2 1 4
+    looked_up = F.embedding(ids, W(lab)).double().numpy()  # (T, E)
+    assert np.array_equal(z(drawn.figure.data[0]), looked_up) and np.array_equal(z(drawn.figure.data[1]), looked_up)
+    old, new = d.figure["ids"], d.figure["new_ids"]
+    assert old == ids.tolist()
+    mapping = dict(zip(old, new))  # a renumbering: one new id per old id, different old ids stay apart
+    assert all(mapping[o] == n for o, n in zip(old, new)) and len(set(mapping.values())) == len(mapping)
+    assert list(drawn.figure.layout.yaxis.ticktext) == [f"{lab.recipe.vocab.tokens[i]} ({i})" for i in old]
+    assert list(drawn.figure.layout.yaxis2.ticktext) == [f"{lab.recipe.vocab.tokens[o]} ({n})" for o, n in zip(old, new)]
+    assert drawn.alt and len(drawn.tables[0]) == len(old)
+
+
+def test_C4_figure_one_hot_times_W_beside_the_lookup_with_the_selected_row_lit(trained):
+    d, drawn = drawn_of("C4", trained)
+    ids = trained.batch.ids[0]  # (T,)
+    w = W(trained)
+    one_hot = F.one_hot(ids, w.shape[0])  # (T, V)
+    data = drawn.figure.data
+    assert np.array_equal(z(data[0]), one_hot.double().numpy())
+    assert np.array_equal(z(data[1]), w.double().numpy())  # V = 7 ≤ DRAW_IDS: every row of W
+    assert np.array_equal(z(data[2]), (one_hot.float() @ w).double().numpy())
+    assert np.array_equal(z(data[3]), w[ids].double().numpy()) and np.array_equal(z(data[2]), z(data[3]))
+    boxes = {(s.xref, round(s.y0 + 0.5)) for s in drawn.figure.layout.shapes}  # the lit row in each panel
+    first = int(ids[0])
+    assert boxes == {("x", 0), ("x2", first), ("x3", 0), ("x4", 0)}
+
+
+def test_C7_figure_a_histogram_of_W_against_the_standard_normal():
+    lab = lab_a(embedding_dim=16, seed=5)  # 6 ordinary rows × 16 = 96 entries
+    lab.run(2)
+    d, drawn = drawn_of("C7", lab)
+    V, E, pad = lab.recipe.vocab.size, 16, lab.recipe.vocab.pad_id
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(5)
+        fresh_w = nn.Embedding(V, E, padding_idx=pad).weight.detach()
+    keep = torch.arange(V) != pad
+    edges = np.arange(-16, 17) / 4
+    bars, now_bars, curve = drawn.figure.data
+    assert list(bars.y) == np.histogram(fresh_w[keep].double().numpy(), bins=edges)[0].tolist()
+    assert list(now_bars.y) == np.histogram(W(lab)[keep].double().numpy(), bins=edges)[0].tolist()
+    n = int(keep.sum()) * E
+    cdf = lambda x: 0.5 * (1 + math.erf(x / math.sqrt(2)))  # noqa: E731
+    assert np.allclose(curve.y, [n * (cdf(b) - cdf(a)) for a, b in zip(edges[:-1], edges[1:])])
+    assert np.allclose(bars.x, (edges[:-1] + edges[1:]) / 2)
+
+
+def review_lab(preset_id, seed=None):
+    from assets import presets
+
+    p = presets.load(preset_id)
+    config = {**p["config"], **({} if seed is None else {"seed": seed})}
+    return make_lab([tuple(r) for r in p["vocab"]], p["sentences"], tuple(p["classes"]), **config)
+
+
+def torch_direction(lab) -> torch.Tensor:
+    """Mean vector of tokens seen mostly in last-class sentences minus that of the others. (E,)"""
+    vocab, last = lab.recipe.vocab, len(lab.recipe.classes) - 1
+    hits, seen = torch.zeros(vocab.size), torch.zeros(vocab.size)
+    for tokens, label in zip(lab.recipe.sentences, lab.recipe.labels):
+        ids = torch.tensor(vocab.encode(tokens))
+        seen.index_add_(0, ids, torch.ones(len(ids)))
+        hits.index_add_(0, ids, torch.full((len(ids),), float(label == last)))
+    seen[[vocab.pad_id, vocab.unk_id]] = 0
+    share = torch.where(seen > 0, hits / seen.clamp(min=1), torch.tensor(0.5))
+    w = lab.weight.detach().double()
+    d = w[share > 0.5].mean(0) - w[(share < 0.5) & (seen > 0)].mean(0)
+    return d / d.norm()
+
+
+@pytest.mark.parametrize("preset_id", ["reviews_ko", "reviews_en"])
+def test_C9_figure_two_seeds_put_the_sentiment_on_different_axes(preset_id):
+    from core.lessons.learning import SEED_STEPS
+
+    lab = review_lab(preset_id)
+    d, drawn = drawn_of("C9", lab)
+    seed = lab.recipe.config.seed
+    directions = []
+    for s in (seed, seed + 1):
+        run = review_lab(preset_id, seed=s)
+        run.run(SEED_STEPS)
+        directions.append(torch_direction(run))
+    a, b = directions
+    assert np.allclose(drawn.figure.data[0].y, a.numpy(), atol=1e-6)
+    assert np.allclose(drawn.figure.data[1].y, b.numpy(), atol=1e-6)
+    assert int(a.abs().argmax()) != int(b.abs().argmax())  # the largest coordinate is another one
+    assert abs(float(a @ b)) < 0.5 and d.facts["seed_cos"] == pytest.approx(float(a @ b), abs=1e-6)
+
+
+def test_C10_figure_shows_the_sentences_it_uses_and_the_vectors_lined_up(lab):
+    d, drawn = drawn_of("C10", lab)
+    tokens = lab.recipe.vocab.tokens
+    i = d.facts["id"]
+    where = (lab.batch.ids == i).nonzero().tolist()
+    assert d.figure["positions"] == where[: len(d.figure["positions"])] and not d.figure["constructed"]
+    for b, toks in d.figure["sentences"]:
+        assert toks == [tokens[j] for j in lab.batch.ids[b].tolist()]
+    assert np.array_equal(z(drawn.figure.data[0]), W(lab)[[i] * len(where)].double().numpy())
+    lstm_out = z(drawn.figure.data[1])
+    assert not np.array_equal(lstm_out[0], lstm_out[1])  # context: the LSTM's outputs differ
+    shown = drawn.tables[0][drawn.tables[0].columns[1]].tolist()
+    assert all(f"[{tokens[i]}]" in row for row in shown)
+
+
+def test_C12_figure_a_layer_built_with_the_wrong_pad_id_gives_a_wrong_result():
+    lab = lab_b()  # PAD 2, UNK 0; "q" is unknown
+    d, drawn = drawn_of("C12", lab)
+    V, E, seed = lab.recipe.vocab.size, 2, lab.recipe.config.seed
+    weights = []
+    for padding_idx in (2, 0):
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            weights.append(nn.Embedding(V, E, padding_idx=padding_idx).weight.detach())
+    ids = lab.batch.ids.reshape(-1)
+    right, wrong = (w[ids].double().numpy() for w in weights)
+    assert np.array_equal(z(drawn.figure.data[0]), right) and np.array_equal(z(drawn.figure.data[1]), wrong)
+    marked = (right != wrong).any(axis=1)
+    assert d.figure["wrong_rows"] == marked.tolist()
+    assert marked.tolist() == [i in (0, 2) for i in ids.tolist()]  # every UNK and every PAD cell is wrong
+    assert d.facts["wrong_cells"] == int(marked.sum()) > 0
+    labels = list(drawn.figure.layout.yaxis2.ticktext)
+    assert [label.startswith("✗") for label in labels] == marked.tolist()
+    assert "wrong" in drawn.figure.layout.annotations[1].text
+
+
+def test_C13_figure_the_pad_gradient_row_with_and_without_padding_idx(lab):
+    d, drawn = drawn_of("C13", lab)
+    ids = lab.batch.ids  # (B, T), PAD = 0 in it
+    g = torch.Generator().manual_seed(lab.recipe.config.seed * 1_000 + 13)  # the demo's probe direction
+    direction = torch.randn((*ids.shape, 4), generator=g)  # (B, T, E)
+    summed = torch.zeros(lab.recipe.vocab.size, 4).index_add_(0, ids.reshape(-1), direction.reshape(-1, 4))
+    without = summed.norm(dim=1)  # dL/dW without padding_idx: each row sums its positions' directions
+    with_idx = without.clone()
+    with_idx[0] = 0.0
+    rows = sorted(set(ids.reshape(-1).tolist()))
+    assert d.figure["ids"] == rows
+    assert np.allclose(drawn.figure.data[0].y, with_idx[rows].numpy(), atol=1e-6)
+    assert np.allclose(drawn.figure.data[1].y, without[rows].numpy(), atol=1e-6)
+    assert drawn.figure.data[0].y[rows.index(0)] == 0.0 and drawn.figure.data[1].y[rows.index(0)] > 0
+
+
+def test_C16_figure_the_chapters_code_beside_its_run():
+    lab = lab_b(seed=4)
+    d, drawn = drawn_of("C16", lab)
+    assert drawn.code == lessons.CHAPTER_CODE and drawn.figure is None
+    namespace: dict = {}
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(4)
+        exec(SEED_CODE(), namespace)  # noqa: S102 - the chapter's text, read from the seed file
+    assert d.figure["inputs"] == namespace["inputs"].tolist()
+    assert np.array_equal(np.asarray(d.figure["vectors"]), namespace["vectors"].detach().double().numpy())
+
+
+def SEED_CODE() -> str:
+    text = SEED_TEXT.read_text(encoding="utf-8")
+    start = text.index("import torch")
+    return text[start: text.index("vectors = embedding(inputs)", start) + len("vectors = embedding(inputs)")]
+
+
+def test_X7_figure_refit_every_step_beside_the_fixed_frame(trained):
+    d, drawn = drawn_of("X7", trained)
+    steps = sorted(trained.snapshots)
+    tables = [trained.snapshots[s].astype(np.float64) for s in steps]
+    pad = trained.recipe.vocab.pad_id
+
+    def same_up_to_sign(points, expected):
+        signs = np.sign(np.sum(points * expected, axis=0))
+        return np.allclose(points, expected * signs, atol=1e-5)
+
+    fixed = PCA(2).fit(np.vstack(tables))
+    refit_pts = np.asarray(d.figure["refit"])  # (S, V, 2)
+    fixed_pts = np.asarray(d.figure["fixed"])
+    for s, w in enumerate(tables):
+        assert same_up_to_sign(refit_pts[s], PCA(2).fit(w).transform(w))
+        assert same_up_to_sign(fixed_pts[s], fixed.transform(w))
+    pad_path_refit, pad_path_fixed = drawn.figure.data[1], drawn.figure.data[3]
+    assert np.array_equal(pad_path_fixed.x, fixed_pts[:, pad, 0]) and np.array_equal(pad_path_refit.x, refit_pts[:, pad, 0])
+    assert len({(x, y) for x, y in zip(pad_path_fixed.x, pad_path_fixed.y)}) == 1  # PAD still in the fixed frame
+    assert len({(x, y) for x, y in zip(pad_path_refit.x, pad_path_refit.y)}) > 1  # and wandering in the refits
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ["chapter", "every_row_used_lstm", "two_rows_only", "pad_typed_as_word",
+                                  "one_token_one_sentence"])
+def test_every_figure_draws_with_words_in_the_pages_language(name, lang):
+    from components.lesson_figures import draw
+
+    lab = edge_lab(name)
+    for d in run_all(lab).values():
+        drawn = draw(lang, d)
+        if drawn is None:
+            continue
+        text = json.dumps(drawn.figure.to_plotly_json() if drawn.figure else {}, default=str) + drawn.alt
+        text += "".join(str(c) for table in drawn.tables for c in table.columns)
+        assert "[lesson." not in text and drawn.alt, (d.id, lang)

@@ -28,6 +28,9 @@ STATS_MAX_FLOATS = 1_000_000  # C7: the first rows of a big table are enough for
 PCA_MAX_ROWS = 1_000  # C9, X7: PCA of the first rows (and PAD) of a big table
 SHOW_ROWS = 12  # rows in a displayed table
 SHOW_COMPONENTS = 6  # vector components shown in a table cell
+DRAW_ROWS = 12  # rows (tokens, positions) a figure draws
+DRAW_DIMS = 16  # vector components a figure draws
+DRAW_IDS = 40  # ids (one-hot columns, gradient rows) a figure draws
 TRAIN_STEPS = 3  # steps on a copy (C9, C13, X7)
 DECAY_LR, DECAY, DECAY_STEPS = 0.01, 0.01, 10  # C13: weight decay on a non-zero PAD row
 X7_MAX_SNAPSHOTS = 8
@@ -196,6 +199,11 @@ def _vec(v: torch.Tensor) -> str:
     v = v.detach().reshape(-1)
     shown = ", ".join(f"{x:.4f}" for x in v[:SHOW_COMPONENTS].tolist())
     return f"[{shown}{', …' if v.numel() > SHOW_COMPONENTS else ''}]"
+
+
+def _grid(x: torch.Tensor) -> list[list[float]]:
+    """The first DRAW_ROWS × DRAW_DIMS block of a matrix, as lists for a figure. (≤12, ≤16)"""
+    return x.detach()[:DRAW_ROWS, :DRAW_DIMS].double().tolist()
 
 
 def _token(lab: Lab, i: int) -> str:

@@ -225,7 +225,17 @@ def demo_X7(lab: Lab) -> Demo:
     others_moved = any(not np.array_equal(np.delete(w, pad, 0), np.delete(tables[0], pad, 0)) for w in tables)
     facts["other_rows_moved"] = others_moved
     ok = (facts["fixed_move"] == 0.0) == (not pad_changed) and (facts["refit_move"] > 0 or not others_moved)
-    return Demo("X7", ok, facts, {"pad_points": rows})
+    figure = {"kind": "frames", "steps": steps, "pad": pad, "pad_token": _token(lab, lab.recipe.vocab.pad_id),
+              "refit": [_plane(f.transform(w)) for f, w in zip(refits, tables)],  # S × (n, 2)
+              "fixed": [_plane(fixed.transform(w)) for w in tables]}
+    return Demo("X7", ok, facts, {"pad_points": rows}, figure=figure)
+
+
+def _plane(points: np.ndarray) -> list[list[float]]:
+    """Projected rows as [x, y] pairs; a 1-D frame (E = 1) is drawn on y = 0. (n, 2)"""
+    if points.shape[1] == 1:
+        points = np.hstack([points, np.zeros_like(points)])
+    return points[:, :2].astype(float).tolist()
 
 
 X7 = Lesson("X7", demo_X7, headline=("refit_move", "fixed_move", "axis_flips"))
