@@ -17,15 +17,17 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components.i18n import strings, t
-from components.lesson_figures import chart_config, draw
+from components.i18n import problem_text, strings, t
+from components.lesson_figures import chart_config, draw, vector_text
 from components.memo import Memo, no_memo
 from core.lessons import HOLDS, LESSON_IDS, NOT_FINITE, Demo, lesson, run_demo
 from core.training import Lab
+from core.try_sentence import Tried, try_sentence
 from session import Keys
 
 PREV_KEY, NEXT_KEY = Keys.LESSON_PREV, Keys.LESSON_NEXT
 PREDICT_PREFIX, REVEAL_PREFIX = Keys.PREDICT_PREFIX, Keys.REVEAL_PREFIX  # + lesson id
+TRY_KEY = getattr(Keys, "TRY_PREFIX", "try_") + "C11"  # C11's "try a sentence" box (session.Keys.TRY_PREFIX)
 
 
 # ---- pure helpers ------------------------------------------------------------------------------
@@ -174,6 +176,32 @@ def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
             st.dataframe(table, hide_index=True, width="stretch", height="content")
 
 
+def tried_frame(lang: str, tried: Tried, unk_token: str) -> pd.DataFrame:
+    """A tried sentence as a table: each token, whether the vocabulary has it, its id and its row of W."""
+    return pd.DataFrame({
+        t(lang, "lesson.fig.position"): list(range(len(tried.tokens))), t(lang, "lesson.fig.token"): list(tried.tokens),
+        t(lang, "lesson.C11.try.known"): [t(lang, "lesson.no" if u else "lesson.yes") for u in tried.unknown],
+        t(lang, "lesson.fig.id"): [f"{i} ({unk_token})" if u else str(i) for i, u in zip(tried.ids, tried.unknown)],
+        t(lang, "lesson.fig.vector"): [vector_text(v) for v in tried.vectors]})
+
+
+def _try_box(lang: str, lab: Lab) -> None:
+    """C11: look a new sentence up in the current W; the training batch and step stay as they are."""
+    text = st.text_input(t(lang, "lesson.C11.try.label"), key=TRY_KEY, placeholder=t(lang, "lesson.C11.try.placeholder"),
+                         max_chars=2_000)
+    if not text.strip():
+        return
+    tried = try_sentence(lab, text)
+    for problem in tried.problems:
+        st.warning(problem_text(lang, problem))
+    if tried.problems:
+        return
+    unk = lab.recipe.vocab.tokens[lab.recipe.vocab.unk_id]
+    st.caption(t(lang, "lesson.C11.try.caption", step=tried.step, n=sum(tried.unknown), unk=unk,
+                 unk_id=lab.recipe.vocab.unk_id))
+    st.dataframe(tried_frame(lang, tried, unk), hide_index=True, width="stretch", height="content")
+
+
 def _errors(lang: str, demo: Demo) -> None:
     for k, err in demo.facts.items():
         if _is_error(err):
@@ -213,8 +241,9 @@ def _prediction(lang: str, demo: Demo, params: dict[str, str]) -> bool:
     return True
 
 
-def render_lesson(lang: str, demo: Demo) -> None:
-    """One lesson: title, explanation, (prediction,) facts, tables and the verdict of its check."""
+def render_lesson(lang: str, demo: Demo, lab: Lab | None = None) -> None:
+    """One lesson: title, explanation, (prediction,) facts, picture, tables and the verdict of its
+    check; C11 also offers a "try a sentence" box on ``lab``'s current W."""
     params = template_params(lang, demo)
     st.subheader(lesson_title(lang, demo.id))
     st.markdown(t(lang, f"lesson.{demo.id}.body", **params))
@@ -228,6 +257,8 @@ def render_lesson(lang: str, demo: Demo) -> None:
     _picture(lang, demo, params)
     _fact_table(lang, demo)
     _demo_tables(lang, demo)
+    if demo.id == "C11" and lab is not None:
+        _try_box(lang, lab)
     _errors(lang, demo)
     _verdict(lang, demo, params)
 
@@ -248,11 +279,11 @@ def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo) -> Demo
     return t(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo
 
 
-def _show(lang: str, demo: Demo | str) -> None:
+def _show(lang: str, demo: Demo | str, lab: Lab) -> None:
     if isinstance(demo, str):
         st.error(demo)
     else:
-        render_lesson(lang, demo)
+        render_lesson(lang, demo, lab)
 
 
 def _go(lesson_id: str) -> None:
@@ -273,7 +304,7 @@ def _guided(lab: Lab, lang: str, index: int, memo: Memo) -> int | None:
     mid.progress((at + 1) / len(LESSON_IDS), text=t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS)))
     next_col.button(t(lang, "lesson.ui.next"), key=NEXT_KEY, disabled=at == len(LESSON_IDS) - 1, width="stretch",
                     on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
-    _show(lang, _try_demo(lab, lang, chosen, memo))
+    _show(lang, _try_demo(lab, lang, chosen, memo), lab)
     return at if at != index else None
 
 
@@ -290,7 +321,7 @@ def _free(lab: Lab, lang: str, memo: Memo) -> None:
                               on_change="rerun")
             if box.open:
                 with box:
-                    _show(lang, demo)
+                    _show(lang, demo, lab)
 
 
 def render_lessons(lab: Lab, lang: str, mode: str, index: int, memo: Memo = no_memo) -> int | None:

@@ -925,3 +925,26 @@ def test_every_figure_draws_with_words_in_the_pages_language(name, lang):
         text = json.dumps(drawn.figure.to_plotly_json() if drawn.figure else {}, default=str) + drawn.alt
         text += "".join(str(c) for table in drawn.tables for c in table.columns)
         assert "[lesson." not in text and drawn.alt, (d.id, lang)
+
+
+def test_C11_try_a_sentence_box_looks_it_up_without_touching_the_lab():
+    from streamlit.testing.v1 import AppTest
+
+    from components.lessons import TRY_KEY
+
+    at = AppTest.from_function(_lessons_page, default_timeout=60).run()
+    at.selectbox(key="lesson").set_value("C11").run()
+    at.text_input(key=TRY_KEY).input("영화 진짜 좋다").run()
+    assert not at.exception and not at.warning
+    frame = at.dataframe[-1].value
+    assert frame.iloc[:, 1].tolist() == ["영화", "진짜", "좋다"] and frame.iloc[:, 3].tolist() == ["2", "0 (<UNK>)", "3"]
+    w = make_lab_chapter_weight()
+    assert frame.iloc[1, 4] == "[" + ", ".join(f"{x:.4g}" for x in w[0].tolist()) + "]"  # row 0 of W, <UNK>'s
+    at.text_input(key=TRY_KEY).input("영화 | 모름").run()
+    assert at.warning and not at.exception and at.text_input(key=TRY_KEY).value == "영화 | 모름"  # kept as typed
+
+
+def make_lab_chapter_weight() -> torch.Tensor:
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        return nn.Embedding(6, 3, padding_idx=1).weight.detach()
