@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from components.i18n import problem_text, strings, t
-from components.lesson_figures import chart_config, draw, vector_text
+from components.lesson_figures import chart_config, draw, number, vector_text
 from components.memo import Memo, no_memo
 from core.lessons import HOLDS, LESSON_IDS, NOT_FINITE, Demo, lesson, run_demo
 from core.training import Lab
@@ -47,11 +47,6 @@ def _is_error(value: Any) -> bool:
     return isinstance(value, dict) and "type" in value and "message" in value
 
 
-def _number(x: float) -> str:
-    """4 significant digits; an exact zero as "0" (never "-0"); inf and nan as Python writes them."""
-    if math.isinf(x) or math.isnan(x):
-        return str(x)
-    return "0" if x == 0 else f"{x:.4g}"
 
 
 def _sequence(lang: str, value: list | tuple, key: str) -> str:
@@ -60,7 +55,7 @@ def _sequence(lang: str, value: list | tuple, key: str) -> str:
         return f"({', '.join(map(str, value))}{',' if len(value) == 1 else ''})"
     if key in NAME_LISTS:
         return ", ".join(map(str, value)) or t(lang, "lesson.none")
-    items = (_number(v) if isinstance(v, float) else _sequence(lang, v, "") if isinstance(v, (list, tuple))
+    items = (number(v) if isinstance(v, float) else _sequence(lang, v, "") if isinstance(v, (list, tuple))
              else str(v) for v in value)
     return f"[{', '.join(items)}]"
 
@@ -72,8 +67,8 @@ def format_value(lang: str, value: Any, key: str = "", codes: tuple[str, ...] = 
         return t(lang, "lesson.ok" if key.endswith("_error") else "lesson.none")
     if isinstance(value, bool):
         return t(lang, "lesson.yes" if value else "lesson.no")
-    if isinstance(value, float):
-        return _number(value)
+    if isinstance(value, float):  # a zero is the point where one appears: the page says "exactly 0"
+        return t(lang, "lesson.exactly_zero") if value == 0 else number(value)
     if _is_error(value):
         return f"{value['type']}: {value['message']}"
     if key == "grad_rows":
@@ -101,6 +96,8 @@ def table_frame(lang: str, rows: list[list]) -> pd.DataFrame:
         for col, v in zip(header, row):
             if col == "case":
                 out.append(t(lang, f"lesson.case.{v}"))
+            elif isinstance(v, float):
+                out.append(number(v))  # 4 significant digits
             elif isinstance(v, (bool, list, tuple)) or v is None:
                 out.append(format_value(lang, v, col))
             else:
@@ -247,6 +244,9 @@ def render_lesson(lang: str, demo: Demo, lab: Lab | None = None) -> None:
     params = template_params(lang, demo)
     st.subheader(lesson_title(lang, demo.id))
     st.markdown(t(lang, f"lesson.{demo.id}.body", **params))
+    terms = lesson(demo.id).terms
+    if terms:
+        st.caption("  \n".join([f"**{t(lang, 'lesson.ui.terms')}**"] + [t(lang, f"lesson.term.{x}") for x in terms]))
     st.caption(t(lang, "lesson.ui.live"))
     if demo.verdict == NOT_FINITE:
         _verdict(lang, demo, params)

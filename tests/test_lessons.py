@@ -948,3 +948,51 @@ def make_lab_chapter_weight() -> torch.Tensor:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
         return nn.Embedding(6, 3, padding_idx=1).weight.detach()
+
+
+# ---- words: jargon explained where it appears, numbers for reading, the page's language -----------------
+JARGON = {"z_score": ("z 점수", "z-score"), "spectrum": ("스펙트럼", "spectrum"), "allclose": ("allclose", "allclose"),
+          "explained_ratio": ("설명 비율", "explained"), "cosine": ("코사인 유사도", "cosine"), "pca": ("PCA", "PCA")}
+
+
+def test_jargon_is_explained_on_every_lesson_page_that_uses_it():
+    for unit in lessons.LESSONS:
+        own = _strings_file(f"lesson_{unit.id}.json")
+        for term, words in JARGON.items():
+            used = any(word in entry[lang] for entry in own.values() for lang, word in zip(LANGS, words))
+            assert used == (term in unit.terms), (unit.id, term)  # explained where used, and only there
+    for term in JARGON:
+        for lang, word in zip(LANGS, JARGON[term]):
+            gloss = t(lang, f"lesson.term.{term}")
+            assert gloss.lower().startswith(word.lower()) and len(gloss) > len(word) + 20, (term, lang)
+
+
+def test_numbers_are_rounded_for_reading_and_a_zero_says_exactly_zero():
+    from components.lessons import format_value
+
+    assert format_value("en", 0.16623426973819733) == "0.1662" and format_value("ko", 123456.789) == "1.235e+05"
+    assert format_value("ko", 0.0) == "정확히 0" and format_value("en", -0.0) == "exactly 0"
+    d = run_demo("C8", lab_a())  # rows not looked up: the point is exactness
+    from components.lessons import template_params
+
+    assert template_params("ko", d)["unused_grad_max"] == "정확히 0"
+
+
+@pytest.mark.parametrize("name", ["chapter", "pad_typed_as_word"])
+def test_korean_pages_title_their_axes_and_tables_in_korean(name):
+    from components.lesson_figures import draw
+    from components.lessons import table_frame
+
+    hangul = lambda s: any("가" <= ch <= "힣" for ch in s)  # noqa: E731
+    for d in run_all(edge_lab(name)).values():
+        drawn = draw("ko", d)
+        if drawn is not None:
+            if drawn.figure is not None:
+                layout = drawn.figure.layout
+                titles = [ax.title.text for ax in (getattr(layout, k) for k in layout if k.startswith(("xaxis", "yaxis")))
+                          if ax.title.text]
+                assert titles and all(hangul(x) for x in titles), (d.id, titles)
+            assert all(hangul(c) for table in drawn.tables for c in table.columns), d.id
+            assert hangul(drawn.alt)
+        for rows in d.tables.values():
+            assert all(hangul(c) or c == "padding_value=PAD" for c in table_frame("ko", rows).columns), d.id

@@ -107,6 +107,7 @@ class Lesson:
     codes: tuple[str, ...] = ()  # facts whose value is a code, shown through ``lesson.value.<code>``
     predict: tuple[str, tuple[str, ...]] | None = None  # (fact holding the right answers, the choices)
     needs_finite: bool = True  # False: its check does not read W's values
+    terms: tuple[str, ...] = ()  # jargon it uses, explained under its text (``lesson.term.<term>``)
 
     def run(self, lab: Lab) -> Demo:
         """The demo on ``lab``; on a non-finite W, a lesson that reads W's values says it cannot check."""
@@ -195,9 +196,9 @@ def _raised(err: dict[str, str] | None, name: str) -> bool:
 
 
 def _vec(v: torch.Tensor) -> str:
-    """A row vector for a table cell: its first components, 4 decimals."""
+    """A row vector for a table cell: its first components, 4 significant digits."""
     v = v.detach().reshape(-1)
-    shown = ", ".join(f"{x:.4f}" for x in v[:SHOW_COMPONENTS].tolist())
+    shown = ", ".join("0" if x == 0 else f"{x:.4g}" for x in v[:SHOW_COMPONENTS].tolist())
     return f"[{shown}{', …' if v.numel() > SHOW_COMPONENTS else ''}]"
 
 

@@ -90,7 +90,8 @@ def _histogram(fresh: torch.Tensor, now: torch.Tensor, steps: int) -> dict:
 
 
 C7 = Lesson("C7", demo_C7, headline=("fresh_mean", "fresh_std", "z_mean"),
-            shown_only_if=only_if(rows_used=lambda f: f["rows_used"] < f["vocab_size"]), needs_finite=False)
+            shown_only_if=only_if(rows_used=lambda f: f["rows_used"] < f["vocab_size"]), needs_finite=False,
+            terms=("z_score",))
 
 
 def _train_table(lab: Lab, bench: _Bench, objective: str) -> torch.Tensor:
@@ -145,7 +146,7 @@ def demo_C9(lab: Lab) -> Demo:
     spectra = (fresh_frame.spectrum, now_frame.spectrum, random_frame.spectrum)
     rows = [["component", "fresh_share", "now_share", "random_share"]]
     for c in range(min(SHOW_ROWS, max(len(s) for s in spectra))):
-        rows.append([c + 1] + [round(float(s[c]), 4) if c < len(s) else None for s in spectra])
+        rows.append([c + 1] + [float(s[c]) if c < len(s) else None for s in spectra])
     bench = _bench(lab)
     mine, other, kind = _objective_tables(lab, bench)
     differ = (mine != other).any(dim=1)  # (n,)
@@ -212,7 +213,8 @@ def _two_seeds(lab: Lab) -> dict:
 
 
 C9 = Lesson("C9", demo_C9, headline=("fresh_top_share", "random_top_share", "rows_differing"), codes=("other_objective",),
-            shown_only_if=only_if(one_dimension=lambda f: f["one_dimension"]))
+            shown_only_if=only_if(one_dimension=lambda f: f["one_dimension"]),
+            terms=("pca", "spectrum", "explained_ratio", "cosine"))
 
 
 # ---- C8: what training does to the rows ----------------------------------------------------------
@@ -286,7 +288,7 @@ def demo_C8(lab: Lab) -> Demo:
 
 
 C8 = Lesson("C8", demo_C8, headline=("unused_grad_max", "pad_grad_max", "repeated_sum_diff"), codes=("loss_kind", "optimizer"),
-            predict=("grad_rows", GRAD_ANSWERS))
+            predict=("grad_rows", GRAD_ANSWERS), terms=("allclose",))
 
 
 def _step_facts(lab: Lab, bench: _Bench, emb: nn.Embedding, model: nn.Module) -> dict[str, Any]:

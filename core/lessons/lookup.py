@@ -68,7 +68,7 @@ def demo_C1(lab: Lab) -> Demo:
     return Demo("C1", same, facts, figure=figure)
 
 
-C1 = Lesson("C1", demo_C1, headline=("adjacent_cos", "random_cos"))
+C1 = Lesson("C1", demo_C1, headline=("adjacent_cos", "random_cos"), terms=("cosine",))
 
 
 def demo_C2(lab: Lab) -> Demo:

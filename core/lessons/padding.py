@@ -265,15 +265,16 @@ def demo_C15(lab: Lab) -> Demo:
     pad_part = (x * ~mask).sum(dim=1) / T  # (b, E): zero when the PAD row is zero
     mean_ok = bool(torch.allclose(naive, masked * length / T + pad_part, atol=1e-6))
     rows = [["sentence", "length", "ratio", "naive_norm", "masked_norm"]]
-    rows += [[i, int(bench.lengths[i]), round(int(bench.lengths[i]) / T, 4), round(float(naive[i].norm()), 4),
-              round(float(masked[i].norm()), 4)] for i in range(min(SHOW_ROWS, x.shape[0]))]
+    rows += [[i, int(bench.lengths[i]), int(bench.lengths[i]) / T, float(naive[i].norm()),
+              float(masked[i].norm())] for i in range(min(SHOW_ROWS, x.shape[0]))]
     facts.update({"padded_length": T, "pad_row_zero": not bool(bench.weight[bench.pad].any()), "mean_relation": mean_ok,
                   "output_shape": list(x.shape)})
     ok = (facts["state_diff_bias"] > 0 and facts["state_diff_no_bias"] > 0 and facts["packed_close"] and mean_ok)
     return Demo("C15", ok, facts, {"means": rows})
 
 
-C15 = Lesson("C15", demo_C15, headline=("state_diff_no_bias", "packed_max_diff", "padded_max_diff"))
+C15 = Lesson("C15", demo_C15, headline=("state_diff_no_bias", "packed_max_diff", "padded_max_diff"),
+            terms=("allclose",))
 
 
 # ---- C16: the chapter's own code -------------------------------------------------------------------

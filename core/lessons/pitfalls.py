@@ -73,7 +73,7 @@ def demo_X2(lab: Lab) -> Demo:
     rows = [["id", "token", "looked_up", "norm_before", "norm_after"]]
     for r in torch.cat([used[:SHOW_ROWS], unused.nonzero()[:3, 0]]).tolist():
         rows.append([bench.vocab_id(r), _token(lab, bench.vocab_id(r)), not bool(unused[r]),
-                     round(float(before[r].norm()), 4), round(float(after[r].norm()), 4)])
+                     float(before[r].norm()), float(after[r].norm())])
     ok = (facts["largest_norm_after"] <= max_norm * (1 + 1e-5) and facts["unused_unchanged"]
           and (top == 0 or facts["rows_changed"] > 0))
     return Demo("X2", ok, facts, {"norms": rows})
@@ -94,15 +94,15 @@ def demo_X3(lab: Lab) -> Demo:
     g_plain, g_scaled = plain.weight.grad[used], scaled.weight.grad[used]  # (K, E)
     restored = g_scaled * counts[used].unsqueeze(1)  # (K, E)
     rows = [["id", "token", "count", "plain_norm", "scaled_norm"]]
-    rows += [[bench.vocab_id(r), _token(lab, bench.vocab_id(r)), int(counts[r]), round(float(p.norm()), 4),
-              round(float(s.norm()), 4)] for r, p, s in zip(used.tolist()[:SHOW_ROWS], g_plain, g_scaled)]
+    rows += [[bench.vocab_id(r), _token(lab, bench.vocab_id(r)), int(counts[r]), float(p.norm()),
+              float(s.norm())] for r, p, s in zip(used.tolist()[:SHOW_ROWS], g_plain, g_scaled)]
     facts = {"rows_checked": len(used), "max_count": int(counts[used].max()) if len(used) else 0,
              "max_diff": float((restored - g_plain).abs().max()) if len(used) else 0.0,
              "close": bool(torch.allclose(restored, g_plain, rtol=1e-5, atol=1e-6)), **bench.facts(lab)}
     return Demo("X3", facts["close"], facts, {"grads": rows})
 
 
-X3 = Lesson("X3", demo_X3, headline=("max_count", "max_diff"))
+X3 = Lesson("X3", demo_X3, headline=("max_count", "max_diff"), terms=("allclose",))
 
 
 def _sparse_step(bench: _Bench, lab: Lab, name: str) -> dict[str, str] | None:
@@ -133,7 +133,7 @@ def demo_X4(lab: Lab) -> Demo:
     return Demo("X4", ok, facts)
 
 
-X4 = Lesson("X4", demo_X4, headline=("rows_stored", "dense_floats"))
+X4 = Lesson("X4", demo_X4, headline=("rows_stored", "dense_floats"), terms=("allclose",))
 
 
 def demo_X5(lab: Lab) -> Demo:
@@ -177,7 +177,7 @@ def demo_X6(lab: Lab) -> Demo:
     return Demo("X6", facts["close"] and facts["ignores_pad_row"], facts)
 
 
-X6 = Lesson("X6", demo_X6, headline=("max_diff", "naive_max_diff"))
+X6 = Lesson("X6", demo_X6, headline=("max_diff", "naive_max_diff"), terms=("allclose",))
 
 
 def _x7_snapshots(lab: Lab) -> tuple[list[int], list[np.ndarray], int, bool]:
@@ -217,7 +217,7 @@ def demo_X7(lab: Lab) -> Demo:
     flips = sum(float(np.dot(a.axes[0], b.axes[0])) < 0 for a, b in zip(refits, refits[1:]))
     pad_changed = any(not np.array_equal(w[pad], tables[0][pad]) for w in tables)
     rows = [["step", "pad_refit", "pad_fixed"]]
-    rows += [[s, [round(float(c), 4) for c in a], [round(float(c), 4) for c in b]]
+    rows += [[s, [float(c) for c in a], [float(c) for c in b]]
              for s, a, b in zip(steps, p_refit, p_fixed)]
     facts = {"snapshots": len(tables), "rows": len(tables[0]), "trained_copy": trained_copy,
              "refit_move": move(p_refit),
@@ -238,4 +238,4 @@ def _plane(points: np.ndarray) -> list[list[float]]:
     return points[:, :2].astype(float).tolist()
 
 
-X7 = Lesson("X7", demo_X7, headline=("refit_move", "fixed_move", "axis_flips"))
+X7 = Lesson("X7", demo_X7, headline=("refit_move", "fixed_move", "axis_flips"), terms=("pca",))
