@@ -28,19 +28,21 @@ from core.lessons import Demo
 
 __all__ = ["Drawn", "draw", "number", "vector_text", "chart_config"]
 
-MAX_CELL_TEXT = 200  # write values in heatmap cells up to this many cells per panel
+MAX_CELL_TEXT = 64  # write values in heatmap cells up to this many cells per panel (more: unreadable)
 WRONG_COLOR = "#d93025"
 
 
 @dataclass(frozen=True)
 class Drawn:
     """A lesson's picture: ``figure`` (None for C16, whose picture is its code), ``alt`` text,
-    the numbers as tables, and ``code`` for a lesson that shows code beside its run."""
+    the numbers as tables, ``code`` for a lesson that shows code beside its run, and ``shown``:
+    tables that belong on the page itself (C10's sentences), not folded away with the numbers."""
 
     figure: go.Figure | None
     alt: str
     tables: tuple[pd.DataFrame, ...]
     code: str | None = None
+    shown: tuple[pd.DataFrame, ...] = ()
 
 
 # ---- numbers as text -------------------------------------------------------------------------------
@@ -116,40 +118,47 @@ def _renumbered(lang: str, d: dict) -> Drawn:
 
 
 def _one_hot(lang: str, d: dict) -> Drawn:
-    """C4: one-hot rows × W = the product, beside the lookup W[ids]; the selected token lit in all four."""
+    """C4, laid out as a product is written: W above, the one-hot rows to the left of their product,
+    and the lookup W[ids] beside it; the selected token is lit in all four."""
     rows = [f"{tok} ({i})" for tok, i in zip(d["tokens"], d["ids"])]
     cols = [f"{tok} ({i})" for tok, i in zip(d["col_tokens"], d["cols"])]
-    titles = (_w(lang, "C4.one_hot"), _w(lang, "C4.w"), _w(lang, "C4.product"), _w(lang, "C4.lookup"))
-    fig = make_subplots(1, 4, subplot_titles=titles, column_widths=[0.3, 0.24, 0.23, 0.23], horizontal_spacing=0.07)
-    one_hot = np.asarray(d["one_hot"], dtype=float).reshape(len(rows), len(cols))
-    fig.add_trace(go.Heatmap(z=one_hot, x=list(range(len(cols))), y=list(range(len(rows))),
+    titles = ("", _w(lang, "C4.w"), "", _w(lang, "C4.one_hot"), _w(lang, "C4.product"), _w(lang, "C4.lookup"))
+    n_rows, n_cols = len(rows), len(cols)
+    fig = make_subplots(2, 3, subplot_titles=titles, column_widths=[0.44, 0.28, 0.28],
+                        row_heights=[n_cols / (n_cols + n_rows), n_rows / (n_cols + n_rows)],
+                        horizontal_spacing=0.1, vertical_spacing=0.12)
+    one_hot = np.asarray(d["one_hot"], dtype=float).reshape(n_rows, n_cols)
+    fig.add_trace(go.Heatmap(z=one_hot, x=list(range(n_cols)), y=list(range(n_rows)),
                              colorscale=[[0, "#ffffff"], [1, USED_COLOR]], zmin=0, zmax=1, showscale=False,
-                             text=one_hot.astype(int).astype(str).tolist() if one_hot.size <= MAX_CELL_TEXT else None,
-                             texttemplate="%{text}", hovertemplate="%{z}<extra></extra>"), 1, 1)
+                             xgap=1, ygap=1, hovertemplate="%{z}<extra></extra>"), 2, 1)
     fig.add_trace(_heatmap(d["w_rows"], cols), 1, 2)
-    fig.add_trace(_heatmap(d["product"], rows), 1, 3)
-    fig.add_trace(_heatmap(d["lookup"], rows), 1, 4)
-    _label_rows(fig, 1, rows, title=_w(lang, "token_id"))
-    _label_rows(fig, 2, cols)
-    _label_rows(fig, 3, rows)
-    _label_rows(fig, 4, rows)
-    fig.update_xaxes(tickmode="array", tickvals=list(range(len(cols))), ticktext=[str(i) for i in d["cols"]],
-                     title_text=_w(lang, "id"), row=1, col=1)
-    _component_axis(fig, lang, [2, 3, 4])
+    fig.add_trace(_heatmap(d["product"], rows), 2, 2)
+    fig.add_trace(_heatmap(d["lookup"], rows), 2, 3)
+    _label_rows(fig, 1, rows, row=2, title=_w(lang, "token_id"))
+    _label_rows(fig, 2, cols, row=1)
+    _label_rows(fig, 2, rows, row=2)
+    _label_rows(fig, 3, rows, row=2)
+    used = sorted({d["cols"].index(i) for i in d["ids"] if i in d["cols"]})  # label only the columns that hold a 1
+    fig.update_xaxes(tickmode="array", tickvals=used, ticktext=[str(d["cols"][c]) for c in used],
+                     range=[-0.5, n_cols - 0.5], title_text=_w(lang, "id"), tickangle=0, row=2, col=1)
+    for row, col in ((1, 2), (2, 2), (2, 3)):
+        fig.update_xaxes(title_text=_w(lang, "component"), dtick=1, row=row, col=col)
+    fig.update_xaxes(visible=False, row=1, col=1)
+    fig.update_yaxes(visible=False, row=1, col=1)
     s = d["selected"]
     e = len(d["lookup"][0]) if d["lookup"] else 0
-    _box_row(fig, 1, s, len(cols), SELECT_COLOR)
+    _box_row(fig, 1, s, n_cols, SELECT_COLOR, row=2)
     if d["ids"][s] in d["cols"]:
-        _box_row(fig, 2, d["cols"].index(d["ids"][s]), e, SELECT_COLOR)
-    _box_row(fig, 3, s, e, SELECT_COLOR)
-    _box_row(fig, 4, s, e, SELECT_COLOR)
-    table = pd.DataFrame({_w(lang, "position"): list(range(len(rows))), _w(lang, "token"): d["tokens"],
+        _box_row(fig, 2, d["cols"].index(d["ids"][s]), e, SELECT_COLOR, row=1)
+    _box_row(fig, 2, s, e, SELECT_COLOR, row=2)
+    _box_row(fig, 3, s, e, SELECT_COLOR, row=2)
+    table = pd.DataFrame({_w(lang, "position"): list(range(n_rows)), _w(lang, "token"): d["tokens"],
                           _w(lang, "id"): d["ids"], _w(lang, "product_row"): [vector_text(v) for v in d["product"]],
                           _w(lang, "lookup_row"): [vector_text(v) for v in d["lookup"]],
                           _w(lang, "bitwise_equal"): [t(lang, "lesson.yes" if a == b else "lesson.no")
                                                       for a, b in zip(d["product"], d["lookup"])]})
     alt = _w(lang, "C4.alt", token=d["tokens"][s], id=d["ids"][s], V=d["vocab_size"])
-    return Drawn(_layout(fig, 160 + 34 * max(len(rows), len(cols))), alt, (table,))
+    return Drawn(_layout(fig, 200 + 24 * (n_rows + n_cols)), alt, (table,))
 
 
 def _histogram(lang: str, d: dict) -> Drawn:
@@ -209,7 +218,7 @@ def _same_id(lang: str, d: dict) -> Drawn:
     vectors = pd.DataFrame({_w(lang, "position"): labels, _w(lang, "vector"): [vector_text(v) for v in d["vectors"]],
                             _w(lang, "lstm_output"): [vector_text(v) for v in d["lstm"]]})
     alt = _w(lang, "C10.alt", token=d["token"], n=len(labels))
-    return Drawn(_layout(fig, 150 + 36 * len(labels)), alt, (sentences, vectors))
+    return Drawn(_layout(fig, 150 + 36 * len(labels)), alt, (vectors,), shown=(sentences,))
 
 
 def _wrong_pad(lang: str, d: dict) -> Drawn:
@@ -264,12 +273,24 @@ def _code(lang: str, d: dict) -> Drawn:
     return Drawn(None, _w(lang, "C16.alt"), (table,), code=d["code"])
 
 
+def _zoom(refit_pad: np.ndarray, fixed: np.ndarray) -> float:
+    """Half the width of X7's window: the refitted PAD path with room around it, at least 5% of the
+    fixed frame's spread, so a path of 0.08 units is visible next to points spread over ±5."""
+    path = float(np.abs(refit_pad - refit_pad.mean(axis=0)).max()) if len(refit_pad) else 0.0
+    spread = float(np.ptp(fixed.reshape(-1, 2), axis=0).max()) if fixed.size else 1.0
+    return max(2.5 * path, 0.05 * spread, 1e-3)
+
+
 def _frames(lang: str, d: dict) -> Drawn:
     """X7: every row's point at each kept step, in a frame refitted per step and in one fixed frame; PAD's path in red."""
     fig = make_subplots(1, 2, subplot_titles=(_w(lang, "X7.refit"), _w(lang, "X7.fixed")))
     pad = d["pad"]
+    half = _zoom(np.asarray(d["refit"], dtype=float)[:, pad], np.asarray(d["fixed"], dtype=float))
     for col, key in ((1, "refit"), (2, "fixed")):
         pts = np.asarray(d[key], dtype=float)  # (S, n, 2)
+        centre = pts[:, pad].mean(axis=0)  # both panels zoom on PAD's path, by the same amount
+        fig.update_xaxes(range=[centre[0] - half, centre[0] + half], row=1, col=col)
+        fig.update_yaxes(range=[centre[1] - half, centre[1] + half], row=1, col=col)
         others = np.delete(pts, pad, axis=1).reshape(-1, 2)
         fig.add_trace(go.Scatter(x=others[:, 0], y=others[:, 1], mode="markers",
                                  marker=dict(color=PAD_COLOR, size=5, opacity=0.35), hoverinfo="skip"), 1, col)
@@ -283,8 +304,10 @@ def _frames(lang: str, d: dict) -> Drawn:
     table = pd.DataFrame({_w(lang, "step"): d["steps"],
                           _w(lang, "X7.pad_refit", pad=d["pad_token"]): [vector_text(p) for p in refit[:, pad]],
                           _w(lang, "X7.pad_fixed", pad=d["pad_token"]): [vector_text(p) for p in fixed[:, pad]]})
+    fig.add_annotation(text=_w(lang, "X7.zoom", pad=d["pad_token"]), xref="paper", yref="paper", x=0.5, y=-0.2,
+                       showarrow=False, font=dict(size=13))
     alt = _w(lang, "X7.alt", pad=d["pad_token"], n=len(d["steps"]))
-    return Drawn(_layout(fig, 440), alt, (table,))
+    return Drawn(_layout(fig, 480).update_layout(margin=dict(b=90)), alt, (table,))
 
 
 BUILDERS: MappingProxyType[str, Callable[[str, dict], Drawn]] = MappingProxyType({

@@ -160,13 +160,15 @@ def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
     if drawn.code is not None:
         code_col, run_col = st.columns([3, 2])
         code_col.caption(t(lang, f"lesson.{demo.id}.fig.code"))
-        code_col.code(drawn.code, language="python")
+        code_col.code(drawn.code, language="python", wrap_lines=True)
         run_col.caption(t(lang, f"lesson.{demo.id}.fig.run", **demo.figure))
         run_col.code(f"inputs = {demo.figure['inputs']}\nvectors.shape = {tuple(demo.facts['vectors_shape'])}",
                      language=None)
         for table in drawn.tables:
             run_col.dataframe(table, hide_index=True, width="stretch", height="content")
         return
+    for table in drawn.shown:
+        st.dataframe(table, hide_index=True, width="stretch", height="content")
     st.plotly_chart(drawn.figure, alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
         for table in drawn.tables:

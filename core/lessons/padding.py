@@ -65,8 +65,8 @@ def demo_C10(lab: Lab) -> Demo:
     facts = {"id": bench.vocab_id(row), "token": _token(lab, bench.vocab_id(row)), "positions": len(where),
              "constructed": constructed, "all_equal": same,
              "lstm_max_diff": float((context - context[0]).abs().max()), **bench.facts(lab)}
-    used = sorted(set(where[:, 0].tolist()))[:DRAW_ROWS]  # the sentences the drawn positions come from
-    shown = [[b, t] for b, t in where.tolist() if b in used][:DRAW_ROWS]
+    shown = _varied_positions(ids, where.tolist())[:DRAW_ROWS]
+    used = sorted({b for b, _ in shown})  # the sentences the drawn positions come from
     figure = {"kind": "same_id", "id": facts["id"], "token": facts["token"], "constructed": constructed,
               "sentences": [[b, [_token(lab, bench.vocab_id(i)) for i in ids[b].tolist()]] for b in used],
               "positions": shown, "vectors": _grid(at[:len(shown)]),  # (k, E) one row per position
@@ -75,6 +75,16 @@ def demo_C10(lab: Lab) -> Demo:
 
 
 C10 = Lesson("C10", demo_C10, headline=("positions", "lstm_max_diff"))
+
+
+def _varied_positions(ids: torch.Tensor, where: list[list[int]]) -> list[list[int]]:
+    """The positions [b, t], one per distinct beginning ids[b, :t] first (those the LSTM tells apart), then the rest."""
+    seen, first, rest = set(), [], []
+    for b, t in where:
+        prefix = tuple(ids[b, :t].tolist())
+        (rest if prefix in seen else first).append([b, t])
+        seen.add(prefix)
+    return first + rest
 
 
 def _id_in_two_contexts(ids: torch.Tensor, pad: int) -> int | None:
