@@ -122,11 +122,14 @@ def _one_hot(lang: str, d: dict) -> Drawn:
     and the lookup W[ids] beside it; the selected token is lit in all four."""
     rows = [f"{tok} ({i})" for tok, i in zip(d["tokens"], d["ids"])]
     cols = [f"{tok} ({i})" for tok, i in zip(d["col_tokens"], d["cols"])]
-    titles = ("", _w(lang, "C4.w"), "", _w(lang, "C4.one_hot"), _w(lang, "C4.product"), _w(lang, "C4.lookup"))
+    some = len(cols) < d["vocab_size"]  # only the columns that hold a 1 (the others add nothing to the product)
+    titles = ("", _w(lang, "C4.w_some" if some else "C4.w"), "",
+              _w(lang, "C4.one_hot_some" if some else "C4.one_hot", k=len(cols), V=d["vocab_size"]),
+              _w(lang, "C4.product"), _w(lang, "C4.lookup"))
     n_rows, n_cols = len(rows), len(cols)
     fig = make_subplots(2, 3, subplot_titles=titles, column_widths=[0.44, 0.28, 0.28],
                         row_heights=[n_cols / (n_cols + n_rows), n_rows / (n_cols + n_rows)],
-                        horizontal_spacing=0.1, vertical_spacing=0.12)
+                        horizontal_spacing=0.1, vertical_spacing=0.16)
     one_hot = np.asarray(d["one_hot"], dtype=float).reshape(n_rows, n_cols)
     fig.add_trace(go.Heatmap(z=one_hot, x=list(range(n_cols)), y=list(range(n_rows)),
                              colorscale=[[0, "#ffffff"], [1, USED_COLOR]], zmin=0, zmax=1, showscale=False,
@@ -141,8 +144,9 @@ def _one_hot(lang: str, d: dict) -> Drawn:
     used = sorted({d["cols"].index(i) for i in d["ids"] if i in d["cols"]})  # label only the columns that hold a 1
     fig.update_xaxes(tickmode="array", tickvals=used, ticktext=[str(d["cols"][c]) for c in used],
                      range=[-0.5, n_cols - 0.5], title_text=_w(lang, "id"), tickangle=0, row=2, col=1)
-    for row, col in ((1, 2), (2, 2), (2, 3)):
-        fig.update_xaxes(title_text=_w(lang, "component"), dtick=1, row=row, col=col)
+    fig.update_xaxes(dtick=1, row=1, col=2)
+    for col in (2, 3):
+        fig.update_xaxes(title_text=_w(lang, "component"), dtick=1, row=2, col=col)
     fig.update_xaxes(visible=False, row=1, col=1)
     fig.update_yaxes(visible=False, row=1, col=1)
     s = d["selected"]
@@ -158,7 +162,7 @@ def _one_hot(lang: str, d: dict) -> Drawn:
                           _w(lang, "bitwise_equal"): [t(lang, "lesson.yes" if a == b else "lesson.no")
                                                       for a, b in zip(d["product"], d["lookup"])]})
     alt = _w(lang, "C4.alt", token=d["tokens"][s], id=d["ids"][s], V=d["vocab_size"])
-    return Drawn(_layout(fig, 200 + 24 * (n_rows + n_cols)), alt, (table,))
+    return Drawn(_layout(fig, max(460, 220 + 30 * (n_rows + n_cols))), alt, (table,))
 
 
 def _histogram(lang: str, d: dict) -> Drawn:
@@ -274,11 +278,11 @@ def _code(lang: str, d: dict) -> Drawn:
 
 
 def _zoom(refit_pad: np.ndarray, fixed: np.ndarray) -> float:
-    """Half the width of X7's window: the refitted PAD path with room around it, at least 5% of the
+    """Half the width of X7's window: the refitted PAD path with room around it, at least 1% of the
     fixed frame's spread, so a path of 0.08 units is visible next to points spread over ±5."""
     path = float(np.abs(refit_pad - refit_pad.mean(axis=0)).max()) if len(refit_pad) else 0.0
     spread = float(np.ptp(fixed.reshape(-1, 2), axis=0).max()) if fixed.size else 1.0
-    return max(2.5 * path, 0.05 * spread, 1e-3)
+    return max(2.5 * path, 0.01 * spread, 1e-3)
 
 
 def _frames(lang: str, d: dict) -> Drawn:
@@ -304,10 +308,10 @@ def _frames(lang: str, d: dict) -> Drawn:
     table = pd.DataFrame({_w(lang, "step"): d["steps"],
                           _w(lang, "X7.pad_refit", pad=d["pad_token"]): [vector_text(p) for p in refit[:, pad]],
                           _w(lang, "X7.pad_fixed", pad=d["pad_token"]): [vector_text(p) for p in fixed[:, pad]]})
-    fig.add_annotation(text=_w(lang, "X7.zoom", pad=d["pad_token"]), xref="paper", yref="paper", x=0.5, y=-0.2,
+    fig.add_annotation(text=_w(lang, "X7.zoom", pad=d["pad_token"]), xref="paper", yref="paper", x=0.5, y=-0.3,
                        showarrow=False, font=dict(size=13))
     alt = _w(lang, "X7.alt", pad=d["pad_token"], n=len(d["steps"]))
-    return Drawn(_layout(fig, 480).update_layout(margin=dict(b=90)), alt, (table,))
+    return Drawn(_layout(fig, 500).update_layout(margin=dict(b=110)), alt, (table,))
 
 
 BUILDERS: MappingProxyType[str, Callable[[str, dict], Drawn]] = MappingProxyType({

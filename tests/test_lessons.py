@@ -1001,3 +1001,16 @@ def test_korean_pages_title_their_axes_and_tables_in_korean(name):
             assert hangul(drawn.alt)
         for rows in d.tables.values():
             assert all(hangul(c) or c == "padding_value=PAD" for c in table_frame("ko", rows).columns), d.id
+
+
+def test_C4_figure_on_a_bigger_vocabulary_draws_the_columns_that_hold_a_one():
+    lab = review_lab("reviews_en")  # V = 47 > DRAW_ROWS
+    d, drawn = drawn_of("C4", lab)
+    ids = lab.batch.ids[0]
+    cols = sorted(set(ids.tolist()))
+    w = W(lab)
+    assert d.figure["cols"] == cols
+    assert np.array_equal(z(drawn.figure.data[0]), F.one_hot(ids, w.shape[0])[:, cols].double().numpy())
+    assert np.array_equal(z(drawn.figure.data[1]), w[cols].double().numpy())
+    assert np.array_equal(z(drawn.figure.data[2]), (F.one_hot(ids, w.shape[0]).float() @ w).double().numpy())
+    assert str(len(cols)) in drawn.figure.layout.annotations[1].text  # the title says only k columns are drawn

@@ -172,13 +172,13 @@ def _one_hot_figure(lab: Lab, ids: torch.Tensor, one_hot: torch.Tensor, product:
                     looked_up: torch.Tensor) -> dict:
     """The first sentence's tokens: one-hot rows, the rows of W they meet, the product and the lookup.
 
-    Up to DRAW_IDS one-hot columns are drawn: all of them for a small V, else the ids the drawn
-    tokens use (every other column of those rows is 0, so it adds nothing to the product).
+    All V one-hot columns are drawn for a small V (≤ DRAW_ROWS), else only the ids the drawn tokens
+    use, at most DRAW_IDS (every other column of those rows is 0, so it adds nothing to the product).
     """
     V = lab.weight.shape[0]
     t = min(DRAW_ROWS, len(ids), int(lab.batch.ids.shape[1]))  # positions of the first sentence
     shown = ids[:t]  # (t,)
-    cols = list(range(V)) if V <= DRAW_IDS else sorted(set(shown.tolist()))[:DRAW_IDS]
+    cols = list(range(V)) if V <= DRAW_ROWS else sorted(set(shown.tolist()))[:DRAW_IDS]
     return {"kind": "one_hot", "ids": shown.tolist(), "tokens": [_token(lab, i) for i in shown.tolist()],
             "cols": cols, "col_tokens": [_token(lab, i) for i in cols], "vocab_size": V,
             "one_hot": one_hot[:t][:, cols].tolist(),  # (t, |cols|) 0/1
