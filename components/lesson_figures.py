@@ -22,11 +22,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from components.charts import PAD_COLOR, SELECT_COLOR, USED_COLOR, chart_config
+from components.charts import PAD_COLOR, SELECT_COLOR, USED_COLOR
 from components.i18n import t
 from core.lessons import Demo
-
-__all__ = ["Drawn", "draw", "number", "vector_text", "chart_config"]
 
 MAX_CELL_TEXT = 64  # write values in heatmap cells up to this many cells per panel (more: unreadable)
 WRONG_COLOR = "#d93025"

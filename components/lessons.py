@@ -18,7 +18,8 @@ import pandas as pd
 import streamlit as st
 
 from components.i18n import problem_text, strings, t
-from components.lesson_figures import chart_config, draw, number, vector_text
+from components.charts import chart_config
+from components.lesson_figures import draw, number, vector_text
 from components.memo import Memo, no_memo
 from core.lessons import HOLDS, LESSON_IDS, NOT_FINITE, Demo, lesson, run_demo
 from core.training import Lab
@@ -212,8 +213,6 @@ def _verdict(lang: str, demo: Demo, params: dict[str, str]) -> None:
     check = t(lang, "lesson.ui.check", check=t(lang, f"lesson.{demo.id}.check", **params))
     if demo.verdict == HOLDS:
         st.success(f"**{t(lang, 'lesson.verdict.pass')}** · {check}", icon=":material/check_circle:")
-    elif demo.verdict == NOT_FINITE:
-        st.warning(f"**{t(lang, 'lesson.verdict.not_finite', **params)}** · {check}", icon=":material/block:")
     else:
         hint = f"lesson.{demo.id}.fail" if f"lesson.{demo.id}.fail" in strings() else "lesson.verdict.fail_hint"
         st.error(f"**{t(lang, 'lesson.verdict.fail')}** · {check}\n\n{t(lang, hint)}", icon=":material/error:")
@@ -245,14 +244,14 @@ def render_lesson(lang: str, demo: Demo, lab: Lab | None = None) -> None:
     check; C11 also offers a "try a sentence" box on ``lab``'s current W."""
     params = template_params(lang, demo)
     st.subheader(lesson_title(lang, demo.id))
+    if demo.verdict == NOT_FINITE:  # nothing was computed: no numbers for the text, only the reason
+        st.warning(t(lang, "lesson.verdict.not_finite", **params), icon=":material/block:")
+        return
     st.markdown(t(lang, f"lesson.{demo.id}.body", **params))
     terms = lesson(demo.id).terms
     if terms:
         st.caption("  \n".join([f"**{t(lang, 'lesson.ui.terms')}**"] + [t(lang, f"lesson.term.{x}") for x in terms]))
     st.caption(t(lang, "lesson.ui.live"))
-    if demo.verdict == NOT_FINITE:
-        _verdict(lang, demo, params)
-        return
     if lesson(demo.id).predict and not _prediction(lang, demo, params):
         return
     _metrics(lang, demo)

@@ -1014,3 +1014,31 @@ def test_C4_figure_on_a_bigger_vocabulary_draws_the_columns_that_hold_a_one():
     assert np.array_equal(z(drawn.figure.data[1]), w[cols].double().numpy())
     assert np.array_equal(z(drawn.figure.data[2]), (F.one_hot(ids, w.shape[0]).float() @ w).double().numpy())
     assert str(len(cols)) in drawn.figure.layout.annotations[1].text  # the title says only k columns are drawn
+
+
+def _non_finite_page():
+    import math
+
+    import streamlit as st
+    import torch
+
+    from components.lessons import render_lessons
+    from tests.conftest import make_lab
+
+    lab = make_lab()
+    with torch.no_grad():
+        lab.model.embedding.weight[3, 0] = math.nan
+    render_lessons(lab, "en", st.session_state.get("test_mode", "guided"), 3)
+
+
+def test_a_non_finite_W_is_shown_as_not_checkable_never_as_failed():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_non_finite_page, default_timeout=60).run()
+    assert not at.exception and at.selectbox(key="lesson").value == "C4"
+    assert not at.error and any("Cannot be checked on a non-finite W (1 rows" in w.value for w in at.warning)
+    at.session_state["test_mode"] = "free"
+    at.run()
+    assert not at.exception
+    icons = {e.proto.label.split(" · ")[0]: e.proto.icon for e in at.expander}
+    assert icons["C4"] == ":material/block:" and icons["C16"] == ":material/check_circle:"
