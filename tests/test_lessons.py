@@ -1042,3 +1042,16 @@ def test_a_non_finite_W_is_shown_as_not_checkable_never_as_failed():
     assert not at.exception
     icons = {e.proto.label.split(" · ")[0]: e.proto.icon for e in at.expander}
     assert icons["C4"] == ":material/block:" and icons["C16"] == ":material/check_circle:"
+
+
+def test_C13_asks_its_own_question_about_the_pad_row_on_the_page():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_lessons_page, default_timeout=60).run()
+    at.selectbox(key="lesson").set_value("C13").run()
+    question = at.radio(key="predict_C13")
+    assert question.options == [t("ko", f"lesson.C13.answer.{a}") for a in lessons.PAD_ANSWERS]
+    assert "PAD" in question.label and question.label != t("ko", "lesson.C8.predict")
+    question.set_value("nonzero").run()
+    at.toggle(key="reveal_C13").set_value(True).run()
+    assert not at.exception and any(t("ko", "lesson.C13.answer.zero") in w.value for w in at.warning)
