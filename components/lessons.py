@@ -180,26 +180,31 @@ def tried_frame(lang: str, tried: Tried, unk_token: str) -> pd.DataFrame:
     """A tried sentence as a table: each token, whether the vocabulary has it, its id and its row of W."""
     return pd.DataFrame({
         t(lang, "lesson.fig.position"): list(range(len(tried.tokens))), t(lang, "lesson.fig.token"): list(tried.tokens),
-        t(lang, "lesson.C11.try.known"): [t(lang, "lesson.no" if u else "lesson.yes") for u in tried.unknown],
+        t(lang, "lesson.try.known"): [t(lang, "lesson.no" if u else "lesson.yes") for u in tried.unknown],
         t(lang, "lesson.fig.id"): [f"{i} ({unk_token})" if u else str(i) for i, u in zip(tried.ids, tried.unknown)],
         t(lang, "lesson.fig.vector"): [vector_text(v) for v in tried.vectors]})
 
 
-def _try_box(lang: str, lab: Lab) -> None:
-    """C11: look a new sentence up in the current W; the training batch and step stay as they are."""
-    text = st.text_input(t(lang, "lesson.C11.try.label"), key=TRY_KEY, placeholder=t(lang, "lesson.C11.try.placeholder"),
+def try_sentence_box(lang: str, lab: Lab, key: str) -> Tried | None:
+    """A "try a sentence" box: look a new sentence up in ``lab``'s current W and show the result.
+
+    Nothing about the lab changes (batch, step count, W). The text stays in the box as typed; a
+    problem with it is shown as a warning. Returns what was tried (None while the box is empty).
+    Used by C11 (key ``TRY_KEY``) and meant for the lookup view too, under its own key.
+    """
+    text = st.text_input(t(lang, "lesson.try.label"), key=key, placeholder=t(lang, "lesson.try.placeholder"),
                          max_chars=2_000)
     if not text.strip():
-        return
+        return None
     tried = try_sentence(lab, text)
     for problem in tried.problems:
         st.warning(problem_text(lang, problem))
-    if tried.problems:
-        return
-    unk = lab.recipe.vocab.tokens[lab.recipe.vocab.unk_id]
-    st.caption(t(lang, "lesson.C11.try.caption", step=tried.step, n=sum(tried.unknown), unk=unk,
-                 unk_id=lab.recipe.vocab.unk_id))
-    st.dataframe(tried_frame(lang, tried, unk), hide_index=True, width="stretch", height="content")
+    if not tried.problems:
+        vocab = lab.recipe.vocab
+        unk = vocab.tokens[vocab.unk_id]
+        st.caption(t(lang, "lesson.try.caption", step=tried.step, n=sum(tried.unknown), unk=unk, unk_id=vocab.unk_id))
+        st.dataframe(tried_frame(lang, tried, unk), hide_index=True, width="stretch", height="content")
+    return tried
 
 
 def _errors(lang: str, demo: Demo) -> None:
@@ -259,7 +264,7 @@ def render_lesson(lang: str, demo: Demo, lab: Lab | None = None) -> None:
     _fact_table(lang, demo)
     _demo_tables(lang, demo)
     if demo.id == "C11" and lab is not None:
-        _try_box(lang, lab)
+        try_sentence_box(lang, lab, TRY_KEY)
     _errors(lang, demo)
     _verdict(lang, demo, params)
 
