@@ -90,6 +90,7 @@ class Keys:
     REFIT = "refit_frame"
     AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another  # re-fit the PCA frame on the steps kept so far
     TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)
+    TRY_PREFIX = "try_"  # + lesson id: that lesson's "try a sentence" box (try_C11)
 
 
 _EXPLORER = "_ws"  # this session's core.explorer.Explorer

@@ -12,37 +12,24 @@ so tests check every string a demo can show without running Streamlit.
 from __future__ import annotations
 
 import math
-from types import MappingProxyType
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from components.i18n import strings, t
+from components.i18n import problem_text, strings, t
+from components.charts import chart_config
+from components.lesson_figures import draw, number, vector_text
 from components.memo import Memo, no_memo
-from core.lessons import GRAD_ANSWERS, LESSON_IDS, Demo, run_demo
+from core.lessons import HOLDS, LESSON_IDS, NOT_FINITE, Demo, lesson, run_demo
 from core.training import Lab
+from core.try_sentence import Tried, try_sentence
 import session
 from session import Keys
 
 PREV_KEY, NEXT_KEY = Keys.LESSON_PREV, Keys.LESSON_NEXT
 PREDICT_PREFIX, REVEAL_PREFIX = Keys.PREDICT_PREFIX, Keys.REVEAL_PREFIX  # + lesson id
-PREDICT_LESSONS = ("C8", "C13")  # predict-then-reveal: "which rows get a non-zero gradient?"
-TRANSLATED_FACTS = ("loss_kind", "other_objective", "optimizer")  # facts whose value is a code, not a token
-HEADLINES = (  # the numbers each lesson shows as metrics; other facts go in its table (see table_keys)
-    ("C1", ("adjacent_cos", "random_cos")), ("C2", ("vocab_size", "dim", "ids_checked")), ("C3", ("dim",)),
-    ("C4", ("max_diff", "inf_nan_cells", "cost_ratio")), ("C5", ("n_params", "lookups", "lookups_longer")),
-    ("C6", ("vocab_size", "max_id", "sentence_length")), ("C7", ("fresh_mean", "fresh_std", "z_mean")),
-    ("C8", ("unused_grad_max", "pad_grad_max", "repeated_sum_diff")),
-    ("C9", ("fresh_top_share", "random_top_share", "rows_differing")), ("C10", ("positions", "lstm_max_diff")),
-    ("C11", ("unk_cells", "pad_cells", "oov_count")), ("C12", ("pad_id", "padding_idx", "oov_encoded")),
-    ("C13", ("pad_grad_max", "pad_grad_without_idx", "norm_adam_l2", "norm_adamw")),
-    ("C14", ("n_params", "pad_row_params", "params_without_pad")),
-    ("C15", ("state_diff_no_bias", "packed_max_diff", "padded_max_diff")), ("C16", ("unknown_became",)),
-    ("X1", ("filled_cells", "default_wrote")), ("X2", ("max_norm", "largest_norm_before", "largest_norm_after")),
-    ("X3", ("max_count", "max_diff")), ("X4", ("rows_stored", "dense_floats")), ("X5", ("value_before", "value_after")),
-    ("X6", ("max_diff", "naive_max_diff")), ("X7", ("refit_move", "fixed_move", "axis_flips")),
-)
+TRY_KEY = Keys.TRY_PREFIX + "C11"  # C11's "try a sentence" box
 
 
 # ---- pure helpers ------------------------------------------------------------------------------
@@ -62,11 +49,6 @@ def _is_error(value: Any) -> bool:
     return isinstance(value, dict) and "type" in value and "message" in value
 
 
-def _number(x: float) -> str:
-    """4 significant digits; an exact zero as "0" (never "-0"); inf and nan as Python writes them."""
-    if math.isinf(x) or math.isnan(x):
-        return str(x)
-    return "0" if x == 0 else f"{x:.4g}"
 
 
 def _sequence(lang: str, value: list | tuple, key: str) -> str:
@@ -75,24 +57,25 @@ def _sequence(lang: str, value: list | tuple, key: str) -> str:
         return f"({', '.join(map(str, value))}{',' if len(value) == 1 else ''})"
     if key in NAME_LISTS:
         return ", ".join(map(str, value)) or t(lang, "lesson.none")
-    items = (_number(v) if isinstance(v, float) else _sequence(lang, v, "") if isinstance(v, (list, tuple))
+    items = (number(v) if isinstance(v, float) else _sequence(lang, v, "") if isinstance(v, (list, tuple))
              else str(v) for v in value)
     return f"[{', '.join(items)}]"
 
 
-def format_value(lang: str, value: Any, key: str = "") -> str:
-    """A fact's value as display text: 4 significant digits, yes/no, shapes, translated codes and answers."""
+def format_value(lang: str, value: Any, key: str = "", codes: tuple[str, ...] = ()) -> str:
+    """A fact's value as display text: 4 significant digits, yes/no, shapes, answers, and the
+    value of a fact named in ``codes`` (its lesson's `Lesson.codes`) translated."""
     if value is None:  # for an ``*_error`` fact: the call ran
         return t(lang, "lesson.ok" if key.endswith("_error") else "lesson.none")
     if isinstance(value, bool):
         return t(lang, "lesson.yes" if value else "lesson.no")
-    if isinstance(value, float):
-        return _number(value)
+    if isinstance(value, float):  # a zero is the point where one appears: the page says "exactly 0"
+        return t(lang, "lesson.exactly_zero") if value == 0 else number(value)
     if _is_error(value):
         return f"{value['type']}: {value['message']}"
     if key == "grad_rows":
         return " / ".join(t(lang, f"lesson.answer.{a}") for a in value) or t(lang, "lesson.none")
-    if key in TRANSLATED_FACTS and f"lesson.value.{value}" in strings():
+    if key in codes and f"lesson.value.{value}" in strings():
         return t(lang, f"lesson.value.{value}")
     if isinstance(value, (list, tuple)):
         return _sequence(lang, value, key)
@@ -101,7 +84,8 @@ def format_value(lang: str, value: Any, key: str = "") -> str:
 
 def template_params(lang: str, demo: Demo) -> dict[str, str]:
     """Every scalar fact, formatted, for the ``{placeholders}`` of a lesson's body and check text."""
-    return {k: format_value(lang, v, k) for k, v in demo.facts.items()
+    codes = lesson(demo.id).codes
+    return {k: format_value(lang, v, k, codes) for k, v in demo.facts.items()
             if v is None or isinstance(v, (bool, int, float, str))}
 
 
@@ -114,6 +98,8 @@ def table_frame(lang: str, rows: list[list]) -> pd.DataFrame:
         for col, v in zip(header, row):
             if col == "case":
                 out.append(t(lang, f"lesson.case.{v}"))
+            elif isinstance(v, float):
+                out.append(number(v))  # 4 significant digits
             elif isinstance(v, (bool, list, tuple)) or v is None:
                 out.append(format_value(lang, v, col))
             else:
@@ -122,30 +108,17 @@ def table_frame(lang: str, rows: list[list]) -> pd.DataFrame:
     return pd.DataFrame(cells, columns=[t(lang, f"lesson.col.{c}") for c in header])
 
 
-def _cut_short(facts: dict[str, Any]) -> bool:
-    """Did the demo use only part of the batch or of W (big inputs)?"""
-    return facts.get("full_table") is False or facts.get("sentences_used", 0) < facts.get("sentences", 0)
-
-
-SHOWN_ONLY_IF = MappingProxyType({  # facts that say nothing unless the demo was cut short, or the case arises
-    **{k: _cut_short for k in ("sentences_used", "sentences", "table_rows", "full_table")},
-    "one_hot_max_macs": lambda f: f["tokens_compared"] < f["tokens"],
-    "rows_used": lambda f: f["rows_used"] < f["vocab_size"],
-    "one_dimension": lambda f: f["one_dimension"],
-})  # read-only
-
-
 def headline_keys(demo: Demo) -> tuple[str, ...]:
     """The facts of ``demo`` shown as metrics: its lesson's headline numbers that it has."""
-    keys = next((keys for lesson_id, keys in HEADLINES if lesson_id == demo.id), ())
-    return tuple(k for k in keys if isinstance(demo.facts.get(k), (int, float)) and not isinstance(demo.facts[k], bool))
+    return tuple(k for k in lesson(demo.id).headline if isinstance(demo.facts.get(k), (int, float)) and not isinstance(demo.facts[k], bool))
 
 
 def table_keys(demo: Demo) -> list[str]:
     """The facts of ``demo`` for its fact table: not headlines, not exceptions, not idle bookkeeping."""
-    headline = headline_keys(demo)
-    return [k for k, v in demo.facts.items() if k not in headline and not _is_error(v)
-            and SHOWN_ONLY_IF.get(k, lambda _f: True)(demo.facts)]
+    unit = lesson(demo.id)
+    skip = set(headline_keys(demo)) | ({unit.predict[0]} if unit.predict else set())  # the reveal shows it
+    return [k for k, v in demo.facts.items() if k not in skip and not _is_error(v)
+            and unit.shown_only_if.get(k, lambda _f: True)(demo.facts)]
 
 
 def lesson_title(lang: str, lesson_id: str) -> str:
@@ -168,7 +141,8 @@ def _fact_table(lang: str, demo: Demo) -> None:
     keys = table_keys(demo)
     if keys:
         frame = pd.DataFrame({t(lang, "lesson.ui.fact_col"): [fact_label(lang, demo.id, k) for k in keys],
-                              t(lang, "lesson.ui.value_col"): [format_value(lang, demo.facts[k], k) for k in keys]})
+                              t(lang, "lesson.ui.value_col"): [format_value(lang, demo.facts[k], k, lesson(demo.id).codes)
+                                                               for k in keys]})
         st.dataframe(frame, hide_index=True, width="stretch", height="content")
 
 
@@ -180,6 +154,60 @@ def _demo_tables(lang: str, demo: Demo) -> None:
             st.dataframe(frame, hide_index=True, width="stretch", height="content")
 
 
+def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
+    """The lesson's figure (or, for C16, its code beside its run) and the figure's numbers as a table."""
+    drawn = draw(lang, demo)
+    if drawn is None:
+        return
+    if drawn.code is not None:
+        code_col, run_col = st.columns([3, 2])
+        code_col.caption(t(lang, f"lesson.{demo.id}.fig.code"))
+        code_col.code(drawn.code, language="python", wrap_lines=True)
+        run_col.caption(t(lang, f"lesson.{demo.id}.fig.run", **demo.figure))
+        run_col.code(f"inputs = {demo.figure['inputs']}\nvectors.shape = {tuple(demo.facts['vectors_shape'])}",
+                     language=None)
+        for table in drawn.tables:
+            run_col.dataframe(table, hide_index=True, width="stretch", height="content")
+        return
+    for table in drawn.shown:
+        st.dataframe(table, hide_index=True, width="stretch", height="content")
+    st.plotly_chart(drawn.figure, alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
+    with st.expander(t(lang, "lesson.ui.figure_numbers")):
+        for table in drawn.tables:
+            st.dataframe(table, hide_index=True, width="stretch", height="content")
+
+
+def tried_frame(lang: str, tried: Tried, unk_token: str) -> pd.DataFrame:
+    """A tried sentence as a table: each token, whether the vocabulary has it, its id and its row of W."""
+    return pd.DataFrame({
+        t(lang, "lesson.fig.position"): list(range(len(tried.tokens))), t(lang, "lesson.fig.token"): list(tried.tokens),
+        t(lang, "lesson.try.known"): [t(lang, "lesson.no" if u else "lesson.yes") for u in tried.unknown],
+        t(lang, "lesson.fig.id"): [f"{i} ({unk_token})" if u else str(i) for i, u in zip(tried.ids, tried.unknown)],
+        t(lang, "lesson.fig.vector"): [vector_text(v) for v in tried.vectors]})
+
+
+def try_sentence_box(lang: str, lab: Lab, key: str) -> Tried | None:
+    """A "try a sentence" box: look a new sentence up in ``lab``'s current W and show the result.
+
+    Nothing about the lab changes (batch, step count, W). The text stays in the box as typed; a
+    problem with it is shown as a warning. Returns what was tried (None while the box is empty).
+    Used by C11 (key ``TRY_KEY``) and meant for the lookup view too, under its own key.
+    """
+    text = st.text_input(t(lang, "lesson.try.label"), key=key, placeholder=t(lang, "lesson.try.placeholder"),
+                         max_chars=2_000)
+    if not text.strip():
+        return None
+    tried = try_sentence(lab, text)
+    for problem in tried.problems:
+        st.warning(problem_text(lang, problem))
+    if not tried.problems:
+        vocab = lab.recipe.vocab
+        unk = vocab.tokens[vocab.unk_id]
+        st.caption(t(lang, "lesson.try.caption", step=tried.step, n=sum(tried.unknown), unk=unk, unk_id=vocab.unk_id))
+        st.dataframe(tried_frame(lang, tried, unk), hide_index=True, width="stretch", height="content")
+    return tried
+
+
 def _errors(lang: str, demo: Demo) -> None:
     for k, err in demo.facts.items():
         if _is_error(err):
@@ -189,38 +217,55 @@ def _errors(lang: str, demo: Demo) -> None:
 
 def _verdict(lang: str, demo: Demo, params: dict[str, str]) -> None:
     check = t(lang, "lesson.ui.check", check=t(lang, f"lesson.{demo.id}.check", **params))
-    if demo.verdict:
+    if demo.verdict == HOLDS:
         st.success(f"**{t(lang, 'lesson.verdict.pass')}** · {check}", icon=":material/check_circle:")
-        return
-    hint = f"lesson.{demo.id}.fail" if f"lesson.{demo.id}.fail" in strings() else "lesson.verdict.fail_hint"
-    st.error(f"**{t(lang, 'lesson.verdict.fail')}** · {check}\n\n{t(lang, hint)}", icon=":material/error:")
+    else:
+        hint = f"lesson.{demo.id}.fail" if f"lesson.{demo.id}.fail" in strings() else "lesson.verdict.fail_hint"
+        st.error(f"**{t(lang, 'lesson.verdict.fail')}** · {check}\n\n{t(lang, hint)}", icon=":material/error:")
 
 
-def _prediction(lang: str, demo: Demo) -> bool:
-    """The predict-then-reveal question; True once the learner reveals the answer."""
-    guess = st.radio(t(lang, "lesson.ui.predict"), GRAD_ANSWERS, index=None, key=PREDICT_PREFIX + demo.id,
-                     format_func=lambda a: t(lang, f"lesson.answer.{a}"))
+def answer_text(lang: str, lesson_id: str, answer: str) -> str:
+    """A choice of a lesson's prediction question: its own wording, else the shared one."""
+    own = f"lesson.{lesson_id}.answer.{answer}"
+    return t(lang, own if own in strings() else f"lesson.answer.{answer}")
+
+
+def _prediction(lang: str, demo: Demo, params: dict[str, str]) -> bool:
+    """The lesson's own predict-then-reveal question; True once the learner reveals the answer."""
+    fact, choices = lesson(demo.id).predict
+    guess = st.radio(t(lang, f"lesson.{demo.id}.predict", **params), choices, index=None, key=PREDICT_PREFIX + demo.id,
+                     format_func=lambda a: answer_text(lang, demo.id, a))
     if not st.toggle(t(lang, "lesson.ui.reveal"), key=REVEAL_PREFIX + demo.id):
         st.caption(t(lang, "lesson.ui.reveal_hint"))
         return False
-    right = demo.facts.get("grad_rows", [])
-    answer = format_value(lang, right, "grad_rows")
+    right = demo.facts.get(fact, [])
+    answer = " / ".join(answer_text(lang, demo.id, a) for a in right) or t(lang, "lesson.none")
     (st.success if guess in right else st.warning)(t(lang, "lesson.ui.right" if guess in right else "lesson.ui.wrong",
                                                      answer=answer))
     return True
 
 
-def render_lesson(lang: str, demo: Demo) -> None:
-    """One lesson: title, explanation, (prediction,) facts, tables and the verdict of its check."""
+def render_lesson(lang: str, demo: Demo, lab: Lab | None = None) -> None:
+    """One lesson: title, explanation, (prediction,) facts, picture, tables and the verdict of its
+    check; C11 also offers a "try a sentence" box on ``lab``'s current W."""
     params = template_params(lang, demo)
     st.subheader(lesson_title(lang, demo.id))
+    if demo.verdict == NOT_FINITE:  # nothing was computed: no numbers for the text, only the reason
+        st.warning(t(lang, "lesson.verdict.not_finite", **params), icon=":material/block:")
+        return
     st.markdown(t(lang, f"lesson.{demo.id}.body", **params))
+    terms = lesson(demo.id).terms
+    if terms:
+        st.caption("  \n".join([f"**{t(lang, 'lesson.ui.terms')}**"] + [t(lang, f"lesson.term.{x}") for x in terms]))
     st.caption(t(lang, "lesson.ui.live"))
-    if demo.id in PREDICT_LESSONS and not _prediction(lang, demo):
+    if lesson(demo.id).predict and not _prediction(lang, demo, params):
         return
     _metrics(lang, demo)
+    _picture(lang, demo, params)
     _fact_table(lang, demo)
     _demo_tables(lang, demo)
+    if demo.id == "C11" and lab is not None:
+        try_sentence_box(lang, lab, TRY_KEY)
     _errors(lang, demo)
     _verdict(lang, demo, params)
 
@@ -241,11 +286,11 @@ def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo) -> Demo
     return t(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo
 
 
-def _show(lang: str, demo: Demo | str) -> None:
+def _show(lang: str, demo: Demo | str, lab: Lab) -> None:
     if isinstance(demo, str):
         st.error(demo)
     else:
-        render_lesson(lang, demo)
+        render_lesson(lang, demo, lab)
 
 
 def _go(lesson_id: str) -> None:
@@ -265,7 +310,7 @@ def _guided(lab: Lab, lang: str, index: int, memo: Memo) -> int | None:
     mid.progress((at + 1) / len(LESSON_IDS), text=t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS)))
     next_col.button(t(lang, "lesson.ui.next"), key=NEXT_KEY, disabled=at == len(LESSON_IDS) - 1, width="stretch",
                     on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
-    _show(lang, _try_demo(lab, lang, chosen, memo))
+    _show(lang, _try_demo(lab, lang, chosen, memo), lab)
     return at if at != index else None
 
 
@@ -276,13 +321,13 @@ def _free(lab: Lab, lang: str, memo: Memo) -> None:
         st.markdown(f"#### {t(lang, f'lesson.ui.group.{group}')}")
         for lesson_id in (i for i in LESSON_IDS if i.startswith(group)):
             demo = _try_demo(lab, lang, lesson_id, memo)
-            held = isinstance(demo, Demo) and demo.verdict
-            icon = ":material/check_circle:" if held else ":material/error:"
+            verdict = demo.verdict if isinstance(demo, Demo) else None
+            icon = {HOLDS: ":material/check_circle:", NOT_FINITE: ":material/block:"}.get(verdict, ":material/error:")
             box = st.expander(lesson_title(lang, lesson_id), icon=icon, key=Keys.LESSON_OPEN_PREFIX + lesson_id,
                               on_change="rerun")
             if box.open:
                 with box:
-                    _show(lang, demo)
+                    _show(lang, demo, lab)
 
 
 def render_lessons(lab: Lab, lang: str, mode: str, index: int, memo: Memo = no_memo) -> int | None:

@@ -13,8 +13,6 @@ Checked for every file in ``assets/strings`` (one test case per file, so a failu
 
 The answer key is Korean grammar, written out here by hand: the expected final sound of each
 sample value and of each Latin word the strings use (``READ``), not `components.i18n`'s guess.
-The lessons' prose (files named ``lesson*``) belongs to another change; its failures are
-expected (xfail) until that prose is fixed.
 """
 
 from __future__ import annotations
@@ -65,15 +63,9 @@ NUMBERS = [1, 2, 3, 7, 10, 1000, 12345, 100000, 0.5, 2.0, 0.16623426973819733, 1
 MARK = "\x00"  # where a placeholder was, in a template scanned for literal particles
 
 
-def lesson_owned(path: Path) -> bool:
-    return path.name.startswith("lesson")
-
-
 def per_file():
     for path in sorted(STRINGS.glob("*.json")):
-        marks = [pytest.mark.xfail(reason="lesson prose: fixed in the lessons change (issue 15)", strict=False)] \
-            if lesson_owned(path) else []
-        yield pytest.param(path, marks=marks, id=path.name)
+        yield pytest.param(path, id=path.name)
 
 
 def korean(path: Path) -> dict[str, str]:

@@ -24,7 +24,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_sequence
 from components.i18n import LANGS, strings, t
 import core.lessons.common as lessons_common
 from core import lessons
-from core.lessons import LESSON_IDS, run_all, run_demo
+from core.lessons import HOLDS, LESSON_IDS, run_all, run_demo
 from tests.conftest import make_lab
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,7 +86,7 @@ def test_C1_ids_are_names(lab):
     renamed = w[perm.argsort()]  # renamed[perm[i]] = w[i]
     ids = lab.batch.ids
     assert torch.equal(F.embedding(perm[ids], renamed), F.embedding(ids, w)) == d.facts["renamed_equal"] is True
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C2_lookup_is_row(lab):
@@ -98,7 +98,7 @@ def test_C2_lookup_is_row(lab):
         assert torch.equal(emb(torch.tensor(i)), w[i])
     shown = {row[0]: row[1] for row in d.tables["lookups"][1:]}
     assert shown == {i: lab.recipe.vocab.tokens[i] for i in ids.tolist()}
-    assert d.facts["row0_token"] == "<PAD>" and d.verdict
+    assert d.facts["row0_token"] == "<PAD>" and d.verdict == HOLDS
 
 
 def test_C3_shapes(lab):
@@ -108,7 +108,7 @@ def test_C3_shapes(lab):
     assert d.facts["sentence_out"] == list(emb(torch.tensor([1, 2, 1, 4])).shape) == [4, 4]
     assert d.facts["scalar_out"] == list(emb(torch.tensor(1)).shape) == [4]
     assert d.facts["empty_out"] == list(emb(torch.zeros(2, 0, dtype=torch.long)).shape) == [2, 0, 4]
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C4_one_hot_product(lab):
@@ -124,7 +124,7 @@ def test_C4_one_hot_product(lab):
     assert d.facts["inf_nan_cells"] == int((one_hot.float() @ w).isnan().sum()) > 0
     assert d.facts["inf_lookup_finite"] and bool(w[ids].isfinite().all())
     assert (d.facts["lookup_cost"], d.facts["matmul_cost"]) == (4, 28)
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C4_when_every_row_is_used_an_extra_row_holds_the_inf():
@@ -135,7 +135,7 @@ def test_C4_when_every_row_is_used_an_extra_row_holds_the_inf():
     assert d.facts["every_row_used"] and d.facts["inf_row"] == -1
     extra = torch.cat([W(lab), torch.tensor([[math.inf, 0.0, 0.0]])])  # (V+1, E)
     assert d.facts["inf_nan_cells"] == int((F.one_hot(ids, 8).float() @ extra).isnan().sum())
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C5_and_C14_parameters(lab):
@@ -145,7 +145,7 @@ def test_C5_and_C14_parameters(lab):
         d = run_demo(lesson, lab)
         assert d.facts["param_names"] == names == ["weight"]
         assert d.facts["n_params"] == sum(p.numel() for p in emb.parameters()) == 7 * 4
-        assert d.verdict
+        assert d.verdict == HOLDS
     d5 = run_demo("C5", lab)
     assert d5.facts["output_shape_longer"] == list(emb(torch.cat([lab.batch.ids] * 2, dim=1)).shape) == [3, 8, 4]
     assert d5.facts["n_params_after_longer"] == 28
@@ -165,7 +165,7 @@ def test_C6_what_the_layer_accepts(lab):
     assert d.facts["string_error"] == error_of(lambda: emb("a"))
     assert d.facts["int32_error"] is None and torch.equal(emb(ids.int()), emb(ids)) and d.facts["int32_equal"]
     assert d.facts["longer_than_v_shape"] == list(emb(torch.arange(8) % 7).shape) == [8, 4]
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C12_preprocessing_owns_strings_and_unk(lab):
@@ -176,7 +176,7 @@ def test_C12_preprocessing_owns_strings_and_unk(lab):
     assert d.facts["str_input_error"] == error_of(lambda: fresh(lab)("zz"))
     assert d.facts["out_of_range_error"]["type"] == "IndexError"
     assert d.facts["padding_idx"] == lab.model.embedding.padding_idx == 0 and d.facts["ids_agree"]
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 # ---- C7–C11 ------------------------------------------------------------------------------------
@@ -191,7 +191,7 @@ def test_C7_fresh_table_is_standard_normal(lab):
         torch.manual_seed(3)
         same = torch.equal(nn.Embedding(7, 4, padding_idx=0).weight.detach(), w0)
     assert same and d.facts["same_as_nn_embedding"] and d.facts["pad_row_zero"]
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C8_gradient_reaches_only_looked_up_rows(trained):
@@ -214,7 +214,7 @@ def test_C8_gradient_reaches_only_looked_up_rows(trained):
     assert torch.allclose(summed, g[1], atol=1e-6) and d.facts["repeated_sum_close"]
     assert d.facts["repeated_sum_diff"] == pytest.approx((summed - g[1]).abs().max().item(), abs=1e-6)
     assert d.facts["grad_rows"] == ["used_but_pad"]
-    assert d.facts["ids_unchanged"] and d.verdict
+    assert d.facts["ids_unchanged"] and d.verdict == HOLDS
 
 
 def test_C8_absent_row_moves_only_with_optimizer_state(trained):
@@ -252,7 +252,7 @@ def test_C9_untrained_spectrum_and_objective(lab):
         tables.append(model.embedding.weight.detach())
     assert not torch.equal(*tables)
     assert d.facts["other_objective"] == "labels_shifted" and d.facts["rows_differing"] > 0
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C10_same_id_same_vector(lab):
@@ -262,7 +262,7 @@ def test_C10_same_id_same_vector(lab):
     i = d.facts["id"]
     assert i == 1 and d.facts["positions"] == int((ids == i).sum()) == 4 and not d.facts["constructed"]
     assert all(torch.equal(v, w[i]) for v in vectors[ids == i])
-    assert d.facts["lstm_max_diff"] > 0 and d.verdict
+    assert d.facts["lstm_max_diff"] > 0 and d.verdict == HOLDS
 
 
 def test_C11_unk_and_pad_are_different(lab):
@@ -272,7 +272,7 @@ def test_C11_unk_and_pad_are_different(lab):
     assert d.facts["unk_cells"] == int(((ids == 3) & mask).sum()) == 1
     assert d.facts["oov_tokens"] == ["zz"] and d.facts["oov_count"] == 1
     assert d.facts["pad_cells"] == int((ids.shape[1] - lab.batch.lengths).sum()) == 3
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 # ---- C13–C16 -------------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ def test_C13_decay_hand_set_row_and_padding_idx_rules(lab):
     assert d.facts["minus_one_means"] == nn.Embedding.from_pretrained(W(lab), padding_idx=-1).padding_idx == 6
     assert d.facts["out_of_range_error"] == error_of(lambda: nn.Embedding.from_pretrained(W(lab), padding_idx=7))
     assert d.facts["out_of_range_error"]["type"] == "AssertionError"
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_C13_hand_set_pad_row_is_looked_up_not_rezeroed():
@@ -336,7 +336,7 @@ def test_C13_hand_set_pad_row_is_looked_up_not_rezeroed():
         assert torch.equal(lab.model.embedding(torch.tensor(0)), vec)  # the learner's own layer returns it
     d = run_demo("C13", lab)
     assert d.facts["hand_vector"] == lessons_common._vec(vec)
-    assert d.facts["hand_lookup_equal"] and d.facts["hand_kept_after_steps"] and d.verdict
+    assert d.facts["hand_lookup_equal"] and d.facts["hand_kept_after_steps"] and d.verdict == HOLDS
 
 
 def test_C15_zero_inputs_still_update_an_lstm(lab):
@@ -360,7 +360,7 @@ def test_C15_zero_inputs_still_update_an_lstm(lab):
     mask = lab.batch.mask.unsqueeze(-1)
     masked = (vectors * mask).sum(1) / lab.batch.lengths.unsqueeze(1)
     assert torch.allclose(vectors.mean(1), masked * lab.batch.lengths.unsqueeze(1) / 4, atol=1e-6)
-    assert d.facts["mean_relation"] and d.facts["output_shape"] == [3, 4, 4] and d.verdict
+    assert d.facts["mean_relation"] and d.facts["output_shape"] == [3, 4, 4] and d.verdict == HOLDS
 
 
 def test_C16_the_chapter_code_runs_as_written(lab):
@@ -375,14 +375,14 @@ def test_C16_the_chapter_code_runs_as_written(lab):
     assert d.facts["vectors_shape"] == list(namespace["vectors"].shape) == [2, 3, 3]
     assert d.facts["pad_vector"] == [0.0, 0.0, 0.0] and d.facts["pad_vector_zero"]
     assert d.facts["learner_ids"] == lab.batch.ids.tolist() and d.facts["learner_matches_batch"]
-    assert not d.facts["learner_is_chapter"] and d.verdict
+    assert not d.facts["learner_is_chapter"] and d.verdict == HOLDS
 
 
 def test_C16_chapter_preprocessing_needs_the_special_token_names():
     rows = [("[PAD]", 0, "pad"), ("a", 1, ""), ("[UNK]", 2, "unk")]
     d = run_demo("C16", make_lab(rows, "a q | 0", ("n", "p")))
     assert d.facts["learner_error"]["type"] == "KeyError" and d.facts["learner_ids"] is None
-    assert d.verdict  # the chapter's own run still holds
+    assert d.verdict == HOLDS  # the chapter's own run still holds
 
 
 # ---- X1–X7 -----------------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ def test_X1_pad_sequence_pads_with_zero(which):
     assert torch.equal(pad_sequence(seqs, batch_first=True, padding_value=vocab.pad_id), lab.batch.ids)
     assert d.facts["with_pad_equals_batch"] and d.facts["token_at_0"] == vocab.tokens[0]
     assert d.facts["default_wrote"] == int((default[~lab.batch.mask] == 0).sum()) == 3
-    assert d.verdict
+    assert d.verdict == HOLDS
 
 
 def test_X2_max_norm_rewrites_weight_under_no_grad(lab):
@@ -409,7 +409,7 @@ def test_X2_max_norm_rewrites_weight_under_no_grad(lab):
     used = torch.unique(lab.batch.ids)
     assert bool((emb.weight[used].norm(dim=1) <= d.facts["max_norm"] * (1 + 1e-6)).all())
     assert d.facts["rows_changed"] == int((emb.weight != before).any(dim=1).sum()) > 0
-    assert torch.equal(emb.weight[[6]], before[[6]]) and d.facts["unused_unchanged"] and d.verdict
+    assert torch.equal(emb.weight[[6]], before[[6]]) and d.facts["unused_unchanged"] and d.verdict == HOLDS
 
 
 def test_X3_scale_grad_by_freq_divides_by_count(lab):
@@ -423,7 +423,7 @@ def test_X3_scale_grad_by_freq_divides_by_count(lab):
     rows = [i for i in range(1, 7) if counts[i] > 0]
     assert torch.allclose(scaled.weight.grad[rows] * counts[rows].unsqueeze(1), plain.weight.grad[rows], atol=1e-6)
     assert d.facts["max_count"] == int(counts[1:].max()) == 4 and d.facts["rows_checked"] == len(rows)
-    assert d.facts["close"] and d.verdict
+    assert d.facts["close"] and d.verdict == HOLDS
 
 
 def test_X4_sparse_gradients_and_optimizers(lab):
@@ -436,7 +436,7 @@ def test_X4_sparse_gradients_and_optimizers(lab):
     assert d.facts["adamw_error"] == error_of(lambda: torch.optim.AdamW([emb.weight]).step())
     torch.optim.SGD([emb.weight], lr=0.1).step()
     torch.optim.SparseAdam([emb.weight], lr=0.1).step()
-    assert d.facts["sgd_error"] is None and d.facts["sparse_adam_error"] is None and d.verdict
+    assert d.facts["sgd_error"] is None and d.facts["sparse_adam_error"] is None and d.verdict == HOLDS
 
 
 def test_X5_from_pretrained_freezes_and_shares(lab):
@@ -447,7 +447,7 @@ def test_X5_from_pretrained_freezes_and_shares(lab):
     assert emb.weight.data_ptr() == w.data_ptr() and d.facts["shares_memory"]
     w[0, 0] += 1.0
     assert emb.weight[0, 0].item() == w[0, 0].item() and d.facts["value_after"] == d.facts["value_before"] + 1.0
-    assert d.facts["lab_requires_grad"] and d.verdict
+    assert d.facts["lab_requires_grad"] and d.verdict == HOLDS
 
 
 def test_X6_embedding_bag_is_the_masked_mean(lab):
@@ -458,7 +458,7 @@ def test_X6_embedding_bag_is_the_masked_mean(lab):
     masked = (W(lab)[ids] * keep).sum(1) / keep.sum(1)
     assert torch.allclose(bag, masked, atol=1e-6)
     assert d.facts["max_diff"] == pytest.approx((bag - masked).abs().max().item(), abs=1e-6)
-    assert d.facts["pad_cells"] == int((ids == 0).sum()) == 3 and d.facts["close"] and d.verdict
+    assert d.facts["pad_cells"] == int((ids == 0).sum()) == 3 and d.facts["close"] and d.verdict == HOLDS
 
 
 def pad_moves(tables, pad):
@@ -475,7 +475,7 @@ def test_X7_refit_moves_pad_fixed_frame_does_not(trained):
     refit, fixed = pad_moves(tables, 0)
     assert refit > 0 and fixed == 0.0
     assert d.facts["refit_move"] == pytest.approx(refit, abs=1e-6) and d.facts["fixed_move"] == 0.0
-    assert d.facts["snapshots"] == 4 and not d.facts["trained_copy"] and d.verdict
+    assert d.facts["snapshots"] == 4 and not d.facts["trained_copy"] and d.verdict == HOLDS
 
 
 def test_X7_a_hand_set_pad_row_moves_in_the_fixed_frame_too():
@@ -483,13 +483,13 @@ def test_X7_a_hand_set_pad_row_moves_in_the_fixed_frame_too():
     lab.run(2)
     lab.set_pad_row([1.0, 1.0, 1.0, 1.0])
     d = run_demo("X7", lab)
-    assert d.facts["pad_row_changed"] and d.facts["fixed_move"] > 0 and d.verdict
+    assert d.facts["pad_row_changed"] and d.facts["fixed_move"] > 0 and d.verdict == HOLDS
 
 
 def test_X7_trains_a_copy_when_only_one_snapshot_exists(lab):
     d = run_demo("X7", lab)
     assert d.facts["trained_copy"] and d.facts["snapshots"] == lessons_common.TRAIN_STEPS + 1
-    assert d.facts["refit_move"] > 0 and d.facts["fixed_move"] == 0.0 and d.verdict
+    assert d.facts["refit_move"] > 0 and d.facts["fixed_move"] == 0.0 and d.verdict == HOLDS
 
 
 # ---- every demo, every state ---------------------------------------------------------------------
@@ -564,24 +564,75 @@ def test_every_demo_handles_every_state(name):
     demos = run_all(lab)
     assert list(demos) == list(LESSON_IDS)
     for lesson_id, d in demos.items():
-        assert d.id == lesson_id and isinstance(d.verdict, bool)
+        assert d.id == lesson_id and isinstance(d.held, bool)
         assert plain(d.facts) and plain(d.tables), lesson_id
         for rows in d.tables.values():
             assert all(len(row) == len(rows[0]) for row in rows), lesson_id
-    failed = [i for i, d in demos.items() if not d.verdict]
+    failed = [i for i, d in demos.items() if d.verdict != HOLDS]
     assert failed == [], failed
 
 
-def test_every_lesson_string_exists_in_both_languages():
-    data = json.loads((ROOT / "assets" / "strings" / "lessons.json").read_text(encoding="utf-8"))
-    assert data and all(key.startswith("lesson.") for key in data)
-    for key, entry in data.items():
-        assert set(entry) == set(LANGS) and all(entry[lang].strip() for lang in LANGS), key
+def _strings_file(name: str) -> dict:
+    return json.loads((ROOT / "assets" / "strings" / name).read_text(encoding="utf-8"))
+
+
+def test_every_lesson_string_exists_in_both_languages_and_in_its_own_file():
+    shared = _strings_file("lessons.json")
+    assert shared and all(key.startswith("lesson.") for key in shared)
     for lesson_id in LESSON_IDS:
+        own = _strings_file(f"lesson_{lesson_id}.json")
+        assert all(key.startswith(f"lesson.{lesson_id}.") for key in own), lesson_id  # its strings, no other's
+        assert not any(key.startswith(f"lesson.{lesson_id}.") for key in shared), lesson_id
         for part in ("title", "body", "check"):
-            assert f"lesson.{lesson_id}.{part}" in data
-    for answer in lessons.GRAD_ANSWERS:
-        assert f"lesson.answer.{answer}" in data
+            assert f"lesson.{lesson_id}.{part}" in own
+        unit = lessons.lesson(lesson_id)
+        if unit.predict:
+            assert f"lesson.{lesson_id}.predict" in own
+            for answer in unit.predict[1]:
+                assert f"lesson.{lesson_id}.answer.{answer}" in own or f"lesson.answer.{answer}" in shared
+        for key, entry in {**shared, **own}.items():
+            assert set(entry) == set(LANGS) and all(entry[lang].strip() for lang in LANGS), key
+
+
+def test_the_registry_is_literal_and_complete():
+    source = (ROOT / "core" / "lessons" / "__init__.py").read_text(encoding="utf-8")
+    assert "globals()" not in source
+    assert LESSON_IDS == tuple(f"C{i}" for i in range(1, 17)) + tuple(f"X{i}" for i in range(1, 8))
+    assert [unit.id for unit in lessons.LESSONS] == list(LESSON_IDS)
+    for unit in lessons.LESSONS:  # each record names its own demo, and every headline is a fact it gives
+        assert unit.demo.__name__ == f"demo_{unit.id}"
+    with pytest.raises(KeyError, match="C99"):
+        run_demo("C99", lab_a())
+
+
+def test_the_predict_questions_are_each_lessons_own(lab):
+    from components.lessons import answer_text
+
+    c8, c13 = lessons.lesson("C8").predict, lessons.lesson("C13").predict
+    assert c8[1] != c13[1] and t("en", "lesson.C8.predict") != t("en", "lesson.C13.predict", pad_id=0)
+    assert "PAD" in t("en", "lesson.C13.predict", pad_id=0)
+    d = run_demo("C13", lab)  # torch: with padding_idx the PAD row's gradient is exactly zero
+    emb = fresh(lab)
+    ids = lab.batch.ids
+    (emb(ids) * torch.randn(*ids.shape, emb.embedding_dim)).sum().backward()
+    assert d.facts["pad_answer"] == ["zero" if bool((emb.weight.grad[0] == 0).all()) else "nonzero"] == ["zero"]
+    assert answer_text("en", "C13", "zero") != answer_text("en", "C8", "used")
+
+
+def test_a_non_finite_W_cannot_be_checked_rather_than_failing():
+    lab = lab_a()
+    with torch.no_grad():
+        lab.model.embedding.weight[4, 1] = math.inf
+        lab.model.embedding.weight[5, 0] = math.nan
+    demos = run_all(lab)
+    unchecked = {i for i, d in demos.items() if d.verdict == lessons.NOT_FINITE}
+    reading_w = {unit.id for unit in lessons.LESSONS if unit.needs_finite}
+    assert unchecked == reading_w and "C4" in unchecked and "C16" not in unchecked
+    assert all(demos[i].facts == {"non_finite_rows": 2} for i in unchecked)
+    assert all(demos[i].verdict == HOLDS for i in set(LESSON_IDS) - unchecked)  # never "fails"
+    for lang in LANGS:
+        text = t(lang, "lesson.verdict.not_finite", non_finite_rows=2)
+        assert "[lesson." not in text and "2" in text
 
 
 @pytest.mark.parametrize("name", ["chapter", "every_row_used_lstm", "two_rows_only", "pad_typed_as_word"])
@@ -664,3 +715,343 @@ def test_a_kept_demo_is_rerun_once_the_lab_moves():
     assert _try_demo(lab, "en", "C8", memo) is not after_step  # a PAD edit moves it too
     other = make_lab()
     assert _try_demo(other, "en", "C8", memo) is not first  # another lab, even at the same step
+
+
+# ---- the figures: the data drawn, recomputed by torch on labs other than the chapter's ---------------
+def drawn_of(lesson_id, lab, lang="en"):
+    from components.lesson_figures import draw
+
+    d = run_demo(lesson_id, lab)
+    return d, draw(lang, d)
+
+
+def z(trace) -> np.ndarray:
+    return np.asarray(trace.z, dtype=float)
+
+
+def test_C1_figure_the_same_sentence_under_two_numberings(lab):
+    d, drawn = drawn_of("C1", lab)
+    ids = lab.batch.ids[0]  # (T,) a b a c → 1 2 1 4
+    looked_up = F.embedding(ids, W(lab)).double().numpy()  # (T, E)
+    assert np.array_equal(z(drawn.figure.data[0]), looked_up) and np.array_equal(z(drawn.figure.data[1]), looked_up)
+    old, new = d.figure["ids"], d.figure["new_ids"]
+    assert old == ids.tolist()
+    mapping = dict(zip(old, new))  # a renumbering: one new id per old id, different old ids stay apart
+    assert all(mapping[o] == n for o, n in zip(old, new)) and len(set(mapping.values())) == len(mapping)
+    assert list(drawn.figure.layout.yaxis.ticktext) == [f"{lab.recipe.vocab.tokens[i]} ({i})" for i in old]
+    assert list(drawn.figure.layout.yaxis2.ticktext) == [f"{lab.recipe.vocab.tokens[o]} ({n})" for o, n in zip(old, new)]
+    assert drawn.alt and len(drawn.tables[0]) == len(old)
+
+
+def test_C4_figure_one_hot_times_W_beside_the_lookup_with_the_selected_row_lit(trained):
+    d, drawn = drawn_of("C4", trained)
+    ids = trained.batch.ids[0]  # (T,)
+    w = W(trained)
+    one_hot = F.one_hot(ids, w.shape[0])  # (T, V)
+    data = drawn.figure.data
+    assert np.array_equal(z(data[0]), one_hot.double().numpy())
+    assert np.array_equal(z(data[1]), w.double().numpy())  # V = 7 ≤ DRAW_IDS: every row of W
+    assert np.array_equal(z(data[2]), (one_hot.float() @ w).double().numpy())
+    assert np.array_equal(z(data[3]), w[ids].double().numpy()) and np.array_equal(z(data[2]), z(data[3]))
+    boxes = {(s.xref, round(s.y0 + 0.5)) for s in drawn.figure.layout.shapes}  # the lit row in each panel
+    first = int(ids[0])
+    axis = [trace.xaxis for trace in data]  # one-hot, W, product, lookup
+    assert boxes == {(axis[0], 0), (axis[1], first), (axis[2], 0), (axis[3], 0)}
+
+
+def test_C7_figure_a_histogram_of_W_against_the_standard_normal():
+    lab = lab_a(embedding_dim=16, seed=5)  # 6 ordinary rows × 16 = 96 entries
+    lab.run(2)
+    d, drawn = drawn_of("C7", lab)
+    V, E, pad = lab.recipe.vocab.size, 16, lab.recipe.vocab.pad_id
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(5)
+        fresh_w = nn.Embedding(V, E, padding_idx=pad).weight.detach()
+    keep = torch.arange(V) != pad
+    edges = np.arange(-16, 17) / 4
+    bars, now_bars, curve = drawn.figure.data
+    assert list(bars.y) == np.histogram(fresh_w[keep].double().numpy(), bins=edges)[0].tolist()
+    assert list(now_bars.y) == np.histogram(W(lab)[keep].double().numpy(), bins=edges)[0].tolist()
+    n = int(keep.sum()) * E
+    cdf = lambda x: 0.5 * (1 + math.erf(x / math.sqrt(2)))  # noqa: E731
+    assert np.allclose(curve.y, [n * (cdf(b) - cdf(a)) for a, b in zip(edges[:-1], edges[1:])])
+    assert np.allclose(bars.x, (edges[:-1] + edges[1:]) / 2)
+
+
+def review_lab(preset_id, seed=None):
+    from assets import presets
+
+    p = presets.load(preset_id)
+    config = {**p["config"], **({} if seed is None else {"seed": seed})}
+    return make_lab([tuple(r) for r in p["vocab"]], p["sentences"], tuple(p["classes"]), **config)
+
+
+def torch_direction(lab) -> torch.Tensor:
+    """Mean vector of tokens seen mostly in last-class sentences minus that of the others. (E,)"""
+    vocab, last = lab.recipe.vocab, len(lab.recipe.classes) - 1
+    hits, seen = torch.zeros(vocab.size), torch.zeros(vocab.size)
+    for tokens, label in zip(lab.recipe.sentences, lab.recipe.labels):
+        ids = torch.tensor(vocab.encode(tokens))
+        seen.index_add_(0, ids, torch.ones(len(ids)))
+        hits.index_add_(0, ids, torch.full((len(ids),), float(label == last)))
+    seen[[vocab.pad_id, vocab.unk_id]] = 0
+    share = torch.where(seen > 0, hits / seen.clamp(min=1), torch.tensor(0.5))
+    w = lab.weight.detach().double()
+    d = w[share > 0.5].mean(0) - w[(share < 0.5) & (seen > 0)].mean(0)
+    return d / d.norm()
+
+
+@pytest.mark.parametrize("preset_id", ["reviews_ko", "reviews_en"])
+def test_C9_figure_two_seeds_put_the_sentiment_on_different_axes(preset_id):
+    from core.lessons.learning import SEED_STEPS
+
+    lab = review_lab(preset_id)
+    d, drawn = drawn_of("C9", lab)
+    seed = lab.recipe.config.seed
+    directions = []
+    for s in (seed, seed + 1):
+        run = review_lab(preset_id, seed=s)
+        run.run(SEED_STEPS)
+        directions.append(torch_direction(run))
+    a, b = directions
+    assert np.allclose(drawn.figure.data[0].y, a.numpy(), atol=1e-6)
+    assert np.allclose(drawn.figure.data[1].y, b.numpy(), atol=1e-6)
+    assert int(a.abs().argmax()) != int(b.abs().argmax())  # the largest coordinate is another one
+    assert abs(float(a @ b)) < 0.5 and d.facts["seed_cos"] == pytest.approx(float(a @ b), abs=1e-6)
+
+
+def test_C10_figure_shows_the_sentences_it_uses_and_the_vectors_lined_up(lab):
+    d, drawn = drawn_of("C10", lab)
+    tokens = lab.recipe.vocab.tokens
+    i = d.facts["id"]
+    where = (lab.batch.ids == i).nonzero().tolist()
+    shown = d.figure["positions"]
+    assert all(p in where for p in shown) and len(shown) == min(len(where), 12) and not d.figure["constructed"]
+    beginnings = [tuple(lab.batch.ids[b, :t].tolist()) for b, t in shown]
+    distinct = len(set(beginnings))
+    assert len(set(beginnings[:distinct])) == distinct  # the positions the LSTM tells apart come first
+    for b, toks in d.figure["sentences"]:
+        assert toks == [tokens[j] for j in lab.batch.ids[b].tolist()]
+    assert np.array_equal(z(drawn.figure.data[0]), W(lab)[[i] * len(shown)].double().numpy())
+    lstm_out = z(drawn.figure.data[1])
+    assert not np.array_equal(lstm_out[0], lstm_out[1])  # context: the LSTM's outputs differ
+    sentences = drawn.shown[0][drawn.shown[0].columns[1]].tolist()  # on the page, not folded away
+    assert all(f"[{tokens[i]}]" in row for row in sentences)
+
+
+def test_C12_figure_a_layer_built_with_the_wrong_pad_id_gives_a_wrong_result():
+    lab = lab_b()  # PAD 2, UNK 0; "q" is unknown
+    d, drawn = drawn_of("C12", lab)
+    V, E, seed = lab.recipe.vocab.size, 2, lab.recipe.config.seed
+    weights = []
+    for padding_idx in (2, 0):
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            weights.append(nn.Embedding(V, E, padding_idx=padding_idx).weight.detach())
+    ids = lab.batch.ids.reshape(-1)
+    right, wrong = (w[ids].double().numpy() for w in weights)
+    assert np.array_equal(z(drawn.figure.data[0]), right) and np.array_equal(z(drawn.figure.data[1]), wrong)
+    marked = (right != wrong).any(axis=1)
+    assert d.figure["wrong_rows"] == marked.tolist()
+    assert marked.tolist() == [i in (0, 2) for i in ids.tolist()]  # every UNK and every PAD cell is wrong
+    assert d.facts["wrong_cells"] == int(marked.sum()) > 0
+    labels = list(drawn.figure.layout.yaxis2.ticktext)
+    assert [label.startswith("✗") for label in labels] == marked.tolist()
+    assert "wrong" in drawn.figure.layout.annotations[1].text
+
+
+def test_C13_figure_the_pad_gradient_row_with_and_without_padding_idx(lab):
+    d, drawn = drawn_of("C13", lab)
+    ids = lab.batch.ids  # (B, T), PAD = 0 in it
+    g = torch.Generator().manual_seed(lab.recipe.config.seed * 1_000 + 13)  # the demo's probe direction
+    direction = torch.randn((*ids.shape, 4), generator=g)  # (B, T, E)
+    summed = torch.zeros(lab.recipe.vocab.size, 4).index_add_(0, ids.reshape(-1), direction.reshape(-1, 4))
+    without = summed.norm(dim=1)  # dL/dW without padding_idx: each row sums its positions' directions
+    with_idx = without.clone()
+    with_idx[0] = 0.0
+    rows = sorted(set(ids.reshape(-1).tolist()))
+    assert d.figure["ids"] == rows
+    assert np.allclose(drawn.figure.data[0].y, with_idx[rows].numpy(), atol=1e-6)
+    assert np.allclose(drawn.figure.data[1].y, without[rows].numpy(), atol=1e-6)
+    assert drawn.figure.data[0].y[rows.index(0)] == 0.0 and drawn.figure.data[1].y[rows.index(0)] > 0
+
+
+def test_C16_figure_the_chapters_code_beside_its_run():
+    lab = lab_b(seed=4)
+    d, drawn = drawn_of("C16", lab)
+    assert drawn.code == lessons.CHAPTER_CODE and drawn.figure is None
+    namespace: dict = {}
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(4)
+        exec(SEED_CODE(), namespace)  # noqa: S102 - the chapter's text, read from the seed file
+    assert d.figure["inputs"] == namespace["inputs"].tolist()
+    assert np.array_equal(np.asarray(d.figure["vectors"]), namespace["vectors"].detach().double().numpy())
+
+
+def SEED_CODE() -> str:
+    text = SEED_TEXT.read_text(encoding="utf-8")
+    start = text.index("import torch")
+    return text[start: text.index("vectors = embedding(inputs)", start) + len("vectors = embedding(inputs)")]
+
+
+def test_X7_figure_refit_every_step_beside_the_fixed_frame(trained):
+    d, drawn = drawn_of("X7", trained)
+    steps = sorted(trained.snapshots)
+    tables = [trained.snapshots[s].astype(np.float64) for s in steps]
+    pad = trained.recipe.vocab.pad_id
+
+    def same_up_to_sign(points, expected):
+        signs = np.sign(np.sum(points * expected, axis=0))
+        return np.allclose(points, expected * signs, atol=1e-5)
+
+    fixed = PCA(2).fit(np.vstack(tables))
+    refit_pts = np.asarray(d.figure["refit"])  # (S, V, 2)
+    fixed_pts = np.asarray(d.figure["fixed"])
+    for s, w in enumerate(tables):
+        assert same_up_to_sign(refit_pts[s], PCA(2).fit(w).transform(w))
+        assert same_up_to_sign(fixed_pts[s], fixed.transform(w))
+    pad_path_refit, pad_path_fixed = drawn.figure.data[1], drawn.figure.data[3]
+    assert np.array_equal(pad_path_fixed.x, fixed_pts[:, pad, 0]) and np.array_equal(pad_path_refit.x, refit_pts[:, pad, 0])
+    assert len({(x, y) for x, y in zip(pad_path_fixed.x, pad_path_fixed.y)}) == 1  # PAD still in the fixed frame
+    assert len({(x, y) for x, y in zip(pad_path_refit.x, pad_path_refit.y)}) > 1  # and wandering in the refits
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ["chapter", "every_row_used_lstm", "two_rows_only", "pad_typed_as_word",
+                                  "one_token_one_sentence"])
+def test_every_figure_draws_with_words_in_the_pages_language(name, lang):
+    from components.lesson_figures import draw
+
+    lab = edge_lab(name)
+    for d in run_all(lab).values():
+        drawn = draw(lang, d)
+        if drawn is None:
+            continue
+        text = json.dumps(drawn.figure.to_plotly_json() if drawn.figure else {}, default=str) + drawn.alt
+        text += "".join(str(c) for table in drawn.tables for c in table.columns)
+        assert "[lesson." not in text and drawn.alt, (d.id, lang)
+
+
+def test_C11_try_a_sentence_box_looks_it_up_without_touching_the_lab():
+    from streamlit.testing.v1 import AppTest
+
+    from components.lessons import TRY_KEY
+
+    at = AppTest.from_function(_lessons_page, default_timeout=60).run()
+    at.selectbox(key="lesson").set_value("C11").run()
+    at.text_input(key=TRY_KEY).input("영화 진짜 좋다").run()
+    assert not at.exception and not at.warning
+    frame = at.dataframe[-1].value
+    assert frame.iloc[:, 1].tolist() == ["영화", "진짜", "좋다"] and frame.iloc[:, 3].tolist() == ["2", "0 (<UNK>)", "3"]
+    w = make_lab_chapter_weight()
+    assert frame.iloc[1, 4] == "[" + ", ".join(f"{x:.4g}" for x in w[0].tolist()) + "]"  # row 0 of W, <UNK>'s
+    at.text_input(key=TRY_KEY).input("영화 | 모름").run()
+    assert at.warning and not at.exception and at.text_input(key=TRY_KEY).value == "영화 | 모름"  # kept as typed
+
+
+def make_lab_chapter_weight() -> torch.Tensor:
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        return nn.Embedding(6, 3, padding_idx=1).weight.detach()
+
+
+# ---- words: jargon explained where it appears, numbers for reading, the page's language -----------------
+JARGON = {"z_score": ("z 점수", "z-score"), "spectrum": ("스펙트럼", "spectrum"), "allclose": ("allclose", "allclose"),
+          "explained_ratio": ("설명 비율", "explained"), "cosine": ("코사인 유사도", "cosine"), "pca": ("PCA", "PCA")}
+
+
+def test_jargon_is_explained_on_every_lesson_page_that_uses_it():
+    for unit in lessons.LESSONS:
+        own = _strings_file(f"lesson_{unit.id}.json")
+        for term, words in JARGON.items():
+            used = any(word in entry[lang] for entry in own.values() for lang, word in zip(LANGS, words))
+            assert used == (term in unit.terms), (unit.id, term)  # explained where used, and only there
+    for term in JARGON:
+        for lang, word in zip(LANGS, JARGON[term]):
+            gloss = t(lang, f"lesson.term.{term}")
+            assert gloss.lower().startswith(word.lower()) and len(gloss) > len(word) + 20, (term, lang)
+
+
+def test_numbers_are_rounded_for_reading_and_a_zero_says_exactly_zero():
+    from components.lessons import format_value
+
+    assert format_value("en", 0.16623426973819733) == "0.1662" and format_value("ko", 123456.789) == "1.235e+05"
+    assert format_value("ko", 0.0) == "정확히 0" and format_value("en", -0.0) == "exactly 0"
+    d = run_demo("C8", lab_a())  # rows not looked up: the point is exactness
+    from components.lessons import template_params
+
+    assert template_params("ko", d)["unused_grad_max"] == "정확히 0"
+
+
+@pytest.mark.parametrize("name", ["chapter", "pad_typed_as_word"])
+def test_korean_pages_title_their_axes_and_tables_in_korean(name):
+    from components.lesson_figures import draw
+    from components.lessons import table_frame
+
+    hangul = lambda s: any("가" <= ch <= "힣" for ch in s)  # noqa: E731
+    for d in run_all(edge_lab(name)).values():
+        drawn = draw("ko", d)
+        if drawn is not None:
+            if drawn.figure is not None:
+                layout = drawn.figure.layout
+                titles = [ax.title.text for ax in (getattr(layout, k) for k in layout if k.startswith(("xaxis", "yaxis")))
+                          if ax.title.text]
+                assert titles and all(hangul(x) for x in titles), (d.id, titles)
+            assert all(hangul(c) for table in drawn.tables for c in table.columns), d.id
+            assert hangul(drawn.alt)
+        for rows in d.tables.values():
+            assert all(hangul(c) or c == "padding_value=PAD" for c in table_frame("ko", rows).columns), d.id
+
+
+def test_C4_figure_on_a_bigger_vocabulary_draws_the_columns_that_hold_a_one():
+    lab = review_lab("reviews_en")  # V = 47 > DRAW_ROWS
+    d, drawn = drawn_of("C4", lab)
+    ids = lab.batch.ids[0]
+    cols = sorted(set(ids.tolist()))
+    w = W(lab)
+    assert d.figure["cols"] == cols
+    assert np.array_equal(z(drawn.figure.data[0]), F.one_hot(ids, w.shape[0])[:, cols].double().numpy())
+    assert np.array_equal(z(drawn.figure.data[1]), w[cols].double().numpy())
+    assert np.array_equal(z(drawn.figure.data[2]), (F.one_hot(ids, w.shape[0]).float() @ w).double().numpy())
+    assert str(len(cols)) in drawn.figure.layout.annotations[1].text  # the title says only k columns are drawn
+
+
+def _non_finite_page():
+    import math
+
+    import streamlit as st
+    import torch
+
+    from components.lessons import render_lessons
+    from tests.conftest import make_lab
+
+    lab = make_lab()
+    with torch.no_grad():
+        lab.model.embedding.weight[3, 0] = math.nan
+    render_lessons(lab, "en", st.session_state.get("test_mode", "guided"), 3)
+
+
+def test_a_non_finite_W_is_shown_as_not_checkable_never_as_failed():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_non_finite_page, default_timeout=60).run()
+    assert not at.exception and at.selectbox(key="lesson").value == "C4"
+    assert not at.error and any("Cannot be checked on a non-finite W (1 rows" in w.value for w in at.warning)
+    at.session_state["test_mode"] = "free"
+    at.run()
+    assert not at.exception
+    icons = {e.proto.label.split(" · ")[0]: e.proto.icon for e in at.expander}
+    assert icons["C4"] == ":material/block:" and icons["C16"] == ":material/check_circle:"
+
+
+def test_C13_asks_its_own_question_about_the_pad_row_on_the_page():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_lessons_page, default_timeout=60).run()
+    at.selectbox(key="lesson").set_value("C13").run()
+    question = at.radio(key="predict_C13")
+    assert question.options == [t("ko", f"lesson.C13.answer.{a}") for a in lessons.PAD_ANSWERS]
+    assert "PAD" in question.label and question.label != t("ko", "lesson.C8.predict")
+    question.set_value("nonzero").run()
+    at.toggle(key="reveal_C13").set_value(True).run()
+    assert not at.exception and any(t("ko", "lesson.C13.answer.zero") in w.value for w in at.warning)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import torch
@@ -27,12 +28,14 @@ STATS_MAX_FLOATS = 1_000_000  # C7: the first rows of a big table are enough for
 PCA_MAX_ROWS = 1_000  # C9, X7: PCA of the first rows (and PAD) of a big table
 SHOW_ROWS = 12  # rows in a displayed table
 SHOW_COMPONENTS = 6  # vector components shown in a table cell
+DRAW_ROWS = 12  # rows (tokens, positions) a figure draws
+DRAW_DIMS = 16  # vector components a figure draws
+DRAW_IDS = 40  # ids (one-hot columns, gradient rows) a figure draws
 TRAIN_STEPS = 3  # steps on a copy (C9, C13, X7)
 DECAY_LR, DECAY, DECAY_STEPS = 0.01, 0.01, 10  # C13: weight decay on a non-zero PAD row
 X7_MAX_SNAPSHOTS = 8
 X7_MAX_FLOATS = 4_000_000  # snapshots × V·E fitted by X7's PCAs
 
-LESSON_IDS = tuple(f"C{i}" for i in range(1, 17)) + tuple(f"X{i}" for i in range(1, 8))
 GRAD_ANSWERS = ("all", "used", "used_but_pad", "none")  # C8/C13: which rows get a gradient
 
 CHAPTER_CODE = '''import torch
@@ -57,14 +60,70 @@ CHAPTER_PREPROCESSING = CHAPTER_CODE[CHAPTER_CODE.index("encoded ="): CHAPTER_CO
 CHAPTER_IDS = ((2, 0, 3), (2, 4, 1))  # the matrix printed in the chapter
 
 
+HOLDS, FAILS, NOT_FINITE = "holds", "fails", "not_finite"  # the three verdicts a lesson can give
+
+
 @dataclass(frozen=True)
 class Demo:
-    """What one demonstration saw. ``facts`` and ``tables`` hold plain Python values only."""
+    """What one demonstration saw. ``facts``, ``tables`` and ``figure`` hold plain Python values only.
+
+    ``figure`` is the data a lesson draws (components.lessons turns it into a Plotly figure):
+    ``{"kind": ..., **arrays as lists}``; empty when the lesson draws nothing.
+    """
 
     id: str
-    verdict: bool  # did the check this demo performs hold
+    held: bool  # did the check this demo performs hold
     facts: dict[str, Any]
     tables: dict[str, list[list]] = field(default_factory=dict)
+    figure: dict[str, Any] = field(default_factory=dict)
+    checkable: bool = True  # False: W holds inf or NaN, so the check was not run
+
+    @property
+    def verdict(self) -> str:
+        """HOLDS, FAILS, or NOT_FINITE (a non-finite W: the claim cannot be checked, not "did not hold")."""
+        return NOT_FINITE if not self.checkable else HOLDS if self.held else FAILS
+
+
+def _cut_short(facts: dict[str, Any]) -> bool:
+    """Did the demo use only part of the batch or of W (big inputs)?"""
+    return facts.get("full_table") is False or facts.get("sentences_used", 0) < facts.get("sentences", 0)
+
+
+BOOKKEEPING = MappingProxyType({k: _cut_short for k in ("sentences_used", "sentences", "table_rows", "full_table")})
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One lesson as one unit: its demo, what it shows, and (by its id) its strings.
+
+    Its prose lives in ``assets/strings/lesson_<id>.json`` (keys ``lesson.<id>.*``): title, body,
+    check, the label of every fact, and its prediction question if it asks one.
+    """
+
+    id: str
+    demo: Callable[[Lab], Demo]
+    headline: tuple[str, ...] = ()  # facts shown as metrics; the others go in its fact table
+    shown_only_if: Mapping[str, Callable[[dict], bool]] = field(default_factory=lambda: BOOKKEEPING)  # facts that say nothing otherwise
+    codes: tuple[str, ...] = ()  # facts whose value is a code, shown through ``lesson.value.<code>``
+    predict: tuple[str, tuple[str, ...]] | None = None  # (fact holding the right answers, the choices)
+    needs_finite: bool = True  # False: its check does not read W's values
+    terms: tuple[str, ...] = ()  # jargon it uses, explained under its text (``lesson.term.<term>``)
+
+    def run(self, lab: Lab) -> Demo:
+        """The demo on ``lab``; on a non-finite W, a lesson that reads W's values says it cannot check."""
+        if self.needs_finite and not _finite(lab.weight):
+            bad = int((~torch.isfinite(lab.weight.detach())).any(dim=1).sum())
+            return Demo(self.id, False, {"non_finite_rows": bad}, checkable=False)
+        return self.demo(lab)
+
+
+def only_if(**rules: Callable[[dict], bool]) -> Mapping[str, Callable[[dict], bool]]:
+    """The bookkeeping rules plus a lesson's own: ``only_if(rows_used=lambda f: ...)``."""
+    return MappingProxyType({**BOOKKEEPING, **rules})
+
+
+def _finite(w: torch.Tensor) -> bool:
+    return bool(torch.isfinite(w.detach()).all())
 
 
 # ---- helpers ----------------------------------------------------------------------------------
@@ -137,10 +196,15 @@ def _raised(err: dict[str, str] | None, name: str) -> bool:
 
 
 def _vec(v: torch.Tensor) -> str:
-    """A row vector for a table cell: its first components, 4 decimals."""
+    """A row vector for a table cell: its first components, 4 significant digits."""
     v = v.detach().reshape(-1)
-    shown = ", ".join(f"{x:.4f}" for x in v[:SHOW_COMPONENTS].tolist())
+    shown = ", ".join("0" if x == 0 else f"{x:.4g}" for x in v[:SHOW_COMPONENTS].tolist())
     return f"[{shown}{', …' if v.numel() > SHOW_COMPONENTS else ''}]"
+
+
+def _grid(x: torch.Tensor) -> list[list[float]]:
+    """The first DRAW_ROWS × DRAW_DIMS block of a matrix, as lists for a figure. (≤12, ≤16)"""
+    return x.detach()[:DRAW_ROWS, :DRAW_DIMS].double().tolist()
 
 
 def _token(lab: Lab, i: int) -> str:

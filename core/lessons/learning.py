@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -11,11 +12,14 @@ import torch.nn.functional as F
 from torch import nn
 
 from core.lessons.common import (  # noqa: F401
+    GRAD_ANSWERS,
     MAX_COPY_FLOATS,
     SHOW_ROWS,
     STATS_MAX_FLOATS,
     TRAIN_STEPS,
     Demo,
+    Lesson,
+    only_if,
     _Bench,
     _bench,
     _fresh_table,
@@ -30,6 +34,7 @@ from core.lessons.common import (  # noqa: F401
 )
 from core.model import seeded_embedding_weight
 from core.projection import fit_frame, spectrum_is_flat
+from core.limits import MAX_SEED
 from core.training import Lab, make_optimizer
 
 
@@ -64,7 +69,29 @@ def demo_C7(lab: Lab) -> Demo:
              "pad_row_zero": bool(torch.count_nonzero(fresh[pad]) == 0), "same_as_nn_embedding": same_as_nn,
              "steps": lab.steps, "now_mean": now["mean"], "now_std": now["std"]}
     ok = facts["pad_row_zero"] and abs(z_mean) < 5 and abs(z_var) < 5 and same_as_nn is not False
-    return Demo("C7", ok, facts)
+    figure = _histogram(fresh[:rows][ordinary], lab.weight.detach()[:rows][ordinary], lab.steps)
+    return Demo("C7", ok, facts, figure=figure)
+
+
+HIST_EDGES = tuple(x / 4 for x in range(-16, 17))  # C7's bins: −4 to 4, width 0.25
+
+
+def _histogram(fresh: torch.Tensor, now: torch.Tensor, steps: int) -> dict:
+    """Counts of the fresh table's entries (and, after training, the current W's) per bin, and
+    the counts N(0, 1) draws would give: n · (Φ(b) − Φ(a)) for the bin [a, b)."""
+    edges = np.array(HIST_EDGES)
+    phi = lambda x: 0.5 * (1 + math.erf(x / math.sqrt(2)))  # noqa: E731 - the N(0, 1) CDF
+    n = fresh.numel()
+    counts = lambda x: np.histogram(x.reshape(-1).double().numpy(), bins=edges)[0].tolist()  # noqa: E731
+    return {"kind": "histogram", "edges": list(HIST_EDGES), "fresh": counts(fresh), "samples": n,
+            "outside": int((fresh.abs() > edges[-1]).sum()),
+            "now": counts(now) if steps > 0 else None, "steps": steps,
+            "expected": [n * (phi(b) - phi(a)) for a, b in zip(edges[:-1], edges[1:])]}
+
+
+C7 = Lesson("C7", demo_C7, headline=("fresh_mean", "fresh_std", "z_mean"),
+            shown_only_if=only_if(rows_used=lambda f: f["rows_used"] < f["vocab_size"]), needs_finite=False,
+            terms=("z_score",))
 
 
 def _train_table(lab: Lab, bench: _Bench, objective: str) -> torch.Tensor:
@@ -119,7 +146,7 @@ def demo_C9(lab: Lab) -> Demo:
     spectra = (fresh_frame.spectrum, now_frame.spectrum, random_frame.spectrum)
     rows = [["component", "fresh_share", "now_share", "random_share"]]
     for c in range(min(SHOW_ROWS, max(len(s) for s in spectra))):
-        rows.append([c + 1] + [round(float(s[c]), 4) if c < len(s) else None for s in spectra])
+        rows.append([c + 1] + [float(s[c]) if c < len(s) else None for s in spectra])
     bench = _bench(lab)
     mine, other, kind = _objective_tables(lab, bench)
     differ = (mine != other).any(dim=1)  # (n,)
@@ -130,7 +157,64 @@ def demo_C9(lab: Lab) -> Demo:
              "now_flat": spectrum_is_flat(now_frame, len(keep), seed) if E > 1 and lab.steps > 0 else None,
              "train_steps": TRAIN_STEPS, "other_objective": kind, "rows_differing": int(differ.sum()),
              "objective_max_diff": float((mine - other).abs().max()), **bench.facts(lab)}
-    return Demo("C9", facts["rows_differing"] > 0, facts, {"spectrum": rows})
+    figure = _two_seeds(lab)
+    facts.update({k: figure[k] for k in ("seed_a", "seed_b", "seed_steps", "seed_cos")} if figure else {})
+    return Demo("C9", facts["rows_differing"] > 0, facts, {"spectrum": rows}, figure=figure)
+
+
+SEED_STEPS = 40  # C9: steps each seed's run trains
+
+
+def sentiment_direction(lab: Lab) -> np.ndarray | None:
+    """Where the last class (e.g. "positive") lies in W's coordinates: the mean vector of the
+    tokens that occur mostly in sentences of that class minus the mean of those that occur mostly
+    in others (PAD and UNK left out). None without labels or without both kinds of token. (E,)
+    """
+    vocab, recipe = lab.recipe.vocab, lab.recipe
+    if not recipe.labels or any(label is None for label in recipe.labels):
+        return None
+    last = len(recipe.classes) - 1
+    hits, seen = np.zeros(vocab.size), np.zeros(vocab.size)
+    for tokens, label in zip(recipe.sentences, recipe.labels):
+        for i in vocab.encode(tokens):
+            seen[i] += 1
+            hits[i] += label == last
+    seen[[vocab.pad_id, vocab.unk_id]] = 0
+    share = np.divide(hits, seen, out=np.full(vocab.size, 0.5), where=seen > 0)
+    W = lab.weight.detach().double().numpy()  # (V, E)
+    pos, neg = share > 0.5, (share < 0.5) & (seen > 0)
+    if not pos.any() or not neg.any():
+        return None
+    return W[pos].mean(axis=0) - W[neg].mean(axis=0)
+
+
+def _two_seeds(lab: Lab) -> dict:
+    """The learner's training, SEED_STEPS steps, from their seed and from the next one: the
+    direction of the last class in each W (unit length). Small tables only (two whole runs)."""
+    recipe = lab.recipe
+    seed_a = recipe.config.seed
+    seed_b = seed_a + 1 if seed_a < MAX_SEED else seed_a - 1
+    V, E = lab.weight.shape
+    if V * E > MAX_COPY_FLOATS or sentiment_direction(lab) is None:
+        return {}
+    directions = []
+    for seed in (seed_a, seed_b):
+        run = Lab(replace(recipe, config=replace(recipe.config, seed=seed)))
+        for _ in range(SEED_STEPS):  # no bookkeeping, no snapshots: only the weights are read
+            run.step(record=False, snapshot=False)
+        d = sentiment_direction(run)
+        if d is None or not np.isfinite(d).all() or not np.linalg.norm(d) > 0:
+            return {}
+        directions.append(d / np.linalg.norm(d))
+    a, b = directions
+    return {"kind": "seeds", "seed_a": seed_a, "seed_b": seed_b, "seed_steps": SEED_STEPS,
+            "class": recipe.classes[-1], "a": a.tolist(), "b": b.tolist(), "seed_cos": float(a @ b),
+            "top_a": int(np.argmax(np.abs(a))), "top_b": int(np.argmax(np.abs(b)))}
+
+
+C9 = Lesson("C9", demo_C9, headline=("fresh_top_share", "random_top_share", "rows_differing"), codes=("other_objective",),
+            shown_only_if=only_if(one_dimension=lambda f: f["one_dimension"]),
+            terms=("pca", "spectrum", "explained_ratio", "cosine"))
 
 
 # ---- C8: what training does to the rows ----------------------------------------------------------
@@ -201,6 +285,10 @@ def demo_C8(lab: Lab) -> Demo:
     ok = (facts["unused_grad_max"] == 0.0 and facts["pad_grad_max"] == 0.0 and sum_ok and facts["ids_unchanged"]
           and (not moves or (moves["sgd"] == 0.0 and moves["momentum"] > 0 and moves["adam"] > 0)))
     return Demo("C8", ok, facts, tables)
+
+
+C8 = Lesson("C8", demo_C8, headline=("unused_grad_max", "pad_grad_max", "repeated_sum_diff"), codes=("loss_kind", "optimizer"),
+            predict=("grad_rows", GRAD_ANSWERS), terms=("allclose",))
 
 
 def _step_facts(lab: Lab, bench: _Bench, emb: nn.Embedding, model: nn.Module) -> dict[str, Any]:

@@ -12,7 +12,13 @@ from core.lessons.common import (  # noqa: F401
     MAX_COPY_FLOATS,
     ONE_HOT_MAX_MACS,
     SHOW_ROWS,
+    DRAW_DIMS,
+    DRAW_IDS,
+    DRAW_ROWS,
     Demo,
+    _grid,
+    Lesson,
+    only_if,
     _bench,
     _error,
     _gen,
@@ -49,11 +55,20 @@ def demo_C1(lab: Lab) -> Demo:
     renamed = torch.empty_like(bench.weight)  # (n, E)
     renamed[perm] = bench.weight  # row i moves to row perm[i]
     same = torch.equal(F.embedding(perm[bench.ids], renamed), F.embedding(bench.ids, bench.weight))
+    sentence = bench.ids[0, :DRAW_ROWS]  # (T,) the first sentence, pads included
+    figure = {"kind": "renumbered", "tokens": [_token(lab, bench.vocab_id(i)) for i in sentence.tolist()],
+              "ids": [bench.vocab_id(i) for i in sentence.tolist()], "new_ids": perm[sentence].tolist(),
+              "vectors": _grid(F.embedding(sentence, bench.weight)),  # (T, E) under the learner's numbering
+              "new_vectors": _grid(F.embedding(perm[sentence], renamed)),  # (T, E) under the new one
+              "full_table": bench.full}
     facts = {"adjacent_ids": [a, b], "adjacent_tokens": [_token(lab, a), _token(lab, b)],
              "adjacent_cos": cos(a, b), "random_ids": [c, d],
              "random_tokens": [_token(lab, c), _token(lab, d)], "random_cos": cos(c, d),
              "random_gap": abs(c - d), "renamed_equal": same, **bench.facts(lab)}
-    return Demo("C1", same, facts)
+    return Demo("C1", same, facts, figure=figure)
+
+
+C1 = Lesson("C1", demo_C1, headline=("adjacent_cos", "random_cos"), terms=("cosine",))
 
 
 def demo_C2(lab: Lab) -> Demo:
@@ -73,6 +88,9 @@ def demo_C2(lab: Lab) -> Demo:
     return Demo("C2", ok, facts, {"lookups": rows})
 
 
+C2 = Lesson("C2", demo_C2, headline=("vocab_size", "dim", "ids_checked"))
+
+
 def demo_C3(lab: Lab) -> Demo:
     """Shapes: (B, T) → (B, T, E); (T,) → (T, E); () → (E,); an empty (2, 0) → (2, 0, E)."""
     emb, E = lab.model.embedding, lab.weight.shape[1]
@@ -90,6 +108,9 @@ def demo_C3(lab: Lab) -> Demo:
              "scalar_out": rows[3][2], "empty_out": rows[4][2], "sentences_used": b,
              "sentences": int(lab.batch.ids.shape[0])}
     return Demo("C3", ok, facts, {"shapes": rows})
+
+
+C3 = Lesson("C3", demo_C3, headline=("dim",), needs_finite=False)
 
 
 # ---- C4: the one-hot view ---------------------------------------------------------------------------
@@ -144,7 +165,29 @@ def demo_C4(lab: Lab) -> Demo:
              "inf_lookup_finite": bool(inf_lookup.isfinite().all()),
              "lookup_cost": E, "matmul_cost": V * E, "cost_ratio": V, "one_hot_max_macs": ONE_HOT_MAX_MACS}
     ok = bitwise and _raised(no_float, "RuntimeError") and facts["inf_matmul_nan"] and facts["inf_lookup_finite"]
-    return Demo("C4", ok, facts)
+    return Demo("C4", ok, facts, figure=_one_hot_figure(lab, ids, one_hot, product, looked_up))
+
+
+def _one_hot_figure(lab: Lab, ids: torch.Tensor, one_hot: torch.Tensor, product: torch.Tensor,
+                    looked_up: torch.Tensor) -> dict:
+    """The first sentence's tokens: one-hot rows, the rows of W they meet, the product and the lookup.
+
+    All V one-hot columns are drawn for a small V (≤ DRAW_ROWS), else only the ids the drawn tokens
+    use, at most DRAW_IDS (every other column of those rows is 0, so it adds nothing to the product).
+    """
+    V = lab.weight.shape[0]
+    t = min(DRAW_ROWS, len(ids), int(lab.batch.ids.shape[1]))  # positions of the first sentence
+    shown = ids[:t]  # (t,)
+    cols = list(range(V)) if V <= DRAW_ROWS else sorted(set(shown.tolist()))[:DRAW_IDS]
+    return {"kind": "one_hot", "ids": shown.tolist(), "tokens": [_token(lab, i) for i in shown.tolist()],
+            "cols": cols, "col_tokens": [_token(lab, i) for i in cols], "vocab_size": V,
+            "one_hot": one_hot[:t][:, cols].tolist(),  # (t, |cols|) 0/1
+            "w_rows": lab.weight.detach()[cols][:, :DRAW_DIMS].double().tolist(),  # (|cols|, E)
+            "product": _grid(product[:t]), "lookup": _grid(looked_up[:t]), "selected": 0}
+
+
+C4 = Lesson("C4", demo_C4, headline=("max_diff", "inf_nan_cells", "cost_ratio"),
+            shown_only_if=only_if(one_hot_max_macs=lambda f: f["tokens_compared"] < f["tokens"]))
 
 
 # ---- C5, C14: the parameters -----------------------------------------------------------------
@@ -173,6 +216,9 @@ def demo_C5(lab: Lab) -> Demo:
     return Demo("C5", ok, facts)
 
 
+C5 = Lesson("C5", demo_C5, headline=("n_params", "lookups", "lookups_longer"), needs_finite=False)
+
+
 def demo_C14(lab: Lab) -> Demo:
     """The PAD row is a row of W: it counts in the V·E parameters and sits in the trainable tensor."""
     facts = _parameter_facts(lab)
@@ -183,6 +229,9 @@ def demo_C14(lab: Lab) -> Demo:
                   "weight_requires_grad": bool(lab.weight.requires_grad), "pad_row_in_table": 0 <= pad < W.shape[0]})
     ok = facts["n_params"] == facts["v_times_e"] and facts["pad_row_in_table"] and facts["param_names"] == ["weight"]
     return Demo("C14", ok, facts)
+
+
+C14 = Lesson("C14", demo_C14, headline=("n_params", "pad_row_params", "params_without_pad"), needs_finite=False)
 
 
 # ---- C6, C12: what the layer accepts ---------------------------------------------------------
@@ -214,6 +263,9 @@ def demo_C6(lab: Lab) -> Demo:
     return Demo("C6", ok, facts, {"inputs": rows})
 
 
+C6 = Lesson("C6", demo_C6, headline=("vocab_size", "max_id", "sentence_length"))
+
+
 def _oov_example(lab: Lab) -> str:
     """A token the learner's vocabulary does not have: one from their sentences if possible."""
     index = lab.recipe.vocab.index
@@ -242,4 +294,39 @@ def demo_C12(lab: Lab) -> Demo:
              "out_of_range_id": vocab.size, "out_of_range_error": out_of_range}
     ok = (facts["ids_agree"] and facts["oov_encoded"] == vocab.unk_id and _raised(tensor_of_str, "ValueError")
           and _raised(str_input, "TypeError") and _raised(out_of_range, "IndexError"))
-    return Demo("C12", ok, facts)
+    figure = _wrong_pad_figure(lab)
+    facts.update({k: figure[k] for k in ("wrong_id", "wrong_cells", "cells_shown")} if figure else {})
+    return Demo("C12", ok, facts, figure=figure)
+
+
+WRONG_PAD_SENTENCES = 4  # C12 draws the first sentences' lookups
+
+
+def _wrong_pad_figure(lab: Lab) -> dict:
+    """A fresh layer built as the learner's (seed, V, E) but with padding_idx = the UNK id, the
+    mix-up the chapter's numbering invites (pad_sequence pads with 0, the chapter's <UNK>).
+
+    nn.Embedding zeroes row padding_idx at construction: the wrong layer zeroes UNK's row (an
+    unknown word reads as "nothing here") and leaves PAD's row random (every pad adds noise).
+    Both tables come from one N(0, 1) draw, as two nn.Embedding built after the same
+    torch.manual_seed would. Small tables only (V·E ≤ MAX_COPY_FLOATS). (b, T, E) each.
+    """
+    vocab, cfg = lab.recipe.vocab, lab.recipe.config
+    V, E = lab.weight.shape
+    if V * E > MAX_COPY_FLOATS:
+        return {}
+    drawn = torch.randn(V, E, generator=torch.Generator().manual_seed(cfg.seed))  # (V, E)
+    right, wrong = drawn.clone(), drawn.clone()
+    right[vocab.pad_id], wrong[vocab.unk_id] = 0.0, 0.0
+    ids = lab.batch.ids[:WRONG_PAD_SENTENCES, :DRAW_ROWS]  # (b, T)
+    cells = ids.reshape(-1)  # (b·T,)
+    bad = (right[cells] != wrong[cells]).any(dim=1)  # (b·T,) where the wrong layer's output differs
+    return {"kind": "wrong_pad", "pad_id": vocab.pad_id, "wrong_id": vocab.unk_id, "seed": cfg.seed,
+            "cells": [[b, t] for b in range(ids.shape[0]) for t in range(ids.shape[1])],
+            "ids": cells.tolist(), "tokens": [_token(lab, i) for i in cells.tolist()],
+            "right": right[cells][:, :DRAW_DIMS].double().tolist(),  # (b·T, E)
+            "wrong": wrong[cells][:, :DRAW_DIMS].double().tolist(),
+            "wrong_rows": bad.tolist(), "wrong_cells": int(bad.sum()), "cells_shown": len(cells)}
+
+
+C12 = Lesson("C12", demo_C12, headline=("pad_id", "padding_idx", "oov_encoded"))

@@ -19,7 +19,12 @@ from core.lessons.common import (
     LSTM_SENTENCES,
     SHOW_ROWS,
     TRAIN_STEPS,
+    DRAW_DIMS,
+    DRAW_IDS,
+    DRAW_ROWS,
     Demo,
+    _grid,
+    Lesson,
     _Bench,
     _bench,
     _error,
@@ -60,7 +65,26 @@ def demo_C10(lab: Lab) -> Demo:
     facts = {"id": bench.vocab_id(row), "token": _token(lab, bench.vocab_id(row)), "positions": len(where),
              "constructed": constructed, "all_equal": same,
              "lstm_max_diff": float((context - context[0]).abs().max()), **bench.facts(lab)}
-    return Demo("C10", same, facts, {"positions": rows})
+    shown = _varied_positions(ids, where.tolist())[:DRAW_ROWS]
+    used = sorted({b for b, _ in shown})  # the sentences the drawn positions come from
+    figure = {"kind": "same_id", "id": facts["id"], "token": facts["token"], "constructed": constructed,
+              "sentences": [[b, [_token(lab, bench.vocab_id(i)) for i in ids[b].tolist()]] for b in used],
+              "positions": shown, "vectors": _grid(at[:len(shown)]),  # (k, E) one row per position
+              "lstm": _grid(context[:len(shown)])}  # (k, H) the LSTM's output there
+    return Demo("C10", same, facts, {"positions": rows}, figure=figure)
+
+
+C10 = Lesson("C10", demo_C10, headline=("positions", "lstm_max_diff"))
+
+
+def _varied_positions(ids: torch.Tensor, where: list[list[int]]) -> list[list[int]]:
+    """The positions [b, t], one per distinct beginning ids[b, :t] first (those the LSTM tells apart), then the rest."""
+    seen, first, rest = set(), [], []
+    for b, t in where:
+        prefix = tuple(ids[b, :t].tolist())
+        (rest if prefix in seen else first).append([b, t])
+        seen.add(prefix)
+    return first + rest
 
 
 def _id_in_two_contexts(ids: torch.Tensor, pad: int) -> int | None:
@@ -100,7 +124,12 @@ def demo_C11(lab: Lab) -> Demo:
     return Demo("C11", ok, facts, {"batch": rows})
 
 
+C11 = Lesson("C11", demo_C11, headline=("unk_cells", "pad_cells", "oov_count"), needs_finite=False)
+
+
 # ---- C13: padding_idx ---------------------------------------------------------------------------------
+PAD_ANSWERS = ("zero", "nonzero")  # C13's question: with padding_idx, what gradient does the PAD row get?
+
 def _with_pad_column(bench: _Bench) -> tuple[torch.Tensor, bool]:
     """The bench's ids, with one PAD column appended if no PAD is looked up. (b, T or T+1)"""
     if bool((bench.ids == bench.pad).any()):
@@ -115,9 +144,17 @@ def _pad_gradient(lab: Lab, bench: _Bench) -> dict[str, Any]:
     _probe_loss(with_idx, ids, _gen(lab, 13)).backward()
     without = nn.Embedding.from_pretrained(bench.weight.clone(), freeze=False)  # no padding_idx
     _probe_loss(without, ids, _gen(lab, 13)).backward()
-    return {"pad_in_batch": in_batch, "pad_cells": int((ids == bench.pad).sum()),
+    rows = sorted(set(ids.reshape(-1).tolist()))[:DRAW_IDS]  # the rows looked up (PAD among them)
+    figure = {"kind": "pad_grad", "ids": [bench.vocab_id(r) for r in rows],
+              "tokens": [_token(lab, bench.vocab_id(r)) for r in rows], "pad_id": bench.vocab_id(bench.pad),
+              "with_idx": with_idx.weight.grad[rows].norm(dim=1).double().tolist(),  # (k,) ‖grad row‖
+              "without_idx": without.weight.grad[rows].norm(dim=1).double().tolist(),
+              "pad_with": with_idx.weight.grad[bench.pad, :DRAW_DIMS].double().tolist(),  # (E,)
+              "pad_without": without.weight.grad[bench.pad, :DRAW_DIMS].double().tolist()}
+    return {"figure": figure, "pad_in_batch": in_batch, "pad_cells": int((ids == bench.pad).sum()),
             "pad_grad_max": float(with_idx.weight.grad[bench.pad].abs().max()),
             "pad_grad_without_idx": float(without.weight.grad[bench.pad].norm()),
+            "pad_answer": ["zero" if bool((with_idx.weight.grad[bench.pad] == 0).all()) else "nonzero"],
             "grad_rows": _grad_answers(with_idx.weight.grad, ids, bench.pad)}
 
 
@@ -169,14 +206,20 @@ def _pad_rules(lab: Lab, bench: _Bench) -> dict[str, Any]:
 def demo_C13(lab: Lab) -> Demo:
     """padding_idx: no gradient to the PAD row, zero stays zero, but nothing re-zeroes a hand-set row."""
     bench = _bench(lab)
+    gradient = _pad_gradient(lab, bench)
+    figure = gradient.pop("figure")
     facts = {"pad_id": lab.recipe.vocab.pad_id, "vocab_size": lab.recipe.vocab.size,
-             **_pad_gradient(lab, bench), **_pad_rules(lab, bench), **bench.facts(lab)}
+             **gradient, **_pad_rules(lab, bench), **bench.facts(lab)}
     zero_kept = all(facts[f"zero_after_{n}"] == 0.0 for n in ("sgd", "momentum", "adam", "adamw"))
     ok = (facts["pad_grad_max"] == 0.0 and zero_kept and facts["hand_lookup_equal"] and facts["hand_kept_after_steps"]
           and facts["norm_adam_l2"] < facts["norm_adamw"] < facts["norm_start"] and facts["from_pretrained_kept"]
           and facts["minus_one_means"] == facts["vocab_size"] - 1
           and _raised(facts["out_of_range_error"], "AssertionError"))
-    return Demo("C13", ok, facts)
+    return Demo("C13", ok, facts, figure=figure)
+
+
+C13 = Lesson("C13", demo_C13, headline=("pad_grad_max", "pad_grad_without_idx", "norm_adam_l2", "norm_adamw"),
+            predict=("pad_answer", PAD_ANSWERS))
 
 
 # ---- C15: zero vectors are still computed on --------------------------------------------------------
@@ -232,12 +275,16 @@ def demo_C15(lab: Lab) -> Demo:
     pad_part = (x * ~mask).sum(dim=1) / T  # (b, E): zero when the PAD row is zero
     mean_ok = bool(torch.allclose(naive, masked * length / T + pad_part, atol=1e-6))
     rows = [["sentence", "length", "ratio", "naive_norm", "masked_norm"]]
-    rows += [[i, int(bench.lengths[i]), round(int(bench.lengths[i]) / T, 4), round(float(naive[i].norm()), 4),
-              round(float(masked[i].norm()), 4)] for i in range(min(SHOW_ROWS, x.shape[0]))]
+    rows += [[i, int(bench.lengths[i]), int(bench.lengths[i]) / T, float(naive[i].norm()),
+              float(masked[i].norm())] for i in range(min(SHOW_ROWS, x.shape[0]))]
     facts.update({"padded_length": T, "pad_row_zero": not bool(bench.weight[bench.pad].any()), "mean_relation": mean_ok,
                   "output_shape": list(x.shape)})
     ok = (facts["state_diff_bias"] > 0 and facts["state_diff_no_bias"] > 0 and facts["packed_close"] and mean_ok)
     return Demo("C15", ok, facts, {"means": rows})
+
+
+C15 = Lesson("C15", demo_C15, headline=("state_diff_no_bias", "packed_max_diff", "padded_max_diff"),
+            terms=("allclose",))
 
 
 # ---- C16: the chapter's own code -------------------------------------------------------------------
@@ -275,4 +322,9 @@ def demo_C16(lab: Lab) -> Demo:
              "learner_is_chapter": lab.batch.ids.tolist() == chapter_ids}
     rows = [["token", "id", "vector"]] + [[t, i, _vec(weight[i])] for t, i in ns["vocab"].items()]
     ok = facts["inputs_as_chapter"] and facts["vectors_shape"] == [2, 3, 3] and facts["pad_vector_zero"]
-    return Demo("C16", ok, facts, {"chapter_table": rows})
+    figure = {"kind": "code", "code": CHAPTER_CODE, "seed": seed, "inputs": inputs.tolist(),
+              "vectors": vectors.double().tolist()}  # (2, 3, 3) what the code printed when run
+    return Demo("C16", ok, facts, {"chapter_table": rows}, figure=figure)
+
+
+C16 = Lesson("C16", demo_C16, headline=("unknown_became",), needs_finite=False)

@@ -14,6 +14,7 @@ from core.lessons.common import (  # noqa: F401
     X7_MAX_FLOATS,
     X7_MAX_SNAPSHOTS,
     Demo,
+    Lesson,
     _Bench,
     _bench,
     _error,
@@ -48,6 +49,9 @@ def demo_X1(lab: Lab) -> Demo:
     return Demo("X1", ok, facts, {"padded": rows})
 
 
+X1 = Lesson("X1", demo_X1, headline=("filled_cells", "default_wrote"), needs_finite=False)
+
+
 def demo_X2(lab: Lab) -> Demo:
     """max_norm rescales the looked-up rows of the weight itself, even under torch.no_grad()."""
     bench = _bench(lab)
@@ -69,10 +73,13 @@ def demo_X2(lab: Lab) -> Demo:
     rows = [["id", "token", "looked_up", "norm_before", "norm_after"]]
     for r in torch.cat([used[:SHOW_ROWS], unused.nonzero()[:3, 0]]).tolist():
         rows.append([bench.vocab_id(r), _token(lab, bench.vocab_id(r)), not bool(unused[r]),
-                     round(float(before[r].norm()), 4), round(float(after[r].norm()), 4)])
+                     float(before[r].norm()), float(after[r].norm())])
     ok = (facts["largest_norm_after"] <= max_norm * (1 + 1e-5) and facts["unused_unchanged"]
           and (top == 0 or facts["rows_changed"] > 0))
     return Demo("X2", ok, facts, {"norms": rows})
+
+
+X2 = Lesson("X2", demo_X2, headline=("max_norm", "largest_norm_before", "largest_norm_after"))
 
 
 def demo_X3(lab: Lab) -> Demo:
@@ -87,12 +94,15 @@ def demo_X3(lab: Lab) -> Demo:
     g_plain, g_scaled = plain.weight.grad[used], scaled.weight.grad[used]  # (K, E)
     restored = g_scaled * counts[used].unsqueeze(1)  # (K, E)
     rows = [["id", "token", "count", "plain_norm", "scaled_norm"]]
-    rows += [[bench.vocab_id(r), _token(lab, bench.vocab_id(r)), int(counts[r]), round(float(p.norm()), 4),
-              round(float(s.norm()), 4)] for r, p, s in zip(used.tolist()[:SHOW_ROWS], g_plain, g_scaled)]
+    rows += [[bench.vocab_id(r), _token(lab, bench.vocab_id(r)), int(counts[r]), float(p.norm()),
+              float(s.norm())] for r, p, s in zip(used.tolist()[:SHOW_ROWS], g_plain, g_scaled)]
     facts = {"rows_checked": len(used), "max_count": int(counts[used].max()) if len(used) else 0,
              "max_diff": float((restored - g_plain).abs().max()) if len(used) else 0.0,
              "close": bool(torch.allclose(restored, g_plain, rtol=1e-5, atol=1e-6)), **bench.facts(lab)}
     return Demo("X3", facts["close"], facts, {"grads": rows})
+
+
+X3 = Lesson("X3", demo_X3, headline=("max_count", "max_diff"), terms=("allclose",))
 
 
 def _sparse_step(bench: _Bench, lab: Lab, name: str) -> dict[str, str] | None:
@@ -123,6 +133,9 @@ def demo_X4(lab: Lab) -> Demo:
     return Demo("X4", ok, facts)
 
 
+X4 = Lesson("X4", demo_X4, headline=("rows_stored", "dense_floats"), terms=("allclose",))
+
+
 def demo_X5(lab: Lab) -> Demo:
     """from_pretrained(W) freezes by default and uses W's memory: change W and the layer changes."""
     given = _bench(lab).weight  # (n, E) a private copy: we may write into it
@@ -139,6 +152,9 @@ def demo_X5(lab: Lab) -> Demo:
     ok = (not facts["default_requires_grad"] and facts["shares_memory"] and facts["value_after"] != before
           and facts["freeze_false_requires_grad"] and facts["freeze_false_shares_memory"])
     return Demo("X5", ok, facts)
+
+
+X5 = Lesson("X5", demo_X5, headline=("value_before", "value_after"))
 
 
 def demo_X6(lab: Lab) -> Demo:
@@ -159,6 +175,9 @@ def demo_X6(lab: Lab) -> Demo:
              "naive_max_diff": float((naive - masked).abs().max()), "pad_cells": int((~keep).sum()),
              **bench.facts(lab)}
     return Demo("X6", facts["close"] and facts["ignores_pad_row"], facts)
+
+
+X6 = Lesson("X6", demo_X6, headline=("max_diff", "naive_max_diff"), terms=("allclose",))
 
 
 def _x7_snapshots(lab: Lab) -> tuple[list[int], list[np.ndarray], int, bool]:
@@ -198,7 +217,7 @@ def demo_X7(lab: Lab) -> Demo:
     flips = sum(float(np.dot(a.axes[0], b.axes[0])) < 0 for a, b in zip(refits, refits[1:]))
     pad_changed = any(not np.array_equal(w[pad], tables[0][pad]) for w in tables)
     rows = [["step", "pad_refit", "pad_fixed"]]
-    rows += [[s, [round(float(c), 4) for c in a], [round(float(c), 4) for c in b]]
+    rows += [[s, [float(c) for c in a], [float(c) for c in b]]
              for s, a, b in zip(steps, p_refit, p_fixed)]
     facts = {"snapshots": len(tables), "rows": len(tables[0]), "trained_copy": trained_copy,
              "refit_move": move(p_refit),
@@ -206,4 +225,17 @@ def demo_X7(lab: Lab) -> Demo:
     others_moved = any(not np.array_equal(np.delete(w, pad, 0), np.delete(tables[0], pad, 0)) for w in tables)
     facts["other_rows_moved"] = others_moved
     ok = (facts["fixed_move"] == 0.0) == (not pad_changed) and (facts["refit_move"] > 0 or not others_moved)
-    return Demo("X7", ok, facts, {"pad_points": rows})
+    figure = {"kind": "frames", "steps": steps, "pad": pad, "pad_token": _token(lab, lab.recipe.vocab.pad_id),
+              "refit": [_plane(f.transform(w)) for f, w in zip(refits, tables)],  # S × (n, 2)
+              "fixed": [_plane(fixed.transform(w)) for w in tables]}
+    return Demo("X7", ok, facts, {"pad_points": rows}, figure=figure)
+
+
+def _plane(points: np.ndarray) -> list[list[float]]:
+    """Projected rows as [x, y] pairs; a 1-D frame (E = 1) is drawn on y = 0. (n, 2)"""
+    if points.shape[1] == 1:
+        points = np.hstack([points, np.zeros_like(points)])
+    return points[:, :2].astype(float).tolist()
+
+
+X7 = Lesson("X7", demo_X7, headline=("refit_move", "fixed_move", "axis_flips"), terms=("pca",))
