@@ -82,6 +82,7 @@ class Keys:
 
     PRESENT = "present"  # presentation mode: larger type for a projector
     PLAY_SPEED = "play_speed"
+    BACK_TO = "back_to"  # after a divergence: go on from the last finite step
     PLAYING = "playing"  # True while Play runs (the Play/Pause button flips it)  # steps per second while playing
     DETAILS = "details"
     LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)  # the training view's expander of the last step's details

@@ -216,6 +216,9 @@ def timeline(lang: str, steps: list[int], follow_from: int | None) -> int:
 
 def neighbours(w: np.ndarray, token_id: int, k: int = 5) -> tuple[np.ndarray, np.ndarray]:
     """The k nearest other rows to ``token_id`` by cosine similarity, as (ids, cos); zero rows (PAD) have no direction."""
+    big = np.abs(w[token_id]).max(initial=0.0)
+    if big > 1e15:  # squares of such rows overflow float32; the cosine does not depend on the scale
+        w = w / np.abs(w).max()
     norms = np.sqrt(np.einsum("ij,ij->i", w, w))  # ‖row‖ without np.linalg.norm's temporaries
     if norms[token_id] == 0:
         return np.array([], dtype=int), np.array([])

@@ -197,10 +197,23 @@ class Explorer:
         return self._train(lambda: self.lab.run(n, on_progress=on_progress))
 
     def _train(self, work: Callable[[], object]) -> list[Problem]:
+        """Run ``work``; its problems, or the divergence it ran into (the lab then stays at the last
+        finite step, core.training)."""
         try:
             work()
         except InputError as e:
             return list(e.problems)
+        return [self.lab.diverged] if self.lab.diverged is not None else []
+
+    def back_to(self, step: int) -> list[Problem]:
+        """Go back to an earlier step, bitwise (a replay); a divergence is forgotten. The frame stays."""
+        try:
+            self.lab.back_to(step)
+        except InputError as e:
+            return list(e.problems)
+        for state in self._frames.values():
+            state.points = {s: p for s, p in state.points.items() if s <= step}
+        self.guess = None
         return []
 
     def reset(self) -> None:

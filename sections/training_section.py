@@ -40,6 +40,7 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
     if intent.action == "step":
         ex.predict(session.get(Keys.PREDICT_ROWS) or [])
     apply(lang, ex, intent, playing=False)
+    diverged(lang, ex)
 
     @st.fragment(run_every=tick if playing else None)
     def live() -> None:
@@ -51,6 +52,16 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
 
     live()
     details(lang, ex, playing)
+
+
+def diverged(lang: str, ex: Explorer) -> None:
+    """After a divergence: its likely cause and how to go on (the lab already stands at the last finite step)."""
+    p = ex.lab.diverged
+    if p is None:
+        return
+    st.info(t(lang, f"diverged.cause.{p.params['cause']}", **p.params), icon=":material/warning:")
+    st.button(t(lang, "train.back_to", step=p.params["last"]), key=Keys.BACK_TO, help=t(lang, "train.back_to_help"),
+              on_click=ex.back_to, args=(p.params["last"],))
 
 
 def stage_view(lang: str, ex: Explorer, since: int | None, playing: bool, speed: int, present: bool) -> None:

@@ -450,3 +450,23 @@ def test_a_custom_axis_from_two_tokens_is_drawn_and_named_on_the_stage(at):
     x = dict(zip(scatter["ids"], scatter["x"]))
     assert abs((x[3] - x[4]) - gap) < 1e-4
     assert any("나쁘다 → 좋다" in c.value for c in at.caption)
+
+
+def test_a_divergence_is_a_message_not_a_crash_and_reset_works(at):
+    """Issue 17's recipe through the page: AdamW, lr 10, weight decay 10, Run 50."""
+    at.button_group(key="section").set_value("train").run()
+    at.selectbox(key="optimizer").set_value("adamw").run()
+    at.number_input(key="lr").set_value(10.0).run()
+    at.number_input(key="weight_decay").set_value(10.0).run()
+    at.button(key="run_steps").click().run()
+    assert not at.exception
+    lab = at.session_state["_ws"].lab
+    assert lab.diverged is not None and torch.isfinite(lab.weight).all()
+    shown = " ".join(e.value for e in at.error) + " ".join(i.value for i in at.info)
+    assert f"{lab.diverged.params['step']}단계에서 학습이 발산" in shown and "가중치 감쇠" in shown
+    at.run()
+    assert at.button(key="step").disabled and at.button(key="back_to")  # until the learner goes on or resets
+    data = stage(at)
+    assert data["scatter"]["step"] == lab.steps and all(np.isfinite(data["scatter"]["x"]))
+    at.button(key="reset").click().run()
+    assert not at.exception and at.session_state["_ws"].lab.steps == 0 and not at.button(key="step").disabled

@@ -239,3 +239,24 @@ def test_a_custom_axis_runs_from_one_token_to_the_other_and_then_holds_still():
     ex.run(15)
     assert same_bits(ex.picture(2).pad_xy, pic.pad_xy) and ex.picture(2).basis == "custom"
     assert [p.code for p in ex.custom_axis(a, a)] == ["axis_tokens"]
+
+
+def test_divergence_is_named_and_the_picture_and_stage_stay_finite():
+    """Issue 17's recipe: AdamW, lr 10 and weight decay 10 on the chapter. Run 50 stops at the last
+    finite step with the divergence named; the picture and the stage's data hold finite numbers."""
+    from components.stage.contract import contract_errors
+    from components.stage_data import train_data
+
+    ex = Explorer.from_preset(presets.load("chapter"))
+    assert ex.apply_config({**ex.config_values(), "optimizer": "adamw", "lr": 10.0, "weight_decay": 10.0}) == []
+    out = ex.run(50)
+    assert [p.code for p in out] == ["diverged"] and out[0].params["cause"] == "weight_decay"
+    last = out[0].params["last"]
+    assert ex.lab.steps == last and torch.isfinite(ex.lab.weight).all()
+    pic = ex.picture(2)
+    assert all(np.isfinite(p).all() for p in pic.points.values()) and np.isfinite(pic.ranges).all()
+    assert contract_errors(train_data(ex, "ko")) == []
+    assert [p.code for p in ex.step()] == ["diverged"]  # refused until the learner goes back or resets
+    assert ex.back_to(last) == [] and ex.lab.diverged is None
+    ex.reset()
+    assert ex.lab.steps == 0 and ex.step() == []
