@@ -33,19 +33,31 @@ PLAY_SPEEDS = (1, 2, 5, 10, 20)  # steps per second the Play control offers
 STAGE_KNOBS = ("optimizer", "lr", "weight_decay")  # knobs that matter while training: on the bar, not the sidebar
 
 
-def bar(lang: str, can_train: bool) -> tuple[Intent, bool, int]:
+def clicked() -> Intent:
+    """What the bar's buttons asked in this run, read before the bar is drawn, so the bar (and the
+    stage below it) show the state after the click, not before it."""
+    if session.get(Keys.RESET):
+        return Intent("reset")
+    if session.get(Keys.STEP):
+        return Intent("step", 1)
+    if session.get(Keys.RUN_STEPS):
+        return Intent("run", int(session.get(Keys.N_STEPS) or 1))
+    return Intent()
+
+
+def bar(lang: str, can_train: bool) -> tuple[bool, int]:
     """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover.
 
-    Returns (what was clicked, whether Play is on, Play's steps per second). Disabled (with the
-    reason shown by the caller) when training cannot run.
+    Returns (whether Play is on, Play's steps per second); `clicked` reads the buttons. Disabled
+    (with the reason shown by the caller) when training cannot run.
     """
     cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
-    step = cols[0].button(t(lang, "train.step"), key=Keys.STEP, type="primary", disabled=not can_train,
+    cols[0].button(t(lang, "train.step"), key=Keys.STEP, type="primary", disabled=not can_train,
                           width="stretch", shortcut="s", help=t(lang, "train.step_help"))
     session.ensure(Keys.N_STEPS, 50)
     n = cols[1].number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1, max_value=limits.MAX_STEPS_PER_CLICK,
                              step=10, label_visibility="collapsed", help=t(lang, "train.n_steps_help"))
-    run = cols[2].button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch",
+    cols[2].button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch",
                          shortcut="n", help=t(lang, "train.run_help"))
     playing = bool(session.get(Keys.PLAYING)) and can_train
     cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=Keys.PLAY,
@@ -54,19 +66,13 @@ def bar(lang: str, can_train: bool) -> tuple[Intent, bool, int]:
     session.ensure(Keys.PLAY_SPEED, 10)
     speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=Keys.PLAY_SPEED, label_visibility="collapsed",
                               format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
-    reset = cols[5].button(t(lang, "train.reset"), key=Keys.RESET, width="stretch", shortcut="0",
+    cols[5].button(t(lang, "train.reset"), key=Keys.RESET, width="stretch", shortcut="0",
                            help=t(lang, "train.reset_help"))
     with cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help")):
         for k in KNOBS:
             if k.name in STAGE_KNOBS:
                 knob_input(lang, k)
-    if reset:
-        return Intent("reset"), playing, speed
-    if step:
-        return Intent("step", 1), playing, speed
-    if run:
-        return Intent("run", int(n)), playing, speed
-    return Intent(), playing, speed
+    return playing, speed
 
 
 def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> Intent | list:

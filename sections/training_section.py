@@ -31,16 +31,18 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
     While Play is on, only the stage reruns, every tick, taking as many steps as the chosen speed
     asks; the stage glides through each of them.
     """
-    problems = ex.lab.train_problems()
-    inputs.show_problems(lang, "err.train_title", problems)
-    intent, playing, speed = training.bar(lang, can_train=not problems)
-    playing = playing and not problems
-    tick = max(PLAY_TICK_S, 1.0 / speed)
+    intent = training.clicked()
     newest = ex.lab.steps
     if intent.action == "step":
         ex.predict(session.get(Keys.PREDICT_ROWS) or [])
     apply(lang, ex, intent, playing=False)
+    problems = ex.lab.train_problems()
+    if intent.action is None:  # a click's own problems were shown by apply
+        inputs.show_problems(lang, "err.train_title", problems)
     diverged(lang, ex)
+    playing, speed = training.bar(lang, can_train=not problems)
+    playing = playing and not problems
+    tick = max(PLAY_TICK_S, 1.0 / speed)
 
     @st.fragment(run_every=tick if playing else None)
     def live() -> None:
