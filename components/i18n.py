@@ -43,6 +43,7 @@ from types import MappingProxyType
 import tossi
 from tossi.coda import filter_only_significant, guess_coda, pick_coda_from_letter
 
+from components.safe_text import code_placeholders, md_code, md_escape
 from core.problems import Problem
 
 LANGS = ("ko", "en")
@@ -151,22 +152,36 @@ def particle_for(value_text: str, particle: str) -> str:
     return tossi.pick(value_text, particle, guess_coda=final_consonant)
 
 
+class _Code(str):
+    """A value its template shows as code (`` `{token}` ``): escaped as a code span, not as text."""
+
+
 class _Formatter(string.Formatter):
-    """``str.format`` plus particles in the spec: ``{token:을}``, ``{n:,과}``."""
+    """``str.format`` plus particles in the spec: ``{token:을}``, ``{n:,과}``.
+
+    With ``markdown=True`` every string value is shown literally in Markdown (components.safe_text):
+    the particle is still chosen from the value as typed.
+    """
+
+    def __init__(self, markdown: bool = False):
+        self.markdown = markdown
 
     def format_field(self, value, format_spec: str) -> str:
         m = re.search(r"(`?)([가-힣]*)$", format_spec)
         code, particle = m.group(1), m.group(2)
-        if not (code or particle):
-            return super().format_field(value, format_spec)
         if particle and not PARTICLE_SPEC.fullmatch(particle):
             raise ValueError(f"{particle!r} is not a particle written in its after-a-consonant form (을, 과, 으로, 이…)")
-        text = super().format_field(value, format_spec[: m.start()])
-        text = f"`{text}`" if code else text
-        return text + (particle_for(text, particle) if particle else "")
+        text = super().format_field(value, format_spec[: m.start()] if (code or particle) else format_spec)
+        read = f"`{text}`" if code else text  # what the particle follows
+        if self.markdown and isinstance(value, str):
+            shown = md_code(text) if code or isinstance(value, _Code) else md_escape(text)
+        else:
+            shown = read
+        return shown + (particle_for(read, particle) if particle else "")
 
 
 _FORMATTER = _Formatter()
+_MARKDOWN = _Formatter(markdown=True)
 
 
 def fill(text: str, **params) -> str:
@@ -183,12 +198,25 @@ def t(lang: str, key: str, **params) -> str:
     return fill(text, **params) if params else text
 
 
+def md(lang: str, key: str, **params) -> str:
+    """`t` for a Markdown sink (st.markdown, captions, alerts, labels): every string param, which
+    may be a learner's token or a file's text, is shown as text (components.safe_text), and one
+    written as `` `{token}` `` as a code span that its own backticks cannot break."""
+    entry = strings().get(key)
+    if entry is None:
+        return f"[{key}]"
+    template, code = code_placeholders(entry.get(lang) or entry.get("en") or f"[{key}]")
+    wrapped = {k: _Code(v) if k in code and isinstance(v, str) else v for k, v in params.items()}
+    return _MARKDOWN.vformat(template, (), wrapped)
+
+
 def problem_text(lang: str, problem: Problem) -> str:
-    """A sentence naming what is wrong and how to fix it, from ``errors.json`` (key ``err.<code>``)."""
+    """A sentence naming what is wrong and how to fix it, from ``errors.json`` (key ``err.<code>``),
+    for a Markdown sink: the problem's params (tokens, labels, file text) are shown as text."""
     try:
-        return t(lang, f"err.{problem.code}", **problem.params)
+        return md(lang, f"err.{problem.code}", **problem.params)
     except (KeyError, IndexError, ValueError):
-        return f"{t(lang, f'err.{problem.code}')} {problem.params}"
+        return f"{t(lang, f'err.{problem.code}')} {md_escape(str(problem.params))}"
 
 
 def lang_from_locale(locale: str | None) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from components.i18n import problem_text, t
+from components.i18n import md, problem_text, t
 from core import limits
 from core.problems import Problem
 import session
@@ -151,7 +151,7 @@ def _window_start(lang: str, base: pd.DataFrame, locked: bool, hold: int | None 
     if locked:
         st.caption(t(lang, "vocab.window_locked"))
     elif found and not (base["token"] == found).any():
-        st.caption(t(lang, "vocab.window_not_found", token=found))
+        st.caption(md(lang, "vocab.window_not_found", token=found))
     return first - 1
 
 
@@ -189,7 +189,7 @@ def token_list_loader(lang: str, text_key: str, file_key: str, button_key: str) 
 def sentences_area(lang: str, classes: tuple[str, ...]) -> str:
     """One sentence per line, tokens split on whitespace, optional ' | label'."""
     return st.text_area(t(lang, "sent.title"), key=Keys.SENTENCES, height=180,
-                        help=t(lang, "sent.help", classes=" / ".join(classes), max=limits.MAX_SENTENCES))
+                        help=md(lang, "sent.help", classes=" / ".join(classes), max=limits.MAX_SENTENCES))
 
 
 def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components.i18n import problem_text, strings, t
+from components.i18n import md, problem_text, strings, t
 from components.charts import chart_config
 from components.lesson_figures import draw, number, vector_text
 from components.memo import Memo, no_memo
@@ -203,7 +203,7 @@ def try_sentence_box(lang: str, lab: Lab, key: str) -> Tried | None:
     if not tried.problems:
         vocab = lab.recipe.vocab
         unk = vocab.tokens[vocab.unk_id]
-        st.caption(t(lang, "lesson.try.caption", step=tried.step, n=sum(tried.unknown), unk=unk, unk_id=vocab.unk_id))
+        st.caption(md(lang, "lesson.try.caption", step=tried.step, n=sum(tried.unknown), unk=unk, unk_id=vocab.unk_id))
         st.dataframe(tried_frame(lang, tried, unk), hide_index=True, width="stretch", height="content")
     return tried
 
@@ -249,11 +249,11 @@ def render_lesson(lang: str, demo: Demo, lab: Lab | None = None) -> None:
     """One lesson: title, explanation, (prediction,) facts, picture, tables and the verdict of its
     check; C11 also offers a "try a sentence" box on ``lab``'s current W."""
     params = template_params(lang, demo)
-    st.subheader(lesson_title(lang, demo.id))
+    st.header(lesson_title(lang, demo.id))  # h2: the page's h1 is the title in the sidebar
     if demo.verdict == NOT_FINITE:  # nothing was computed: no numbers for the text, only the reason
-        st.warning(t(lang, "lesson.verdict.not_finite", **params), icon=":material/block:")
+        st.warning(md(lang, "lesson.verdict.not_finite", **params), icon=":material/block:")
         return
-    st.markdown(t(lang, f"lesson.{demo.id}.body", **params))
+    st.markdown(md(lang, f"lesson.{demo.id}.body", **params))
     terms = lesson(demo.id).terms
     if terms:
         st.caption("  \n".join([f"**{t(lang, 'lesson.ui.terms')}**"] + [t(lang, f"lesson.term.{x}") for x in terms]))
@@ -318,7 +318,7 @@ def _free(lab: Lab, lang: str, memo: Memo) -> None:
     """Every lesson in an expander whose icon says whether its check held; a lesson is drawn only
     while its expander is open (drawing all 23 cost more than running them)."""
     for group in ("C", "X"):
-        st.markdown(f"#### {t(lang, f'lesson.ui.group.{group}')}")
+        st.header(t(lang, f"lesson.ui.group.{group}"))  # h2, after the sidebar's h1
         for lesson_id in (i for i in LESSON_IDS if i.startswith(group)):
             demo = _try_demo(lab, lang, lesson_id, memo)
             verdict = demo.verdict if isinstance(demo, Demo) else None

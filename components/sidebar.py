@@ -40,7 +40,7 @@ def config_inputs(lang: str, elsewhere: tuple[str, ...] = ()) -> dict:
     """
     values = {}
     for group in ("layer", "training"):
-        st.subheader(t(lang, f"side.{group}"))
+        st.header(t(lang, f"side.{group}"))  # h2, after the title's h1
         for k in KNOBS:
             if k.name in elsewhere:
                 values[k.name] = session.get(k.name)

@@ -13,7 +13,7 @@ import streamlit as st
 
 from components import charts
 from components.memo import Memo, no_memo
-from components.i18n import t
+from components.i18n import md, t
 from components.knob_input import knob_input
 from core import limits
 from core.knobs import KNOBS
@@ -52,7 +52,10 @@ def bar(lang: str, can_train: bool) -> tuple[bool, int]:
     (with the reason shown by the caller) when training cannot run.
     """
     cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
-    cols[0].button(t(lang, "train.step"), key=Keys.STEP, type="primary", disabled=not can_train,
+    # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
+    # which no dark theme's primary colour can carry at 4.5:1 (WCAG AA).
+    light = getattr(st.context.theme, "type", "light") != "dark"
+    cols[0].button(t(lang, "train.step"), key=Keys.STEP, type="primary" if light else "secondary", disabled=not can_train,
                           width="stretch", shortcut="s", help=t(lang, "train.step_help"))
     session.ensure(Keys.N_STEPS, 50)
     n = cols[1].number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1, max_value=limits.MAX_STEPS_PER_CLICK,
@@ -62,7 +65,7 @@ def bar(lang: str, can_train: bool) -> tuple[bool, int]:
     playing = bool(session.get(Keys.PLAYING)) and can_train
     cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=Keys.PLAY,
                    disabled=not can_train, width="stretch", shortcut="p", help=t(lang, "train.play_button_help"),
-                   type="primary" if playing else "secondary", on_click=session.flip, args=(Keys.PLAYING,))
+                   type="primary" if playing and light else "secondary", on_click=session.flip, args=(Keys.PLAYING,))
     session.ensure(Keys.PLAY_SPEED, 10)
     speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=Keys.PLAY_SPEED, label_visibility="collapsed",
                               format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
@@ -107,7 +110,7 @@ def prediction_result(lang: str, tokens: tuple[str, ...], predicted: tuple[int, 
     actual = [int(i) for i, g in zip(rec.grad_ids.tolist(), rec.grad_rows) if bool(g.any())]
     names = lambda ids: ", ".join(f"{i} · {tokens[i]}" for i in ids) or "—"  # noqa: E731
     right = set(predicted) == set(actual)
-    (st.success if right else st.warning)(t(lang, "train.predict_result", guess=names(sorted(predicted)),
+    (st.success if right else st.warning)(md(lang, "train.predict_result", guess=names(sorted(predicted)),
                                             truth=names(actual), step=rec.step))
 
 
@@ -203,7 +206,7 @@ def moved_view(lang: str, m: MovedData | None) -> None:
     st.caption(t(lang, f"opt.explain.{m.optimizer}") + (" " + t(lang, "opt.explain.wd") if m.weight_decay > 0 else ""))
     if moved_absent:
         names = ", ".join(f"{i} · {m.tokens[i]}" for i in moved_absent[:12])
-        st.warning(t(lang, "train.absent_moved", rows=names), icon=":material/search:")
+        st.warning(md(lang, "train.absent_moved", rows=names), icon=":material/search:")
 
 
 def timeline(lang: str, steps: list[int], follow_from: int | None) -> int:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import streamlit as st
 
 from components import pipeline, stage_data
-from components.i18n import t
+from components.i18n import md, t
+from components.lessons import try_sentence_box
 from components.stage import stage
 from core.explorer import Explorer
 import session
@@ -29,6 +30,7 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
           on_select=lambda: session.select_token_from_stage(ex))
     v, e = lab.weight.shape
     st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
+    try_sentence_box(lang, lab, Keys.TRY_SENTENCE)  # a new sentence through the current (maybe trained) W
     tables = st.expander(t(lang, "pipe.tables"), key=Keys.LOOKUP_TABLES, on_change="rerun")
     if not tables.open:  # built only while open: the stage shows the same numbers
         return
@@ -39,7 +41,7 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
         sel = pipeline.id_matrix(lang, vocab, batch, on_select="rerun")
         if sel is not None:
             i = int(batch.ids[sel])
-            st.success(t(lang, "pipe.selected", b=sel[0], t=sel[1], i=i, token=vocab.tokens[i]))
+            st.success(md(lang, "pipe.selected", b=sel[0], t=sel[1], i=i, token=vocab.tokens[i]))
         st.markdown(f"**{t(lang, 'pipe.mask_title')}**")
         st.dataframe(pipeline.mask_frame(batch), width="stretch")
         st.markdown(f"**{t(lang, 'pipe.step3')}**")

@@ -11,7 +11,7 @@ import streamlit as st
 
 from components import charts, inputs, stage_data, training
 from components.stage import stage
-from components.i18n import t
+from components.i18n import md, t
 from core.explorer import Explorer
 from core.projection import thin_steps
 from core.training import Lab
@@ -249,7 +249,7 @@ def neighbours_view(lang: str, ex: Explorer) -> None:
     if token is None:
         return
     shown = session.get(Keys.TIMELINE) if session.get(Keys.TIMELINE) in lab.snapshots else steps[-1]
-    st.markdown(t(lang, "proj.neighbours", token=vocab.tokens[token], step=shown))
+    st.markdown(md(lang, "proj.neighbours", token=vocab.tokens[token], step=shown))
     st.dataframe(training.neighbours_then_now(lang, lab.snapshots, steps[0], shown, vocab.tokens, token,
                                               memo=session.memo, pin=(lab.uid, len(lab.pad_edits))), hide_index=True)
 
@@ -293,7 +293,7 @@ def basis_caption(lang: str, pic, tokens: tuple[str, ...]) -> None:
     """How this frame was chosen: a preview of this training, the fresh table, a refit or a custom
     axis the learner asked for."""
     if pic.basis == "custom":
-        st.caption(t(lang, "proj.basis.custom", a=tokens[pic.tokens[0]], b=tokens[pic.tokens[1]],
+        st.caption(md(lang, "proj.basis.custom", a=tokens[pic.tokens[0]], b=tokens[pic.tokens[1]],
                      step=pic.fitted_steps[0]))
     elif pic.basis == "preview":
         st.caption(t(lang, "proj.basis.preview", steps=pic.fitted_steps[-1]))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from tests.apptest_helpers import array, errors, figure, figures, id_matrix, stage, stage_w, stage_xy, start
+from tests.apptest_helpers import array, errors, figure, figures, id_matrix, shown, stage, stage_w, stage_xy, start
 
 
 @pytest.fixture
@@ -285,7 +285,7 @@ def test_predict_then_reveal_compares_the_guess_with_torch(at):
     lab = at.session_state["_ws"].lab
     nonzero = [int(i) for i, g in zip(lab.last.grad_ids.tolist(), lab.last.grad_rows) if g.any()]
     assert nonzero == [0, 2, 3, 4]
-    assert any("0 · <UNK>, 2 · 영화, 3 · 좋다, 4 · 나쁘다" in w.value for w in at.warning)
+    assert any("0 · <UNK>, 2 · 영화, 3 · 좋다, 4 · 나쁘다" in shown(w.value) for w in at.warning)
 
 
 def _nearest_by_torch(w: torch.Tensor, token: int, k: int = 5) -> tuple[list[int], np.ndarray]:
@@ -470,3 +470,21 @@ def test_a_divergence_is_a_message_not_a_crash_and_reset_works(at):
     assert data["scatter"]["step"] == lab.steps and all(np.isfinite(data["scatter"]["x"]))
     at.button(key="reset").click().run()
     assert not at.exception and at.session_state["_ws"].lab.steps == 0 and not at.button(key="step").disabled
+
+
+def test_a_sentence_tried_after_training_uses_the_trained_w_and_leaves_the_run_alone(at):
+    at.button_group(key="section").set_value("train").run()
+    at.number_input(key="n_steps").set_value(20).run()
+    at.button(key="run_steps").click().run()
+    lab = at.session_state["_ws"].lab
+    ids_before = lab.batch.ids.clone()
+    at.button_group(key="section").set_value("lookup").run()
+    at.text_input(key="try_sentence").input("영화 팝콘 좋다").run()
+    assert not at.exception and at.session_state["_ws"].lab is lab
+    assert lab.steps == 20 and torch.equal(lab.batch.ids, ids_before)
+    (table,) = [d.value for d in at.dataframe if len(d.value) == 3 and "팝콘" in d.value.to_string()]
+    w20 = torch.from_numpy(lab.snapshots[20])
+    vectors = torch.nn.Embedding.from_pretrained(w20, padding_idx=1)(torch.tensor([2, 0, 3]))  # 팝콘 → <UNK>
+    shown = np.array([[float(x) for x in str(v).strip("[]").split(",")] for v in table.iloc[:, -1]])
+    np.testing.assert_allclose(shown, vectors.numpy(), rtol=1e-3, atol=1e-4)  # written to 4 significant digits
+    assert [str(i).split(" ")[0] for i in table.iloc[:, -2]] == ["2", "0", "3"]

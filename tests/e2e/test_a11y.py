@@ -29,13 +29,7 @@ LOCALES = {"ko": "ko-KR", "en": "en-US"}
 SCHEMES = ("light", "dark")
 BLOCKING = ("serious", "critical")
 
-# (view, scheme) → why it still fails; the owner's fix removes the entry.
-KNOWN = {
-    ("train", "dark"): "color-contrast: the Step button (.st-key-step, type='primary' in components/training.py); "
-                       "Streamlit draws a primary button's label white, 2.1:1 on the dark theme's primaryColor "
-                       "#8ab4f8, and no primaryColor reaches 4.5:1 both as that label's background and as the "
-                       "selected view button's text on the dark background",
-}
+KNOWN: dict = {}  # (view, scheme) → why it still fails; the owner's fix removes the entry
 
 RUN_AXE = """async () => {
   const r = await axe.run(document, {resultTypes: ['violations']});
