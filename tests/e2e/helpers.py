@@ -1,17 +1,22 @@
 """What the browser tests share: finding widgets by their documented keys, waiting for Streamlit, reading the screen.
 
-Streamlit puts a ``st-key-<key>`` class on the container of every widget or chart that has a key,
+Streamlit puts a ``st-key-<key>`` class on the container of every widget or element that has a key,
 so the keys in ``session.Keys`` (README, "Scripting the app") are also the DOM hooks used here.
 
 Reading the screen:
 
-- Plotly charts: ``.js-plotly-plot`` elements carry ``.data`` and ``.layout``; `figure` returns the
-  title (tags stripped), the traces' x/y/z (Plotly's binary arrays decoded) and the shapes.
+- The stage (components/stage/stage.js) is mounted inside a shadow root under ``.st-key-stage``;
+  its root is ``[data-testid="stage"]``, whose dataset says the mode, the step shown and whether
+  anything is still moving. Every token node carries ``data-token="<id>"``; hovered nodes get the
+  class ``hl``, selected ones ``sel``. Playwright's CSS locators enter the shadow root by
+  themselves (`STAGE`); page-side JavaScript reaches it through ``__stage()`` in `JS_LIB`.
+  The stage writes its numbers rounded to 2 decimals; the exact numbers are in the lookup view's
+  tables (`lookup_tables`), whose grids keep every float32 digit.
 - Glide data grids (st.dataframe, st.data_editor) draw on a canvas but keep an accessible
   ``<table>`` with the cell texts; `grid_rows` reads it.
 
-Waiting: after an interaction, wait for the *expected* content (`wait_js`), then for the app to be
-idle (`wait_idle`: the script not running, no stale element, for a quiet period).
+Waiting: after an interaction, wait for the *expected* content (`wait_js`, `wait_stage`), then for
+the app to be idle (`wait_idle`: the script not running, no stale element, for a quiet period).
 """
 
 from __future__ import annotations
@@ -26,18 +31,18 @@ SCREENSHOTS = ARTIFACTS / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
                "--disable-component-update", "--no-first-run"]
-VIEWPORT = {"width": 1400, "height": 2200}
-TALL_VIEWPORT = {"width": 1400, "height": 3300}  # the training view is taller than 2200 px
+VIEWPORT = {"width": 1400, "height": 900}
+PROJECTOR = {"width": 1280, "height": 720}  # a classroom projector (issue 14)
+LAPTOP = {"width": 1440, "height": 900}
 
 # Glide data grid geometry in Streamlit (px): header row, body rows, the row-marker column of a
-# dynamic data editor, and (roughly) the index column of the id matrix ("b=0").
+# dynamic data editor, and the row-number column of the vocabulary table.
 HEADER_H = 35
 ROW_H = 35
 ROW_MARKER_W = 35
 VOCAB_INDEX_W = 44  # components.inputs.INDEX_WIDTH: the vocabulary table shows row numbers
-INDEX_W = 55
 
-RED = "#d93025"  # components.charts.SELECT_COLOR: the selected row of W
+STAGE = ".st-key-stage [data-testid='stage']"  # a Playwright locator: it pierces the shadow root
 
 
 def unavailable_reason() -> str | None:
@@ -58,6 +63,29 @@ def label(lang: str, key: str, **params) -> str:
     from components.i18n import t
 
     return t(lang, key, **params)
+
+
+def chapter_w(seed: int = 0, dim: int = 3, v: int = 6, pad: int = 1):
+    """nn.Embedding(v, E, padding_idx=pad)'s init as the app draws it: a private generator, PAD row zeroed."""
+    import torch
+
+    w = torch.randn(v, dim, generator=torch.Generator().manual_seed(seed))
+    w[pad] = 0
+    return w.numpy()
+
+
+def touched_rows(ids, pad: int, v: int) -> set[int]:
+    """The rows whose gradient is not zero after one backward pass through nn.Embedding(padding_idx=pad)."""
+    import torch
+
+    emb = torch.nn.Embedding(v, 3, padding_idx=pad)
+    emb(torch.tensor(ids)).pow(2).sum().backward()
+    return set(torch.nonzero(emb.weight.grad.abs().sum(1)).flatten().tolist())
+
+
+def stage_number(text: str) -> float:
+    """A number as the stage writes it (2 decimals, U+2212 for minus)."""
+    return float(text.replace("\u2212", "-"))
 
 
 # ---- waiting --------------------------------------------------------------------------------
@@ -82,7 +110,7 @@ def wait_idle(page, timeout: float = 30_000, quiet_ms: int = 300) -> None:
 
 
 # An element each view draws (its widget key) and no other view does.
-SECTION_MARKERS = {"lookup": "id_cell", "train": "step", "lessons": "mode", "share": "import_state"}
+SECTION_MARKERS = {"lookup": "out_sentence", "train": "step", "lessons": "mode", "share": "import_state"}
 
 
 def wait_js(page, predicate: str, arg=None, timeout: float = 30_000, idle: bool = True) -> None:
@@ -98,12 +126,43 @@ const __live = (el) => {
   const c = el.closest('[data-testid="stElementContainer"]');
   return el.offsetParent !== null && !(c && c.getAttribute('data-stale') === 'true');
 };
-const __arr = (v) => {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'object' && v._inputArray !== undefined) v = v._inputArray;
-  if (ArrayBuffer.isView(v)) return Array.from(v);
-  if (Array.isArray(v)) return v.map(x => (x !== null && typeof x === 'object') ? __arr(x) : x);
-  return v;
+const __stage = () => {
+  const host = document.querySelector('.st-key-stage');
+  if (!host) return null;
+  for (const e of host.querySelectorAll('*')) {
+    const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
+    if (s) return s;
+  }
+  return null;
+};
+const __txt = (e, sel) => { const n = sel ? e.querySelector(sel) : e; return n ? n.textContent : null; };
+const __wrows = (panel) => panel ? Array.from(panel.querySelectorAll('.wrow:not(.whead)')).map(r => ({
+  id: r.hasAttribute('data-token') ? Number(r.getAttribute('data-token')) : null,
+  t: r.hasAttribute('data-t') ? Number(r.getAttribute('data-t')) : null,
+  tok: __txt(r, '.wtok'), cells: Array.from(r.querySelectorAll('.wcell')).map(c => c.textContent),
+  grad: __txt(r, '.wgrad'), cls: Array.from(r.classList)})) : [];
+const stage = () => {
+  const s = __stage();
+  if (!s) return null;
+  const q = (sel) => s.querySelector(sel);
+  const ids = {};
+  for (const c of s.querySelectorAll('.idspanel .idcell[data-token]')) {
+    const b = Number(c.getAttribute('data-b')), t = Number(c.getAttribute('data-t'));
+    (ids[b] = ids[b] || [])[t] = {id: Number(c.getAttribute('data-token')), tok: __txt(c, '.idtok'),
+                                  typed: __txt(c, '.idtyped'), cls: Array.from(c.classList)};
+  }
+  return {
+    mode: s.dataset.mode, step: s.dataset.step, animating: s.dataset.animating, settled: Number(s.dataset.settled || 0),
+    lang: s.getAttribute('lang'), stepText: __txt(s, '[data-testid="stage-step"]'), loss: __txt(s, '.lossnum'),
+    w: __wrows(q('.wpanel')), out: __wrows(q('.outpanel')), outTitle: __txt(s, '.outpanel .ptitle'),
+    ids: Object.keys(ids).sort((a, b) => a - b).map(b => ids[b]),
+    points: Array.from(s.querySelectorAll('.pt[data-token]')).map(p => ({id: Number(p.getAttribute('data-token')),
+      role: p.getAttribute('data-role'), transform: p.getAttribute('transform'), cls: Array.from(p.classList)})),
+    hl: Array.from(s.querySelectorAll('.hl')).map(e => e.getAttribute('data-token')),
+    sel: Array.from(s.querySelectorAll('.sel')).map(e => e.getAttribute('data-token')),
+    wires: s.querySelectorAll('.wires .wire').length,
+    text: s.innerText,
+  };
 };
 const __keyOf = (el) => {
   const c = el.closest('[class*="st-key-"]');
@@ -111,18 +170,16 @@ const __keyOf = (el) => {
   const k = Array.from(c.classList).find(x => x.startsWith('st-key-'));
   return k ? k.slice(7) : null;
 };
-const figures = () => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(__live).map(e => ({
-  key: __keyOf(e),
-  title: ((e.layout && e.layout.title && e.layout.title.text) || '').replace(/<[^>]*>/g, ''),
-  shapes: ((e.layout && e.layout.shapes) || []).map(s => ({color: s.line && s.line.color, width: s.line && s.line.width, y0: s.y0, y1: s.y1})),
-  data: (e.data || []).map(t => ({name: t.name === undefined ? null : t.name, type: t.type || 'scatter',
-                                   x: __arr(t.x), y: __arr(t.y), z: __arr(t.z)})),
-}));
-const figure = (key) => figures().find(f => f.key === key) || null;
 const gridRows = (key) => {
   const host = document.querySelector('.st-key-' + key);
   if (!host) return null;
   return Array.from(host.querySelectorAll('table tr')).map(r => Array.from(r.children).map(c => c.textContent));
+};
+const grids = (key) => {
+  const host = document.querySelector('.st-key-' + key);
+  if (!host) return [];
+  return Array.from(host.querySelectorAll('[data-testid="stDataFrame"]')).filter(__live).map(g =>
+    Array.from(g.querySelectorAll('table tr')).map(r => Array.from(r.children).map(c => c.textContent)));
 };
 const texts = (testid) => Array.from(document.querySelectorAll('[data-testid="' + testid + '"]')).filter(__live).map(e => e.innerText);
 """
@@ -132,22 +189,38 @@ def _eval(page, expr: str, arg=None):
     return page.evaluate(f"(arg) => {{ {JS_LIB}; return ({expr}); }}", arg)
 
 
-def figures(page) -> list[dict]:
-    """Every visible, current Plotly chart: {key, title, shapes, data: [{name, type, x, y, z}]}."""
-    return _eval(page, "figures()")
+def stage(page) -> dict:
+    """What the stage shows now: mode, step, W rows, id cells, output rows, points, highlighted and selected tokens."""
+    s = _eval(page, "stage()")
+    if s is None:
+        raise AssertionError("the stage is not on the page")
+    return s
 
 
-def figure(page, key: str) -> dict:
-    """The chart drawn with ``key`` (w_chart, out_chart, loss_chart, pca_chart, ...)."""
-    fig = _eval(page, "figure(arg)", key)
-    if fig is None:
-        raise AssertionError(f"no chart with key {key!r}; charts: {[(f['key'], f['title']) for f in figures(page)]}")
-    return fig
+def stage_ids(page) -> list[list[int]]:
+    """The (B, T) id matrix as the stage draws it."""
+    return [[c["id"] for c in row] for row in stage(page)["ids"]]
 
 
-def red_rows(fig: dict) -> list[int]:
-    """Category positions (0 = first label) boxed in the selection red."""
-    return [round((s["y0"] + s["y1"]) / 2) for s in fig["shapes"] if str(s["color"]).lower() == RED]
+def stage_w(page) -> dict[int, list[float]]:
+    """W's rows on the stage: id → its numbers (2 decimals)."""
+    return {r["id"]: [stage_number(c) for c in r["cells"]] for r in stage(page)["w"]}
+
+
+def wait_stage(page, predicate: str = "s => true", arg=None, timeout: float = 30_000, idle: bool = True) -> dict:
+    """Until the stage is drawn, nothing on it moves and ``predicate(stage(), arg)`` holds; returns `stage`."""
+    wait_js(page, f"(a) => {{ const s = stage(); return s !== null && s.animating === '0' && ({predicate})(s, a); }}",
+            arg, timeout=timeout, idle=idle)
+    if idle:  # a rerun that arrived while waiting for idle can start a glide: let it settle
+        page.wait_for_function(f"() => {{ {JS_LIB}; const s = stage(); return s !== null && s.animating === '0'; }}",
+                               timeout=timeout, polling=50)
+    return stage(page)
+
+
+def wait_step(page, n: int, timeout: float = 60_000) -> dict:
+    """Until the training stage shows step ``n``, settled."""
+    return wait_stage(page, "(s, n) => s.mode === 'train' && s.step === String(n) && s.stepText === String(n)", n,
+                      timeout=timeout)
 
 
 def grid_rows(page, key: str) -> list[list[str]]:
@@ -158,29 +231,60 @@ def grid_rows(page, key: str) -> list[list[str]]:
     return rows
 
 
-def id_matrix(page) -> list[list[str]]:
-    """The id matrix cells ('2 · 영화'), without the header row and the 'b=…' index column."""
-    return [row[1:] for row in grid_rows(page, "id_cell")[1:]]
-
-
 def alerts(page, kind: str) -> list[str]:
     """Texts of visible alerts: kind is Error, Success, Info or Warning."""
     return _eval(page, "texts(arg)", f"stAlertContent{kind}")
 
 
-def trace(fig: dict, name: str) -> dict:
-    for tr in fig["data"]:
-        if tr["name"] == name:
-            return tr
-    raise AssertionError(f"no trace named {name!r} in {fig['title']!r}: {[t['name'] for t in fig['data']]}")
+def sidebar_title(page) -> str:
+    return page.locator("[data-testid='stSidebar'] h1").first.inner_text()
+
+
+# ---- the lookup view's tables (exact numbers) ----------------------------------------------------
+def open_expander(page, key: str) -> None:
+    """Open the keyed expander (built only while open: its content arrives with the rerun)."""
+    details = page.locator(f".st-key-{key} details").first
+    if details.get_attribute("open") is None:
+        page.locator(f".st-key-{key} summary").first.click()
+    wait_js(page, "(k) => { const d = document.querySelector('.st-key-' + k + ' details'); return d && d.open; }", key)
+
+
+def lookup_tables(page, lang: str) -> dict:
+    """Open `lookup_tables` and read its grids: the id matrix (cells '2 · 영화'), W and the output,
+    each as {id or t: [float32 numbers]}, exactly as the grids hold them."""
+    import numpy as np
+
+    open_expander(page, "lookup_tables")
+    col_id, col_count = label(lang, "label.col.id"), label(lang, "pipe.col.count")
+    wait_js(page, "() => grids('lookup_tables').length >= 5 && gridRows('id_cell') !== null")
+    found = {"ids": [row[1:] for row in grid_rows(page, "id_cell")[1:]]}
+    for rows in _eval(page, "grids('lookup_tables')"):
+        head = rows[0]
+        e_cols = [j for j, h in enumerate(head) if h.startswith("e") and h[1:].isdigit()]
+        if not e_cols:
+            continue
+        if col_count in head:
+            found["w"] = {int(r[head.index(col_id)]): np.array([float(r[j]) for j in e_cols], np.float32) for r in rows[1:]}
+        elif head[0] == "t":
+            found["out_ids"] = [int(r[head.index(col_id)]) for r in rows[1:]]
+            found["out"] = np.array([[float(r[j]) for j in e_cols] for r in rows[1:]], np.float32)
+    assert "w" in found and "out" in found, f"W or the output table is missing: {_eval(page, 'grids(arg)', 'lookup_tables')}"
+    return found
+
+
+def close_expander(page, key: str) -> None:
+    details = page.locator(f".st-key-{key} details").first
+    if details.get_attribute("open") is not None:
+        page.locator(f".st-key-{key} summary").first.click()
+        wait_js(page, "(k) => { const d = document.querySelector('.st-key-' + k + ' details'); return d && !d.open; }", key)
 
 
 # ---- acting ---------------------------------------------------------------------------------
 def open_app(page, url: str, timeout: float = 90_000) -> None:
-    """Load the app and wait until the lookup view has drawn W (the first run imports torch: slow)."""
+    """Load the app and wait until the lookup stage has drawn W (the first run imports torch: slow)."""
     page.goto(url)
     page.wait_for_selector("[data-testid='stApp']", timeout=timeout)
-    wait_js(page, "() => figure('w_chart') !== null", timeout=timeout)
+    wait_stage(page, "s => s.w.length > 0", timeout=timeout)
 
 
 def section(page, lang: str, name: str) -> None:
@@ -188,61 +292,76 @@ def section(page, lang: str, name: str) -> None:
 
     Waits for the view's own element rather than counting script runs through stApp's
     ``data-test-script-state``: a run fast enough to be rendered in one React batch never shows
-    "running" there, and the count then waited forever (a flaky timeout once the server got faster).
+    "running" there.
     """
     button = page.locator(".st-key-section button", has_text=label(lang, f"section.{name}"))
     if button.get_attribute("aria-checked") != "true":
         button.click()
     wait_js(page, "(k) => { const e = document.querySelector('.st-key-' + k); return e !== null && __live(e); }",
             SECTION_MARKERS[name])
+    if name in ("lookup", "train"):
+        wait_stage(page, "(s, m) => s.mode === m", "train" if name == "train" else "lookup")
 
 
-def select_id_cell(page, row: int, col: int, message: str) -> None:
-    """Click cell (row, col) of the id matrix and wait for the success message; one retry for a lost click."""
-    predicate = "(s) => texts('stAlertContentSuccess').some(x => x.includes(s))"
-    for attempt in (1, 2):
-        click_grid_cell(page, "id_cell", row, col)
-        try:
-            wait_js(page, predicate, message, timeout=10_000 if attempt == 1 else 30_000)
-            return
-        except Exception:
-            if attempt == 2:
-                raise AssertionError(f"clicking id matrix cell ({row}, {col}) did not show {message!r}; "
-                                     f"success messages: {alerts(page, 'Success')}")
+def open_editors(page) -> None:
+    """Unfold the editors (vocabulary table and sentences) at the top of the page.
+
+    The expander has no key and its label counts the tokens and sentences, so Streamlit may draw it
+    folded again after an edit: open it, let the page settle, and open it again if it folded.
+    """
+    details = page.locator("details", has=page.locator(".st-key-sentences"))
+    for _ in range(3):
+        if details.get_attribute("open") is None:
+            details.locator("summary").click()
+        wait_idle(page)
+        if details.get_attribute("open") is not None:
+            break
+    page.locator(".st-key-sentences textarea").wait_for(state="visible")
 
 
-def click_grid_cell(page, key: str, row: int, col: int, index_w: float = INDEX_W) -> None:
-    """Click body cell (row, col) of a read-only grid with an index column (st.dataframe)."""
-    grid = page.locator(f".st-key-{key} [data-testid='stDataFrame']")
-    cols = len(grid_rows(page, key)[0]) - 1  # header row without the index column
-    box = grid.bounding_box()
-    col_w = (box["width"] - index_w) / cols
-    page.mouse.click(box["x"] + index_w + (col + 0.5) * col_w, box["y"] + HEADER_H + (row + 0.5) * ROW_H)
+def button(page, key: str):
+    """The button drawn with ``key`` (its tooltip wrapper repeats the key's class: take the first)."""
+    return page.locator(f".st-key-{key} button").first
+
+
+def click_token(page, selector: str) -> None:
+    """Click a node on the stage (``selector`` inside it) and wait until the server's answer is drawn."""
+    page.locator(f"{STAGE} {selector}").first.click()
+    wait_idle(page)
 
 
 def edit_vocab_token(page, row: int, text: str) -> str:
     """Type ``text`` into the token cell of vocabulary row ``row`` (0-based); returns the text it replaced.
 
     Click selects the cell; Enter opens glide's overlay editor (a textarea); fill works for Korean,
-    which key-by-key typing into the canvas does not; Enter commits and Streamlit reruns.
+    which key-by-key typing into the canvas does not; Enter commits and Streamlit reruns. The
+    editors' expander can fold itself after an edit (see `open_editors`): each try reopens it.
     """
     grid = page.locator(".st-key-vocab [data-testid='stDataFrame']")
     cell = page.locator(".st-key-vocab table tr").nth(row + 1).locator("td").nth(1)  # the accessible copy; 0 = row number
     editor = page.locator("textarea.gdg-input")
-    for _ in range(3):  # a click that only moves focus into the grid selects nothing: click again
-        if editor.is_visible() or cell.get_attribute("aria-selected") == "true":
-            break
+    for _ in range(4):
+        open_editors(page)
+        wait_idle(page, quiet_ms=600)
+        # Always click: Enter after the last edit moved the selection down, maybe onto this very cell
+        # (then the click opens its editor), and the focus may be elsewhere (Enter would do nothing).
+        grid.scroll_into_view_if_needed()  # page.mouse clicks at viewport coordinates
         box = grid.bounding_box()
         page.mouse.click(box["x"] + ROW_MARKER_W + VOCAB_INDEX_W + 30, box["y"] + HEADER_H + (row + 0.5) * ROW_H)
         try:
-            page.wait_for_function("(c) => c.getAttribute('aria-selected') === 'true'", arg=cell.element_handle(),
-                                   timeout=1_500, polling=50)
+            page.wait_for_function("([c, e]) => c.getAttribute('aria-selected') === 'true' || (e && e.offsetParent)",
+                                   arg=[cell.element_handle(), None], timeout=1_500, polling=50)
+        except Exception:
+            continue  # a click that only moved focus into the grid selects nothing: click again
+        page.wait_for_timeout(300)  # a click on a selected cell opens its editor: give it the time
+        if not editor.is_visible():
+            page.keyboard.press("Enter")
+        try:
+            editor.wait_for(state="visible", timeout=3_000)
+            break
         except Exception:
             continue
-    assert cell.get_attribute("aria-selected") == "true" or editor.is_visible(), f"could not select vocabulary row {row}"
-    if not editor.is_visible():
-        page.keyboard.press("Enter")
-    editor.wait_for(state="visible", timeout=5_000)
+    assert editor.is_visible(), f"could not open the editor of vocabulary row {row}"
     old = editor.input_value()
     editor.fill(text)
     editor.press("Enter")
@@ -252,9 +371,26 @@ def edit_vocab_token(page, row: int, text: str) -> str:
 
 def set_sentences(page, text: str) -> None:
     """Replace the sentences and submit them the way a learner does (Ctrl+Enter)."""
+    open_editors(page)
     area = page.locator(".st-key-sentences textarea")
     area.fill(text)
     area.press("Control+Enter")
+
+
+def choose(page, key: str, option: str) -> None:
+    """Pick ``option`` in the selectbox drawn with ``key``; waits until the box shows it and the page is idle."""
+    box = page.locator(f".st-key-{key} input[role=combobox]").first
+    wanted = page.get_by_role("option", name=option, exact=True)
+    for _ in range(3):  # a click during a rerun can focus the box without opening its list
+        wait_idle(page)
+        box.click()
+        try:
+            wanted.wait_for(timeout=3_000)
+            break
+        except Exception:
+            page.keyboard.press("Escape")
+    wanted.click()
+    wait_js(page, "([k, s]) => document.querySelector('.st-key-' + k + ' input').value === s", [key, option])
 
 
 def set_number(page, key: str, value) -> None:
@@ -263,10 +399,24 @@ def set_number(page, key: str, value) -> None:
     box.press("Enter")
 
 
-def screenshot(page, name: str, viewport: dict | None = None) -> Path:
-    """Save artifacts/screenshots/<name>.png; Streamlit scrolls inside the page, so use a tall viewport."""
+def run_steps(page, lang: str, n: int, start: int) -> dict:
+    """Type N into `n_steps`, click Run N, wait for the stage to show step ``start + n``."""
+    set_number(page, "n_steps", n)
+    wait_js(page, "(s) => document.querySelector('.st-key-run_steps button').innerText.includes(s)",
+            label(lang, "train.run", n=n))
+    button(page, "run_steps").click()
+    return wait_step(page, start + n)
+
+
+def step_once(page, n_after: int) -> dict:
+    button(page, "step").click()
+    return wait_step(page, n_after)
+
+
+def screenshot(page, name: str, viewport: dict | None = None, path: Path | None = None) -> Path:
+    """Save artifacts/screenshots/<name>.png (or ``path``) of the viewport."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
+    path = path or SCREENSHOTS / f"{name}.png"
     old = page.viewport_size
     if viewport and viewport != old:
         page.set_viewport_size(viewport)

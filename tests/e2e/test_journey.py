@@ -1,8 +1,9 @@
 """A learner's journey in a real browser: read the chapter's example, edit it, click ids, train, scrub, switch language.
 
-What is asserted is what is on screen: the id matrix's cell texts (the grid's accessible table),
-the numbers and shapes inside the Plotly figures, the messages. Screenshots of the main views go
-to artifacts/screenshots/.
+What is asserted is what is on screen: the stage's DOM (its id cells, W rows, output rows, points,
+step counter, loss, which nodes are selected) and the cell texts of the tables below it. Numbers
+are checked against torch: the stage's 2-decimal numbers to within their rounding, the tables'
+numbers bit for bit.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .helpers import (TALL_VIEWPORT, alerts, assert_healthy, edit_vocab_token, figure, figures, grid_rows, id_matrix,
-                      label, red_rows, screenshot, section, select_id_cell, set_number, set_sentences, trace,
-                      unavailable_reason, wait_idle, wait_js)
+from .helpers import (alerts, button, choose, assert_healthy, chapter_w, click_token, edit_vocab_token, grid_rows, label,
+                      lookup_tables, run_steps, section, set_number, set_sentences, sidebar_title, stage, stage_ids,
+                      stage_number, stage_w, step_once, touched_rows, unavailable_reason, wait_idle, wait_js,
+                      wait_stage, wait_step)
 
 _reason = unavailable_reason()
 if _reason:
@@ -20,99 +22,92 @@ if _reason:
 
 pytestmark = pytest.mark.e2e
 
-CHAPTER_MATRIX = [["2 · 영화", "0 · <UNK>", "3 · 좋다"], ["2 · 영화", "4 · 나쁘다", "1 · <PAD>"]]
-PLAY_SECONDS = 0.6  # sections/training_section.PLAY_SECONDS: one step per tick while playing
+CHAPTER_IDS = [[2, 0, 3], [2, 4, 1]]
+CHAPTER_TOKENS = ["<UNK>", "<PAD>", "영화", "좋다", "나쁘다", "재미있다"]
+ROUNDING = 0.005 + 1e-6  # the stage writes 2 decimals
 
 
-def chapter_w(seed: int = 0, dim: int = 3) -> np.ndarray:
-    """nn.Embedding(6, E, padding_idx=1)'s init as the app draws it (a private generator, PAD row zeroed)."""
-    import torch
-
-    w = torch.randn(6, dim, generator=torch.Generator().manual_seed(seed))
-    w[1] = 0
-    return w.numpy()
-
-
-def caption_prefix(lang: str, key: str) -> str:
-    """The fixed start of a caption whose template has a ``{xy}`` placeholder."""
-    return label(lang, key, xy="\x00", n=0).split("\x00")[0]
-
-
-def w_matrix(page) -> np.ndarray:
-    return np.asarray(figure(page, "w_chart")["data"][0]["z"], dtype=np.float32)
-
-
-def loss_steps(page) -> int:
-    """How many points the loss curve has (0 when it is not drawn yet)."""
-    for f in figures(page):
-        if f["key"] == "loss_chart":
-            return len(f["data"][0]["y"])
-    return 0
-
-
-def wait_loss_points(page, n: int, timeout: float = 60_000) -> None:
-    wait_js(page, "(n) => { const f = figure('loss_chart'); return f !== null && f.data[0].y.length === n; }", n,
-            timeout=timeout)
-
-
-def wait_title(page, key: str, text: str, timeout: float = 30_000) -> None:
-    wait_js(page, "(a) => { const f = figure(a[0]); return f !== null && f.title.includes(a[1]); }", [key, text],
-            timeout=timeout)
+def assert_stage_w(page, w: np.ndarray) -> None:
+    """W's rows on the stage are torch's ``w`` to the stage's 2 decimals."""
+    shown = stage_w(page)
+    assert sorted(shown) == list(range(len(w)))
+    for i, row in shown.items():
+        np.testing.assert_allclose(row, w[i], atol=ROUNDING, err_msg=f"row {i} of W on the stage")
 
 
 def test_lookup_journey_in_korean(ko_page):
     page = ko_page
     # The page speaks Korean for a ko-KR browser and opens on the chapter's example.
-    assert page.locator("h1").first.inner_text() == label("ko", "app.title")
-    assert id_matrix(page) == CHAPTER_MATRIX
-    w = figure(page, "w_chart")
-    assert w["title"].startswith("W: 6 × 3")
-    np.testing.assert_array_equal(w_matrix(page), chapter_w())  # the numbers on screen are torch's init
-    labels = w["data"][0]["y"]
-    assert [l.split("  ")[0] for l in labels] == ["0 · <UNK>", "1 · <PAD>", "2 · 영화", "3 · 좋다", "4 · 나쁘다", "5 · 재미있다"]
-    assert labels[2].endswith("×2")  # 영화 is looked up twice
-    assert not red_rows(w) and not alerts(page, "Success")
+    assert sidebar_title(page) == label("ko", "app.title")
+    s = stage(page)
+    assert s["mode"] == "lookup" and s["lang"] == "ko"
+    assert stage_ids(page) == CHAPTER_IDS
+    assert s["ids"][0][1]["tok"] == "<UNK>" and s["ids"][0][1]["typed"] == "정말"  # the word it replaced, under it
+    assert [r["tok"] for r in s["w"]] == CHAPTER_TOKENS
+    assert_stage_w(page, chapter_w())  # the numbers on screen are torch's init
+    # output[0] = W[ids[0]], row by row, on the stage
+    assert [r["id"] for r in s["out"]] == CHAPTER_IDS[0]
+    w = chapter_w()
+    for r in s["out"]:
+        np.testing.assert_allclose([stage_number(c) for c in r["cells"]], w[r["id"]], atol=ROUNDING)
+    assert not s["sel"] and not s["wires"]
 
-    # Click the <UNK> cell (b=0, t=1): its row of W is boxed red and the message names it.
-    select_id_cell(page, 0, 1, label("ko", "pipe.selected", b=0, t=1, i=0, token="<UNK>"))
-    w = figure(page, "w_chart")
-    assert red_rows(w) == [0] and w["data"][0]["y"][0].startswith("0 · <UNK>")
-    out = figure(page, "out_chart")
-    assert out["title"].startswith("vectors[0]") and red_rows(out) == [1]
-    np.testing.assert_array_equal(np.asarray(out["data"][0]["z"], np.float32)[1], chapter_w()[0])  # W[0] copied out
-    screenshot(page, "lookup-ko")
+    # The tables under the stage hold the same numbers exactly: torch's init, bit for bit.
+    tables = lookup_tables(page, "ko")
+    assert tables["ids"] == [["2 · 영화", "0 · <UNK>", "3 · 좋다"], ["2 · 영화", "4 · 나쁘다", "1 · <PAD>"]]
+    for i in range(6):
+        np.testing.assert_array_equal(tables["w"][i], w[i])
+    np.testing.assert_array_equal(tables["out"], w[CHAPTER_IDS[0]])
 
-    # Click the <PAD> cell (b=1, t=2): row 1 of W, and the output vector there is all zeros (C16).
-    select_id_cell(page, 1, 2, label("ko", "pipe.selected", b=1, t=2, i=1, token="<PAD>"))
-    assert red_rows(figure(page, "w_chart")) == [1]
-    out = figure(page, "out_chart")
-    assert out["title"].startswith("vectors[1]") and red_rows(out) == [2]
-    assert not np.asarray(out["data"][0]["z"], np.float32)[2].any()
+    # Click the <UNK> cell (b=0, t=1) on the stage: its W row and its output row light up, joined by wires.
+    click_token(page, ".idcell[data-b='0'][data-t='1']")
+    s = wait_stage(page, "s => s.sel.length > 0")
+    sel_w = [r["id"] for r in s["w"] if "sel" in r["cls"]]
+    sel_out = [r["t"] for r in s["out"] if "sel" in r["cls"]]
+    assert sel_w == [0] and sel_out == [1]
+    assert s["wires"] >= 2
+
+    # The selection reached the server: after a rerun the server draws (sentence b=1, its output) it
+    # still selected. 영화 (id 2) is in both sentences; a selection only the browser knew would be
+    # cleared by the server's next picture (its "selected" is null).
+    click_token(page, ".idcell[data-b='0'][data-t='0']")
+    wait_stage(page, "s => s.w.some(r => r.id === 2 && r.cls.includes('sel'))")
+    choose(page, "out_sentence", "b=1: 영화 나쁘다")
+    s = wait_stage(page, "s => s.outTitle.endsWith('[1]')")
+    assert [r["id"] for r in s["w"] if "sel" in r["cls"]] == [2]
+    assert [r["t"] for r in s["out"] if "sel" in r["cls"]] == [0]
+    assert [r["id"] for r in s["out"]] == CHAPTER_IDS[1]
+    assert s["out"][2]["tok"] == label("ko", "stage.pad") and all(stage_number(c) == 0 for c in s["out"][2]["cells"])  # C16
+    tables = lookup_tables(page, "ko")
+    np.testing.assert_array_equal(tables["out"], w[CHAPTER_IDS[1]])
+    assert not tables["out"][2].any()
 
     # Edit the sentences: unknown tokens become <UNK>, short sentences are padded with <PAD>.
     set_sentences(page, "재미있다 영화 | 긍정\n나쁘다 | 부정\n팝콘 팝콘 팝콘 좋다 | 긍정")
+    s = wait_stage(page, "s => s.ids.length === 3")
+    assert stage_ids(page) == [[5, 2, 1, 1], [4, 1, 1, 1], [0, 0, 0, 3]]
+    assert [c["typed"] for c in s["ids"][2]][:3] == ["팝콘"] * 3
     wait_js(page, "() => { const r = gridRows('id_cell'); return r && r.length === 4 && r[0].length === 5; }")
-    assert id_matrix(page) == [["5 · 재미있다", "2 · 영화", "1 · <PAD>", "1 · <PAD>"],
-                               ["4 · 나쁘다", "1 · <PAD>", "1 · <PAD>", "1 · <PAD>"],
-                               ["0 · <UNK>", "0 · <UNK>", "0 · <UNK>", "3 · 좋다"]]
-    labels = figure(page, "w_chart")["data"][0]["y"]
-    assert labels[0].endswith("×3") and labels[1].endswith("×5")  # 3 unknown tokens, 5 pads
+    assert [row[1:] for row in grid_rows(page, "id_cell")[1:]] == [
+        ["5 · 재미있다", "2 · 영화", "1 · <PAD>", "1 · <PAD>"], ["4 · 나쁘다", "1 · <PAD>", "1 · <PAD>", "1 · <PAD>"],
+        ["0 · <UNK>", "0 · <UNK>", "0 · <UNK>", "3 · 좋다"]]
     assert not alerts(page, "Error")
 
     # Edit the vocabulary: rename 좋다 → 멋지다, so 좋다 in the text becomes <UNK>.
     assert edit_vocab_token(page, 3, "멋지다") == "좋다"
-    wait_js(page, "() => { const r = gridRows('id_cell'); return r && r[3][4] === '0 · <UNK>'; }")
-    assert figure(page, "w_chart")["data"][0]["y"][3].startswith("3 · 멋지다")
+    s = wait_stage(page, "s => s.ids.length === 3 && s.ids[2][3].id === 0")
+    assert next(r["tok"] for r in s["w"] if r["id"] == 3) == "멋지다"
+    assert s["ids"][2][3]["typed"] == "좋다"
     assert not alerts(page, "Error")
 
     # A duplicate token is refused with a message naming it; the last valid vocabulary keeps driving the page.
-    before = id_matrix(page)
+    before = stage_ids(page)
     assert edit_vocab_token(page, 4, "영화") == "나쁘다"
     title = label("ko", "err.vocab_title")
     wait_js(page, "(t) => texts('stAlertContentError').some(x => x.includes(t))", title)
     message = next(m for m in alerts(page, "Error") if title in m)
     assert "'영화'" in message and label("ko", "err.kept") in message
-    assert id_matrix(page) == before
+    assert stage_ids(page) == before
     assert grid_rows(page, "vocab")[5][1] == "영화"  # what the learner typed stays in the table (column 0: row number)
     assert_healthy(page)
 
@@ -120,118 +115,123 @@ def test_lookup_journey_in_korean(ko_page):
 def test_training_journey_in_korean(ko_page):
     page = ko_page
     section(page, "ko", "train")
-    assert label("ko", "train.no_steps_yet") in " ".join(alerts(page, "Info"))
-    assert figure(page, "pca_chart")["title"] == label("ko", "proj.scatter_title", step=0)
+    s = wait_step(page, 0)
+    assert s["lang"] == "ko" and s["loss"] == "\u2013"  # no loss before the first step
+    assert_stage_w(page, chapter_w())
+    assert not any("touched" in r["cls"] for r in s["w"])
 
-    # Step: the loss chart appears with one point.
-    page.locator(".st-key-step button").click()
-    wait_loss_points(page, 1)
-    assert figure(page, "loss_chart")["title"] == label("ko", "train.loss_title", step=1)
+    # Step: the counter says 1, a loss is shown, and the rows the gradient touched are marked: the
+    # looked-up rows but PAD (torch's backward through nn.Embedding(padding_idx=1)).
+    s = step_once(page, 1)
+    loss1 = float(s["loss"])
+    assert {r["id"] for r in s["w"] if "touched" in r["cls"]} == touched_rows(CHAPTER_IDS, pad=1, v=6) == {0, 2, 3, 4}
+    pad_row = next(r for r in s["w"] if r["id"] == 1)
+    assert pad_row["grad"] == "0" and [stage_number(c) for c in pad_row["cells"]] == [0, 0, 0]
 
-    # Run N steps (N typed into the number input; the button's label follows it).
-    set_number(page, "n_steps", 20)
-    run_label = label("ko", "train.run", n=20)
-    wait_js(page, "(s) => document.querySelector('.st-key-run_steps button').innerText.includes(s)", run_label)
-    page.locator(".st-key-run_steps button").click()
-    wait_loss_points(page, 21)
-    loss = figure(page, "loss_chart")
-    assert loss["title"] == label("ko", "train.loss_title", step=21)
-    assert loss["data"][0]["y"][-1] < loss["data"][0]["y"][0]  # the toy task is learnable
+    # Run 20 (N typed into the number input; the button's label follows it): the toy task is learnable.
+    s = run_steps(page, "ko", 20, start=1)
+    assert float(s["loss"]) < loss1
+    pad_row = next(r for r in s["w"] if r["id"] == 1)
+    assert [stage_number(c) for c in pad_row["cells"]] == [0, 0, 0]  # PAD never moves (C13)
+    assert next(r for r in s["w"] if r["id"] == 5)["cells"] == next(r for r in stage(page)["w"] if r["id"] == 5)["cells"]
 
-    # Scrub the timeline: the title's step changes, the PAD point does not move, a looked-up token does.
+    # Play for about 3 s, then Pause: the counter went on by itself and stops with Pause.
+    button(page, "play").click()
+    wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
+            label("ko", "train.pause_button"), idle=False)
+    page.wait_for_timeout(3_000)
+    button(page, "play").click()
+    wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
+            label("ko", "train.play_button"))
+    s = wait_stage(page, "s => s.mode === 'train'")
+    paused_at = int(s["step"])
+    assert paused_at >= 21 + 5, f"Play advanced only to step {paused_at} in 3 s"
+    page.wait_for_timeout(1_500)  # deliberately idle: several Play ticks' worth of time
+    wait_idle(page)
+    assert stage(page)["step"] == str(paused_at)
+
+    # Scrub the timeline back to step 0: the counter follows, the caption's PAD point stays, a looked-up
+    # token moves (PAD's pixel position is test_stage_app.py's).
+    late = {p["id"]: p["transform"] for p in stage(page)["points"]}
+    caption = page.locator("[data-testid='stCaptionContainer']", has_text=label("ko", "proj.pad_fixed", xy="\x00", n=0)
+                           .split("(\x00")[0])
+    late_caption = caption.inner_text()
     slider = page.locator(".st-key-timeline input[type=range]")
     slider.focus()
-    page.keyboard.press("End")
-    wait_title(page, "pca_chart", label("ko", "proj.scatter_title", step=21))
-    late = figure(page, "pca_chart")
-    pad_caption = page.locator("[data-testid='stCaptionContainer']", has_text=caption_prefix("ko", "proj.pad_fixed"))
-    late_caption = pad_caption.inner_text()
-    screenshot(page, "training-ko", TALL_VIEWPORT)
-    slider.focus()
     page.keyboard.press("Home")
-    wait_title(page, "pca_chart", label("ko", "proj.scatter_title", step=0))
-    early = figure(page, "pca_chart")
-    pad_late, pad_early = trace(late, "PAD"), trace(early, "PAD")
-    assert (pad_late["x"], pad_late["y"]) == (pad_early["x"], pad_early["y"])  # bit for bit: one frame, PAD fixed
-    assert pad_caption.inner_text() == late_caption  # 'PAD point at (x, y)': the same text
-    moved = [name for name in ("used", "selected")
-             if (trace(late, name)["x"], trace(late, name)["y"]) != (trace(early, name)["x"], trace(early, name)["y"])]
-    assert moved, "no looked-up token moved between step 0 and step 21"
+    s = wait_stage(page, "s => s.step === '0' && s.stepText === '0'")
+    early = {p["id"]: p["transform"] for p in s["points"]}
+    assert caption.inner_text() == late_caption  # 'PAD point at (x, y)': the same text
+    assert any(early[i] != late[i] for i in (0, 2, 3, 4)), "no looked-up token moved between step 0 and now"
+    assert_stage_w(page, chapter_w())  # the timeline shows step 0's W: torch's init
 
     # Switch the language: the same session, the same training, now in English.
+    slider.focus()
+    page.keyboard.press("End")
+    wait_stage(page, "(s, n) => s.step === n", str(paused_at))
     page.locator(".st-key-lang label", has_text="English").click()
-    wait_js(page, "(t) => document.querySelector('h1') && document.querySelector('h1').innerText === t",
-            label("en", "app.title"))
-    wait_title(page, "loss_chart", label("en", "train.loss_title", step=21))
-    assert page.locator(".st-key-section button", has_text=label("en", "section.train")).count() == 1
-    assert page.locator(".st-key-step button").inner_text() == label("en", "train.step")
+    s = wait_stage(page, "s => s.lang === 'en'")
+    assert sidebar_title(page) == label("en", "app.title")
+    assert s["step"] == str(paused_at)
+    assert button(page, "step").inner_text().startswith(label("en", "train.step"))
+    assert label("en", "stage.w_title") in s["text"] and label("ko", "stage.w_title") not in s["text"]
+
+    # Reset: back to step 0 and exactly the first W (same seed).
+    button(page, "reset").click()
+    s = wait_step(page, 0)
+    assert s["loss"] == "\u2013"
+    assert_stage_w(page, chapter_w())
     assert_healthy(page)
-
-
-def test_play_advances_steps_by_itself_and_pause_stops_them(ko_page):
-    page = ko_page
-    section(page, "ko", "train")
-    page.locator(".st-key-step button").click()
-    wait_loss_points(page, 1)
-    page.locator(".st-key-play input[role=switch]").check(force=True)
-    # Playing: the loss curve grows with no further clicks (one step per PLAY_SECONDS tick).
-    wait_js(page, "() => { const f = figure('loss_chart'); return f !== null && f.data[0].y.length >= 4; }",
-            timeout=20_000, idle=False)
-    page.locator(".st-key-play input[role=switch]").uncheck(force=True)
-    # Quiet for longer than a tick: a pause that did not take would tick within PLAY_SECONDS.
-    wait_idle(page, timeout=30_000, quiet_ms=int(2.5 * PLAY_SECONDS * 1000))
-    paused_at = loss_steps(page)
-    page.wait_for_timeout(int(4 * PLAY_SECONDS * 1000))  # deliberately idle: several ticks' worth of time
-    wait_idle(page)
-    assert loss_steps(page) == paused_at
-    assert_healthy(page)
-
-
-def test_projection_shows_the_newest_step_after_running(ko_page):
-    page = ko_page
-    section(page, "ko", "train")
-    page.locator(".st-key-step button").click()
-    wait_loss_points(page, 1)
-    set_number(page, "n_steps", 10)
-    wait_js(page, "(s) => document.querySelector('.st-key-run_steps button').innerText.includes(s)",
-            label("ko", "train.run", n=10))
-    page.locator(".st-key-run_steps button").click()
-    wait_loss_points(page, 11)
-    assert figure(page, "pca_chart")["title"] == label("ko", "proj.scatter_title", step=11)
 
 
 def test_english_browser_gets_english(en_page):
     page = en_page
-    assert page.locator("h1").first.inner_text() == label("en", "app.title")
+    assert sidebar_title(page) == label("en", "app.title")
     assert page.locator(".st-key-lang input[type=radio]").nth(1).is_checked()  # 한국어 | English
-    assert id_matrix(page) == CHAPTER_MATRIX
-    assert figure(page, "w_chart")["title"] == label("en", "pipe.w_title", v=6, e=3)
-    select_id_cell(page, 0, 0, label("en", "pipe.selected", b=0, t=0, i=2, token="영화"))
-    assert red_rows(figure(page, "w_chart")) == [2]
-    screenshot(page, "lookup-en")
+    s = stage(page)
+    assert s["lang"] == "en" and label("en", "stage.ids_title") in s["text"]
+    assert stage_ids(page) == CHAPTER_IDS
+    click_token(page, ".idcell[data-b='0'][data-t='0']")
+    s = wait_stage(page, "s => s.sel.length > 0")
+    assert [r["id"] for r in s["w"] if "sel" in r["cls"]] == [2]
 
     section(page, "en", "train")
-    page.locator(".st-key-run_steps button").click()  # the default N = 50
-    wait_loss_points(page, 50)
-    assert figure(page, "loss_chart")["title"] == label("en", "train.loss_title", step=50)
-    assert figure(page, "pca_chart")["title"] == label("en", "proj.scatter_title", step=50)
-    screenshot(page, "training-en", TALL_VIEWPORT)
+    s = run_steps(page, "en", 50, start=0)
+    assert label("en", "stage.step") in s["text"] and label("en", "stage.scatter_title") in s["text"]
+    assert label("en", "train.play_button") in button(page, "play").inner_text()
     assert_healthy(page)
 
 
 def test_switching_language_keeps_every_setting(ko_page):
     page = ko_page
     page.locator(".st-key-pad_mode label", has_text=label("ko", "side.pad_mode.fixed")).click()
-    wait_js(page, "() => { const r = gridRows('id_cell'); return r && r[0].length === 5; }")  # T = 4
-    page.locator(".st-key-pooling input[role=combobox]").click()
-    page.get_by_role("option", name=label("ko", "pooling.lstm")).click()
-    wait_js(page, "(s) => document.querySelector('.st-key-pooling input').value === s", label("ko", "pooling.lstm"))
+    wait_stage(page, "s => s.ids.length === 2 && s.ids[0].length === 4")  # T = 4
+    choose(page, "pooling", label("ko", "pooling.lstm"))
+    section(page, "ko", "train")
+    step_once(page, 1)
 
     page.locator(".st-key-lang label", has_text="English").click()
-    wait_js(page, "(t) => document.querySelector('h1').innerText === t", label("en", "app.title"))
-    set_number(page, "seed", 1)  # any later rerun
-    wait_js(page, "() => document.querySelector('.st-key-seed input').value === '1'")
-    assert len(id_matrix(page)[0]) == 4, "padding went back to 'longest'"
+    wait_stage(page, "s => s.lang === 'en'")
+    set_number(page, "seed", 0)  # any later rerun (the same seed: nothing else changes)
+    wait_idle(page)
+    assert sidebar_title(page) == label("en", "app.title")
+    assert stage(page)["step"] == "1", "the training was lost"
     assert page.locator(".st-key-pad_mode input[type=radio]").nth(1).is_checked(), "the padding radio lost its choice"
     assert page.locator(".st-key-pooling input[role=combobox]").input_value() == label("en", "pooling.lstm")
     assert page.locator(".st-key-preset input[role=combobox]").input_value() == "The chapter's example (4.4)"
+    section(page, "en", "lookup")
+    assert len(stage_ids(page)[0]) == 4, "padding went back to 'longest'"
+    assert_healthy(page)
+
+
+@pytest.mark.xfail(strict=True, reason="session.TRANSLATED_CHOICES lacks Keys.PLAY_SPEED: after switching to English the "
+                   "speed box still reads '초당 2단계' (the label is not handed its value again)")
+def test_switching_language_keeps_the_play_speed_and_translates_it(ko_page):
+    page = ko_page
+    section(page, "ko", "train")
+    choose(page, "play_speed", label("ko", "train.speed_value", n=2))
+    page.locator(".st-key-lang label", has_text="English").click()
+    wait_stage(page, "s => s.lang === 'en'")
+    set_number(page, "n_steps", 7)  # any later rerun
+    wait_idle(page)
+    assert page.locator(".st-key-play_speed input[role=combobox]").input_value() == label("en", "train.speed_value", n=2)

@@ -13,8 +13,8 @@ import urllib.parse
 import numpy as np
 import pytest
 
-from .helpers import (alerts, assert_healthy, figure, id_matrix, label, open_app, section, set_number, set_sentences,
-                      unavailable_reason, wait_js)
+from .helpers import (alerts, assert_healthy, label, lookup_tables, open_app, run_steps, section, set_sentences,
+                      stage, stage_ids, step_once, unavailable_reason, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
 if _reason:
@@ -23,7 +23,7 @@ if _reason:
 pytestmark = pytest.mark.e2e
 
 CHAPTER_TEXT = "영화 정말 좋다 | 긍정\n영화 나쁘다 | 부정"
-CHAPTER_MATRIX = [["2 · 영화", "0 · <UNK>", "3 · 좋다"], ["2 · 영화", "4 · 나쁘다", "1 · <PAD>"]]
+CHAPTER_IDS = [[2, 0, 3], [2, 4, 1]]
 
 
 def export_button(page, lang: str):
@@ -51,27 +51,19 @@ def share_wired(browser, app_url):
         ctx.close()
 
 
-def w_matrix(page) -> np.ndarray:
-    return np.asarray(figure(page, "w_chart")["data"][0]["z"], dtype=np.float32)
+def w_matrix(page, lang: str = "ko") -> np.ndarray:
+    """W as the lookup view's table holds it (every float32 digit); switches to the lookup view."""
+    section(page, lang, "lookup")
+    w = lookup_tables(page, lang)["w"]
+    return np.stack([w[i] for i in sorted(w)])
 
 
 def train(page, lang: str, n: int) -> None:
     """Step once, then Run n − 1 steps: n steps in all."""
     section(page, lang, "train")
-    page.locator(".st-key-step button").click()
-    wait_js(page, "() => { const f = figure('loss_chart'); return f !== null && f.data[0].y.length === 1; }")
+    step_once(page, 1)
     if n > 1:
-        set_number(page, "n_steps", n - 1)
-        wait_js(page, "(s) => document.querySelector('.st-key-run_steps button').innerText.includes(s)",
-                label(lang, "train.run", n=n - 1))
-        page.locator(".st-key-run_steps button").click()
-        wait_js(page, "(n) => { const f = figure('loss_chart'); return f !== null && f.data[0].y.length === n; }", n,
-                timeout=60_000)
-
-
-def wait_loss_title(page, lang: str, steps: int) -> None:
-    wait_js(page, "(t) => { const f = figure('loss_chart'); return f !== null && f.title === t; }",
-            label(lang, "train.loss_title", step=steps))
+        run_steps(page, lang, n - 1, start=1)
 
 
 def wait_info(page, text: str) -> None:
@@ -100,7 +92,6 @@ def test_export_then_import_restores_the_same_weights(share_wired, new_page, tmp
     assert state["sentences"] == CHAPTER_TEXT
     assert state["weights"]["shape"] == [6, 3]
     w_file = np.frombuffer(base64.b64decode(state["weights"]["data"]), "<f4").reshape(6, 3)
-    section(a, "ko", "lookup")
     np.testing.assert_array_equal(w_matrix(a), w_file)  # the file holds what A's screen shows
     assert not w_file[1].any()
 
@@ -112,17 +103,15 @@ def test_export_then_import_restores_the_same_weights(share_wired, new_page, tmp
     bad.write_text('{"version": 2}', encoding="utf-8")
     upload(b, bad)
     wait_js(b, "(t) => texts('stAlertContentError').some(x => x.includes(t))", label("ko", "err.import_title"))
-    section(b, "ko", "lookup")
     np.testing.assert_array_equal(w_matrix(b), w_b)
 
     # ... and A's file restores A's state bit for bit, replayed to the same step.
     open_share(b, "ko")
     upload(b, path)
     wait_info(b, label("ko", "share.imported", steps=12))
-    section(b, "ko", "lookup")
     np.testing.assert_array_equal(w_matrix(b), w_file)
     section(b, "ko", "train")
-    wait_loss_title(b, "ko", 12)
+    wait_step(b, 12)
     assert_healthy(a)
     assert_healthy(b)
 
@@ -130,8 +119,8 @@ def test_export_then_import_restores_the_same_weights(share_wired, new_page, tmp
 def test_the_share_link_on_the_page_opens_the_same_state(share_wired, new_page, app_url):
     a = new_page("ko-KR")
     set_sentences(a, "영화 좋다 | 긍정\n나쁘다 영화 | 부정\n재미있다 | 긍정")
-    wait_js(a, "() => { const r = gridRows('id_cell'); return r && r.length === 4; }")
-    matrix = id_matrix(a)
+    wait_stage(a, "s => s.ids.length === 3")
+    matrix = stage_ids(a)
     train(a, "ko", 5)
     open_share(a, "ko")
     code = a.locator("[data-testid='stCode']", has_text="?s=")
@@ -143,12 +132,11 @@ def test_the_share_link_on_the_page_opens_the_same_state(share_wired, new_page, 
 
     b = new_page("ko-KR", url=f"{app_url}/?{urllib.parse.urlencode({'s': s})}")
     wait_info(b, label("ko", "share.loaded_from_link"))
-    assert id_matrix(b) == matrix
+    assert stage_ids(b) == matrix == [[2, 3], [4, 2], [5, 1]]
     assert b.locator(".st-key-sentences textarea").input_value() == "영화 좋다 | 긍정\n나쁘다 영화 | 부정\n재미있다 | 긍정"
-    section(a, "ko", "lookup")
     np.testing.assert_array_equal(w_matrix(b), w_matrix(a))  # replayed to the same weights
     section(b, "ko", "train")
-    wait_loss_title(b, "ko", 5)
+    wait_step(b, 5)
     assert_healthy(a)
     assert_healthy(b)
 
@@ -167,16 +155,17 @@ def test_a_link_in_the_documented_format_opens_in_its_language(share_wired, new_
     query = urllib.parse.urlencode(to_query_params(parse_state(json.dumps(state))))
     page = new_page("ko-KR", url=f"{app_url}/?{query}")  # a Korean browser; the link says English
     wait_info(page, label("en", "share.loaded_from_link"))
-    assert page.locator("h1").first.inner_text() == label("en", "app.title")
-    assert id_matrix(page) == [["3 · 좋다", "2 · 영화"], ["4 · 나쁘다", "1 · <PAD>"]]
+    assert page.locator("[data-testid='stSidebar'] h1").first.inner_text() == label("en", "app.title")
+    assert stage(page)["lang"] == "en"
+    assert stage_ids(page) == [[3, 2], [4, 1]]
     section(page, "en", "train")
-    wait_loss_title(page, "en", 3)
+    wait_step(page, 3)
     assert_healthy(page)
 
 
 def test_a_damaged_link_shows_the_default_example_and_says_why(share_wired, new_page, app_url):
     page = new_page("ko-KR", url=f"{app_url}/?s=eNq-this-is-not-a-state")
     wait_js(page, "(t) => texts('stAlertContentError').some(x => x.includes(t))", label("ko", "err.link_title"))
-    assert id_matrix(page) == CHAPTER_MATRIX
+    assert stage_ids(page) == CHAPTER_IDS
     assert label("ko", "share.loaded_from_link") not in " ".join(alerts(page, "Info"))
     assert_healthy(page)

@@ -1,0 +1,199 @@
+"""The stage inside the app, in Chromium, as issue 14 says a learner and a teacher see it.
+
+- One screen: at 1280×720 (a classroom projector) and 1440×900, in Korean and English, the Step
+  button, W and the scatter are fully inside the viewport on the training view, and the id matrix,
+  W and the output on the lookup view, with the page scrolled to its top.
+- Linked highlighting: pointing at a scatter point lights up the same token's row of W (the DOM's
+  ``hl`` class), and nothing else.
+- The fixed frame: the PAD point's pixel position does not change across 5 Steps, Play and Pause,
+  Run 20 and timeline moves.
+- Screenshots of the stage at 1280×720 in both languages go to artifacts/screenshots/app-stage-*.png
+  (and to docs/stage-*.png with E2E_DOCS_SCREENSHOTS=1).
+
+The stage's own tests on made-up data are test_stage.py; these run the real app.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .helpers import (LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, STAGE, button, click_token, label, run_steps,
+                      section, stage, step_once, unavailable_reason, wait_idle, wait_js, wait_stage, wait_step)
+
+_reason = unavailable_reason()
+if _reason:
+    pytest.skip(_reason, allow_module_level=True)
+
+pytestmark = pytest.mark.e2e
+
+LOCALES = {"ko": "ko-KR", "en": "en-US"}
+SIZES = {"1280x720": PROJECTOR, "1440x900": LAPTOP}
+
+# What must be on the first screen of each view: a name → (where: "page" or "stage", CSS selector).
+ON_SCREEN = {
+    "train": {"Step button": ("page", ".st-key-step button"), "W heatmap": ("stage", ".panel.wpanel"),
+              "scatter": ("stage", ".panel.scatter")},
+    "lookup": {"id matrix": ("stage", ".panel.idspanel"), "W": ("stage", ".panel.wpanel"),
+               "output": ("stage", ".panel.outpanel")},
+}
+
+_BOXES_JS = """(items) => {
+  const host = document.querySelector('.st-key-stage');
+  let root = null;
+  for (const e of host.querySelectorAll('*')) if (e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]')) { root = e.shadowRoot; break; }
+  const out = {};
+  for (const [name, [where, sel]] of Object.entries(items)) {
+    const el = (where === 'page' ? document : root).querySelector(sel);
+    if (!el) { out[name] = null; continue; }
+    const r = el.getBoundingClientRect();
+    out[name] = {left: r.left, top: r.top, right: r.right, bottom: r.bottom};
+  }
+  return {boxes: out, w: window.innerWidth, h: window.innerHeight};
+}"""
+
+
+def overflow(page, view: str) -> dict[str, str]:
+    """Each element not fully inside the viewport → by how many px it sticks out, and where."""
+    found = page.evaluate(_BOXES_JS, ON_SCREEN[view])
+    w, h, out = found["w"], found["h"], {}
+    for name, b in found["boxes"].items():
+        if b is None:
+            out[name] = "not drawn"
+            continue
+        sides = {"left": -b["left"], "top": -b["top"], "right": b["right"] - w, "bottom": b["bottom"] - h}
+        past = {side: round(px) for side, px in sides.items() if px > 0.5}
+        if past:
+            out[name] = ", ".join(f"{px} px past the {side} edge" for side, px in past.items())
+    return out
+
+
+# Measured on 2026-11-30 (Debian's Chromium, fonts-noto-cjk, the chapter's example): the stage is 540 px
+# (training) / 520 px (lookup) tall below the controls, which does not fit under 720 px. Strict: a fix turns these into failures
+# that ask for the marker to go.
+_TRAIN_720 = ("after the first Step the timeline slider (≈83 px) sits between the bar and the training stage, so the "
+              "stage (540 px tall, top at y≈297) ends at y≈837 in a 720 px viewport: the W heatmap's panel and the "
+              "scatter's panel are each 117 px past the bottom edge (the scatter's lower half, its x axis and title "
+              "are cut off; W's rows end at y≈640, inside)")
+_LOOKUP_720 = ("the lookup stage (520 px tall, top at y≈282 under the sentence picker and the shapes line) ends at "
+               "y≈801 in a 720 px viewport: the id matrix, W and output panels are each 81 px past the bottom edge "
+               "(their rows, at the chapter's size, end above y≈560)")
+KNOWN_OVERFLOW: dict[tuple[str, str, str], str] = {
+    ("1280x720", lang, view): reason for lang in LOCALES for view, reason in (("train", _TRAIN_720), ("lookup", _LOOKUP_720))}
+
+
+def _cases():
+    for size in SIZES:
+        for lang in LOCALES:
+            for view in ON_SCREEN:
+                reason = KNOWN_OVERFLOW.get((size, lang, view))
+                marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+                yield pytest.param(size, lang, view, id=f"{view}-{lang}-{size}", marks=marks)
+
+
+@pytest.mark.parametrize("size, lang, view", list(_cases()))
+def test_each_view_fits_one_screen(new_page, size, lang, view):
+    page = new_page(LOCALES[lang])
+    page.set_viewport_size(SIZES[size])
+    if view == "train":
+        section(page, lang, "train")
+        step_once(page, 1)  # a learner trains: from the first step on, the timeline sits above the stage
+    wait_stage(page, "(s, m) => s.mode === m", view)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    wait_idle(page)
+    problems = overflow(page, view)
+    assert not problems, f"{view} view, {lang}, {size}: " + "; ".join(f"{k}: {v}" for k, v in problems.items())
+
+
+def test_hovering_a_scatter_point_lights_up_its_w_row(ko_page):
+    page = ko_page
+    section(page, "ko", "train")
+    selected = step_once(page, 1)["sel"]  # the training view follows 영화 from the start (the token picker)
+    for token in ("2", "4"):  # 영화 and 나쁘다 (never-looked-up rows are hollow rings: only their outline takes the pointer)
+        page.locator(f"{STAGE} .pt[data-token='{token}'] .mark").hover()
+        wait_js(page, "(t) => stage().hl.includes(t)", token, idle=False)
+        s = stage(page)
+        assert "hl" in next(r["cls"] for r in s["w"] if r["id"] == int(token)), f"W row {token} is not lit"
+        assert set(s["hl"]) == {token}, f"hovering {token} lit {sorted(set(s['hl']))}"
+    page.mouse.move(2, 2)
+    wait_js(page, "() => stage().hl.length === 0", idle=False)
+    assert stage(page)["sel"] == selected, "a hover changed the selection"
+
+
+def _pad_spot(page) -> tuple[float, float]:
+    """Where the PAD point's mark is drawn (its top-left corner), relative to the stage (the page itself may scroll)."""
+    a = page.locator(f"{STAGE} .pt[data-role='pad'] .mark").bounding_box()
+    r = page.locator(STAGE).bounding_box()
+    return round(a["x"] - r["x"], 2), round(a["y"] - r["y"], 2)
+
+
+def _why(page) -> str:
+    """What moves it: the point's own transform in the plot, and the plot's place in the stage."""
+    t = page.locator(f"{STAGE} .pt[data-role='pad']").get_attribute("transform")
+    p, r = page.locator(f"{STAGE} .plot").bounding_box(), page.locator(STAGE).bounding_box()
+    return f"{t}, plot at y={p['y'] - r['y']:.1f}"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "measured 2026-11-30, chapter example, 1400×900: two causes. (1) The scatter's plot sits 3 px lower in the stage "
+    "once a loss exists (plot top y=98.7 at step 0, 101.7 from step 1 on: the header grows), so PAD jumps 3 px at "
+    "the first Step and back on a timeline move to step 0. (2) The axis ranges widen, so PAD's own transform in the "
+    "plot changes although its coordinates do not: translate(241.22,92.80) at step 0 → (241.22,92.16) after Step 1 "
+    "→ (240.48,96.82) after ~3 s of Play → (239.87,99.88) after Run 20: 7 px down and 1.4 px left in all"))
+def test_the_pad_point_does_not_move_by_a_pixel(ko_page):
+    page = ko_page
+    section(page, "ko", "train")
+    wait_step(page, 0)
+    spots = [("step 0", _pad_spot(page), _why(page))]
+    for n in range(1, 6):
+        step_once(page, n)
+        spots.append((f"Step → {n}", _pad_spot(page), _why(page)))
+    button(page, "play").click()
+    wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
+            label("ko", "train.pause_button"), idle=False)
+    page.wait_for_timeout(3_000)
+    spots.append(("playing", _pad_spot(page), _why(page)))
+    button(page, "play").click()
+    wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
+            label("ko", "train.play_button"))
+    s = wait_stage(page)
+    paused = int(s["step"])
+    spots.append((f"Pause at {paused}", _pad_spot(page), _why(page)))
+    run_steps(page, "ko", 20, start=paused)
+    spots.append((f"Run 20 → {paused + 20}", _pad_spot(page), _why(page)))
+    slider = page.locator(".st-key-timeline input[type=range]")
+    for key, where in (("Home", "0"), ("ArrowRight", None), ("End", str(paused + 20))):
+        slider.focus()
+        page.keyboard.press(key)
+        s = wait_stage(page, "(s, n) => n === null ? s.step !== '0' : s.step === n", where)
+        spots.append((f"timeline {key} → {s['step']}", _pad_spot(page), _why(page)))
+    first = spots[0][1]
+    moved = [f"{what}: {spot} ({why})" for what, spot, why in spots if spot != first]
+    assert not moved, f"PAD at {first} (x, y relative to the stage; {spots[0][2]}) at step 0, then " + "; ".join(moved)
+
+
+SHOTS = (("train", "ko"), ("train", "en"), ("lookup", "ko"), ("lookup", "en"))
+
+
+@pytest.mark.parametrize("view, lang", SHOTS, ids=[f"{v}-{l}" for v, l in SHOTS])
+def test_screenshot_of_the_stage(new_page, view, lang):
+    """The stage at projector size: training after 20 steps, lookup with 영화 selected (docs/stage-*.png)."""
+    page = new_page(LOCALES[lang])
+    page.set_viewport_size(PROJECTOR)
+    if view == "train":
+        section(page, lang, "train")
+        s = run_steps(page, lang, 20, start=0)
+        assert s["step"] == "20"
+    else:
+        click_token(page, ".idcell[data-b='0'][data-t='0']")
+        s = wait_stage(page, "s => s.sel.length > 0")
+        assert s["wires"] >= 2
+    page.mouse.move(1, 1)  # no hover highlight in the picture
+    wait_js(page, "() => stage().hl.length === 0")
+    page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]'); if (m) m.scrollTop = 0; window.scrollTo(0, 0); }")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = f"stage-{'train' if view == 'train' else 'lookup'}-{lang}.png"
+    page.screenshot(path=str(SCREENSHOTS / f"app-{name}"))
+    if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
+        page.screenshot(path=str(ROOT / "docs" / name))
