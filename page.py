@@ -68,7 +68,7 @@ def editors(lang: str, ex: Explorer) -> None:
     """
     base = session.editor_base()
     box = st.expander(t(lang, "inputs.title", v=f"{ex.vocab.size:,}", b=len(ex.recipe.sentences)),
-                      icon=":material/edit_note:")
+                      icon=":material/edit_note:", key=Keys.EDITORS)  # keyed: stays open when its counts change
     left, right = box.columns([1, 1.3])
     with left:
         edited = inputs.vocab_editor(lang, base.frame, locked="vocab" in ex.problems)

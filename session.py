@@ -85,6 +85,7 @@ class Keys:
     BACK_TO = "back_to"  # after a divergence: go on from the last finite step
     PLAYING = "playing"  # True while Play runs (the Play/Pause button flips it)  # steps per second while playing
     DETAILS = "details"
+    EDITORS = "editors"  # the folded box of the vocabulary table and the sentences
     LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)  # the training view's expander of the last step's details
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     STAGE = "stage"  # the stage component: its state is {"selected": id}
@@ -295,7 +296,8 @@ def sync_token_picker(ex: Explorer, default: int) -> None:
 
 # Widgets whose options are shown through translated labels: Streamlit matches their selection by
 # the shown label, so a language switch must hand them their values again.
-TRANSLATED_CHOICES = (Keys.PRESET, Keys.PAD_MODE, Keys.POOLING, Keys.OPTIMIZER, Keys.SECTION, Keys.MODE, Keys.LESSON)
+TRANSLATED_CHOICES = (Keys.PRESET, Keys.PAD_MODE, Keys.POOLING, Keys.OPTIMIZER, Keys.SECTION, Keys.MODE, Keys.LESSON,
+                      Keys.PLAY_SPEED)
 
 
 def keep_choices_across_language() -> None:

@@ -13,6 +13,7 @@ import streamlit as st
 from components.i18n import t
 from core.batch import Batch
 from core.vocab import Vocab
+import session
 from session import Keys
 
 WINDOW = 40  # rows of W shown around the selection when V is large
@@ -76,11 +77,21 @@ def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[
     return np.array(sorted(rows))
 
 
+def sentence_shown(batch: Batch) -> int:
+    """The sentence whose output the stage shows (b): the picker's value, kept inside the batch."""
+    b = session.get(Keys.OUT_SENTENCE)
+    if not isinstance(b, int) or not 0 <= b < batch.shape[0]:
+        b = 0
+        session.set_value(Keys.OUT_SENTENCE, b)
+    return b
+
+
 def sentence_picker(lang: str, batch: Batch) -> int:
     """Which sentence's output the stage shows (b)."""
     B = batch.shape[0]
     return st.selectbox(t(lang, "pipe.sentence_pick"), list(range(B)), key=Keys.OUT_SENTENCE,
-                        format_func=lambda i: f"b={i}: " + " ".join(batch.tokens[i]))
+                        format_func=lambda i: f"b={i}: " + " ".join(batch.tokens[i]),
+                        help=t(lang, "pipe.sentence_pick_help"))
 
 
 def w_frame(lang: str, w: np.ndarray, vocab: Vocab, counts: np.ndarray, selected: int | None) -> None:

@@ -209,18 +209,24 @@ def moved_view(lang: str, m: MovedData | None) -> None:
         st.warning(md(lang, "train.absent_moved", rows=names), icon=":material/search:")
 
 
-def timeline(lang: str, steps: list[int], follow_from: int | None) -> int:
-    """Scrub back through the kept snapshots; returns the step shown.
+def timeline_step(steps: list[int], follow_from: int | None) -> int:
+    """The step the timeline shows, decided before anything draws it (the stage sits above it).
 
-    The slider follows the newest step while it sits on the newest one (``follow_from`` is the
-    newest step of the previous run); once the learner scrubs back, it stays where they put it.
+    It follows the newest step while it sits on the newest one (``follow_from`` is the newest step
+    of the previous run); once the learner scrubs back, it stays where they put it.
     """
-    if len(steps) <= 1:
-        return steps[-1]
     current = session.get(Keys.TIMELINE)
     if current not in steps or current == follow_from:
         session.set_value(Keys.TIMELINE, steps[-1])
-    return st.select_slider(t(lang, "proj.timeline"), options=steps, key=Keys.TIMELINE)
+        return steps[-1]
+    return current
+
+
+def timeline(lang: str, steps: list[int]) -> None:
+    """Scrub back through the kept snapshots (the value was settled by `timeline_step`)."""
+    if len(steps) > 1:
+        st.select_slider(t(lang, "proj.timeline"), options=steps, key=Keys.TIMELINE,
+                         help=t(lang, "proj.timeline_help"))
 
 
 def neighbours(w: np.ndarray, token_id: int, k: int = 5) -> tuple[np.ndarray, np.ndarray]:

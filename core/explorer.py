@@ -41,9 +41,12 @@ from core.vocab import Vocab
 # preview's axes are the directions training separates the tokens along, so the motion is visible
 # from the first Step on. Tables above PREVIEW_MAX_FLOATS (V·E) skip the preview (its cost would
 # delay the page) and fit on the fresh table: the page says so, and offers the refit.
-PREVIEW_STEPS = 30
+# The preview's every kept step also sets the first axis ranges (with RANGE_MARGIN to spare), so
+# the camera holds still through the first PREVIEW_STEPS steps; past them, ranges only widen.
+PREVIEW_STEPS = 60
 PREVIEW_MAX_FLOATS = 2_000_000
 PREVIEW_FIT_STEPS = 16  # preview snapshots the fit uses (an even stride, first and last included)
+RANGE_MARGIN = 0.12
 
 
 @dataclass
@@ -319,11 +322,12 @@ class Explorer:
             return self._state(fit_frame([first], k), "initial", (min(lab.snapshots),), [first])
         steps = thin_steps(sorted(preview.snapshots), PREVIEW_FIT_STEPS)
         snaps = _finite([preview.snapshots[s] for s in steps])
-        return self._state(fit_frame(snaps, k), "preview", tuple(steps), snaps)
+        every = _finite([preview.snapshots[s] for s in sorted(preview.snapshots)])
+        return self._state(fit_frame(snaps, k), "preview", tuple(steps), every)
 
     def _state(self, frame: Frame, basis: str, steps: tuple[int, ...], snaps: list[np.ndarray]) -> _FrameState:
         self._versions += 1
-        ranges = axis_ranges([frame.transform(s) for s in _finite(snaps)])
+        ranges = axis_ranges([frame.transform(s) for s in _finite(snaps)], margin=RANGE_MARGIN)
         flat = basis == "initial" and spectrum_is_flat(frame, self.vocab.size, seed=self.config.seed)
         return _FrameState(frame, basis, steps, ranges, flat, self._versions)
 

@@ -17,17 +17,18 @@ from core.explorer import Explorer
 import session
 from session import Keys
 
-STAGE_HEIGHT = 520  # px: with the bar above it, the stage fits a 1280×720 projector screen
+STAGE_HEIGHT = 490  # px: below the view switch and the folded inputs, it fits a 1280×720 screen
 
 
 def render(lang: str, ex: Explorer, present: bool = False) -> None:
     lab = ex.lab
     vocab, batch = lab.recipe.vocab, lab.batch
     session.select_token_from_cell(ex)  # a cell picked in the tables below, before anything shows it
-    b = pipeline.sentence_picker(lang, batch)
-    st.markdown(t(lang, "pipe.shapes", b=batch.shape[0], t=batch.shape[1], e=lab.recipe.config.embedding_dim))
+    b = pipeline.sentence_shown(batch)  # the picker sits below the stage; its value is known already
     stage(stage_data.lookup_data(ex, lang, sentence=b, height=STAGE_HEIGHT, present=present), key=Keys.STAGE,
           on_select=lambda: session.select_token_from_stage(ex))
+    pipeline.sentence_picker(lang, batch)
+    st.markdown(t(lang, "pipe.shapes", b=batch.shape[0], t=batch.shape[1], e=lab.recipe.config.embedding_dim))
     v, e = lab.weight.shape
     st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
     try_sentence_box(lang, lab, Keys.TRY_SENTENCE)  # a new sentence through the current (maybe trained) W

@@ -19,7 +19,7 @@ import session
 from session import Keys
 
 PLAY_TICK_S = 0.5  # while playing, one server round trip per tick; the stage glides through its steps
-STAGE_HEIGHT = 540  # px: with the bar above it, the stage fits a 1280×720 projector screen
+STAGE_HEIGHT = 490  # px: below the bar, the stage fits a 1280×720 projector screen
 MAX_TRAILS = 60  # tokens that get a trail in the 3-D scatter
 PROGRESS_EVERY_S = 0.2  # the Run N progress bar moves at most this often
 
@@ -70,12 +70,13 @@ def stage_view(lang: str, ex: Explorer, since: int | None, playing: bool, speed:
     """The stage in training mode: the timeline picks the step shown; it follows the newest step."""
     lab = ex.lab
     steps = sorted(lab.snapshots)
-    shown = training.timeline(lang, steps, session.get(Keys.TIMELINE_FOLLOWS))
+    shown = training.timeline_step(steps, session.get(Keys.TIMELINE_FOLLOWS))
     session.set_value(Keys.TIMELINE_FOLLOWS, steps[-1])
     dims = session.get(Keys.PCA_DIMS) or 2
     data = stage_data.train_data(ex, lang, dims=2, shown=shown, since=since if shown == steps[-1] else None,
                                  playing=playing, steps_per_second=speed, height=STAGE_HEIGHT, present=present)
     stage(data, key=Keys.STAGE, on_select=lambda: session.select_token_from_stage(ex))
+    training.timeline(lang, steps)
     pic = ex.picture(2, shown)
     captions(lang, ex, pic, steps)
     if dims == 3 and lab.recipe.config.embedding_dim >= 3:

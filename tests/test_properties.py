@@ -14,6 +14,7 @@ import torch
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from components.i18n import problem_text, strings
+from tests.apptest_helpers import shown  # noqa: E402
 from core.batch import make_batch, parse_sentences
 from core.problems import InputError
 from core.training import Config, Lab, Recipe
@@ -45,7 +46,7 @@ def assert_explained(e: InputError) -> None:
             template = strings()[f"err.{p.code}"][lang]
             fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
             assert fields <= set(p.params), (p, fields)  # every placeholder is filled
-            text = problem_text(lang, p)
+            text = shown(problem_text(lang, p))
             assert text and "[err." not in text, (p, text)
 
 

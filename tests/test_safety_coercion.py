@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from components.i18n import problem_text
+from tests.apptest_helpers import shown  # noqa: E402
 from core import state as S
 from core.batch import make_batch, parse_sentences, sentence_warnings
 from core.exact import exact_int
@@ -75,7 +76,7 @@ def test_values_that_are_not_exact_integers_are_refused_naming_what_would_be_use
     assert isinstance(p, Problem) and p.code == code and p.params["name"] == "n_steps"
     assert p.params.get("would") == would
     for lang in ("ko", "en"):
-        text = problem_text(lang, p)
+        text = shown(problem_text(lang, p))
         assert "n_steps" in text and "{" not in text and (would is None or str(would) in text)
 
 

@@ -12,6 +12,7 @@ import json
 import pytest
 import torch
 
+from tests.apptest_helpers import shown  # noqa: E402
 from core import limits, memory
 from core import share_link as L
 from core import state as S
@@ -134,5 +135,5 @@ def test_the_messages_name_the_estimate_and_the_limit(lang):
               Problem("step_too_large", {"mb": 4620, "max_mb": 1024}),
               Problem("run_too_long", {"steps": 500, "seconds": "75", "max_s": 60.0, "max_steps": 397}),
               Problem("replay_too_long", {"steps": 5000, "seconds": "85", "max_s": 15.0, "max_steps": 881})):
-        text = problem_text(lang, p)
+        text = shown(problem_text(lang, p))
         assert "{" not in text and all(str(v) in text for v in p.params.values()), text

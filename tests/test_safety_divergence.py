@@ -18,6 +18,7 @@ import torch.nn.functional as F
 
 from assets import presets
 from components.i18n import problem_text, t
+from tests.apptest_helpers import shown  # noqa: E402
 from core import state as S
 from core.batch import parse_sentences
 from core.problems import InputError
@@ -180,7 +181,7 @@ def test_the_message_names_the_step_and_the_cause_in_both_languages(lang, cause)
     params = {"step": 11, "last": 10, "cause": cause, "lr": 10.0, "wd": 10.0, "factor": "-99"}
     from core.problems import Problem
 
-    text = problem_text(lang, Problem("diverged", params)) + " " + t(lang, f"diverged.cause.{cause}", **params)
+    text = shown(problem_text(lang, Problem("diverged", params))) + " " + t(lang, f"diverged.cause.{cause}", **params)
     assert "11" in text and "10" in text and "{" not in text
     if cause == "weight_decay":
         assert "-99" in text
