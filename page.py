@@ -11,8 +11,9 @@ import torch
 
 import session
 from components import inputs, sidebar, style, training
-from components.i18n import lang_from_locale, t
+from components.i18n import lang_from_locale, md, problem_text, t
 from core.explorer import Explorer
+from core.problems import Problem
 from session import Keys
 from sections import lookup_section, training_section
 
@@ -47,7 +48,7 @@ def main() -> None:
         ex.apply_config(raw_config)
     show_problems(lang, ex)
     for key, params in ex.notices:
-        st.info(t(lang, key, **params), icon=":material/info:")
+        st.info(md(lang, key, **params), icon=":material/info:")
     ex.notices.clear()
     if section == "lookup":
         lookup_section.render(lang, ex, present)
@@ -71,12 +72,28 @@ def editors(lang: str, ex: Explorer) -> None:
                       icon=":material/edit_note:", key=Keys.EDITORS)  # keyed: stays open when its counts change
     left, right = box.columns([1, 1.3])
     with left:
-        edited = inputs.vocab_editor(lang, base.frame, locked="vocab" in ex.problems)
+        edited = inputs.vocab_editor(lang, base.frame, locked="vocab" in ex.problems, drawn_start=base.drawn_start)
+        listed = inputs.token_list_loader(lang, Keys.TOKEN_LIST, Keys.TOKEN_LIST_FILE, Keys.TOKEN_LIST_LOAD)
     with right:
         text = inputs.sentences_area(lang, ex.classes)
+    base.drawn_start = edited.start
     update_vocab(ex, base, edited)
     if text != ex.text or "text" in ex.problems:
         ex.apply_text(text)
+    if listed is not None:
+        load_token_list(ex, listed)
+    for warning in ex.warnings():
+        box.warning(problem_text(lang, warning), icon=":material/visibility:")
+
+
+def load_token_list(ex: Explorer, listed) -> None:
+    """The bulk path: a token list becomes the vocabulary (and the editor's new base), or its problems show."""
+    if isinstance(listed, Problem):
+        ex.problems["vocab"] = [listed]
+        return
+    if not ex.apply_token_list(listed):
+        session.rebase_editor(ex)
+        st.rerun()  # the editor was drawn from the old table
 
 
 # Where each kind of problem is titled; link, preset and import problems are shown once.

@@ -35,6 +35,7 @@ class Keys:
     VOCAB = "vocab"
     VOCAB_START = "vocab_start"  # large vocabularies: the first row of the table's window
     VOCAB_FIND = "vocab_find"  # large vocabularies: jump the window to a token
+    TOKEN_LIST, TOKEN_LIST_FILE, TOKEN_LIST_LOAD = "token_list", "token_list_file", "token_list_load"  # bulk vocabulary
     SENTENCES = "sentences"
     EMBEDDING_DIM = "embedding_dim"
     SEED = "seed"
@@ -114,6 +115,7 @@ class EditorBase:
     frame: pd.DataFrame
     vocab: Vocab
     seen: object = None  # the editor state the explorer's vocabulary was last applied from
+    drawn_start: int | None = None  # a windowed table: where its window was drawn last run
 
 
 def explorer() -> Explorer:
@@ -141,6 +143,14 @@ def _install(ex: Explorer) -> None:
     """Make ``ex`` this session's explorer, with the editor based on its vocabulary."""
     st.session_state[_EXPLORER] = ex
     st.session_state[_EDITOR] = EditorBase(vocab_frame(ex.vocab), ex.vocab)
+
+
+def rebase_editor(ex: Explorer) -> None:
+    """The editor edits ``ex``'s vocabulary from now on (a token list replaced the table): pending
+    edits of the old table are dropped with it."""
+    st.session_state[_EDITOR] = EditorBase(vocab_frame(ex.vocab), ex.vocab)
+    for key in (Keys.VOCAB, Keys.VOCAB_START, Keys.VOCAB_FIND):
+        st.session_state.pop(key, None)
 
 
 def memo(name: str, key: tuple, build: Callable[[], T]) -> T:
@@ -205,6 +215,7 @@ def queue_state(state: AppState, restored: Restored, notice: str) -> None:
 def _from_state(state: AppState, restored: Restored, notice: str) -> Explorer:
     ex = Explorer.from_lab(restored.lab, state.sentences)
     ex.notices.append((notice, {"steps": restored.lab.steps}))
+    ex.notices.extend((f"err.{p.code}", p.params) for p in restored.notices)  # e.g. a non-zero PAD row
     set_widgets(ex)
     st.session_state[Keys.LANG] = state.lang
     return ex

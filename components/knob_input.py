@@ -18,6 +18,9 @@ def knob_input(lang: str, k: Knob):
     if k.kind == "optional_int":
         mode = st.radio(t(lang, "side.pad_mode"), ["longest", "fixed"], key=Keys.PAD_MODE, horizontal=True,
                         format_func=lambda m: t(lang, f"side.pad_mode.{m}"), help=t(lang, "side.pad_mode_help"))
-        fixed = st.number_input(label, key=Keys.FIXED_LEN, step=k.step, disabled=mode != "fixed", help=help_text)
+        fixed = st.number_input(label, key=Keys.FIXED_LEN, step=float(k.step), format="%g", disabled=mode != "fixed",
+                                help=help_text)
         return fixed if mode == "fixed" else None
+    if k.kind == "int":  # typed as a float, so 2.5 or NaN arrive as sent and core refuses them by name
+        return st.number_input(label, key=k.name, step=float(k.step), format="%g", help=help_text)
     return st.number_input(label, key=k.name, step=k.step, format=k.fmt, help=help_text)

@@ -16,6 +16,7 @@ from components.memo import Memo, no_memo
 from components.i18n import md, t
 from components.knob_input import knob_input
 from core import limits
+from core.exact import exact_int
 from core.knobs import KNOBS
 from core.problems import Problem
 import session
@@ -24,9 +25,10 @@ from session import Keys
 
 @dataclass(frozen=True)
 class Intent:
-    action: str | None = None  # "step" | "run" | "reset" | "set_pad"
+    action: str | None = None  # "step" | "run" | "reset" | "set_pad" | "refused"
     n: int = 0
     pad_vector: tuple[float, ...] = ()
+    problem: Problem | None = None  # "refused": why the click could not be carried out
 
 
 PLAY_SPEEDS = (1, 2, 5, 10, 20)  # steps per second the Play control offers
@@ -41,7 +43,8 @@ def clicked() -> Intent:
     if session.get(Keys.STEP):
         return Intent("step", 1)
     if session.get(Keys.RUN_STEPS):
-        return Intent("run", int(session.get(Keys.N_STEPS) or 1))
+        n = exact_int(session.get(Keys.N_STEPS), "n_steps")
+        return Intent("run", n) if isinstance(n, int) else Intent("refused", problem=n)
     return Intent()
 
 
@@ -58,8 +61,10 @@ def bar(lang: str, can_train: bool) -> tuple[bool, int]:
     cols[0].button(t(lang, "train.step"), key=Keys.STEP, type="primary" if light else "secondary", disabled=not can_train,
                           width="stretch", shortcut="s", help=t(lang, "train.step_help"))
     session.ensure(Keys.N_STEPS, 50)
-    n = cols[1].number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1, max_value=limits.MAX_STEPS_PER_CLICK,
-                             step=10, label_visibility="collapsed", help=t(lang, "train.n_steps_help"))
+    n = cols[1].number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1.0,
+                             max_value=float(limits.MAX_STEPS_PER_CLICK), step=10.0, format="%g",
+                             label_visibility="collapsed", help=t(lang, "train.n_steps_help"))
+    n = n if isinstance(exact_int(n, "n_steps"), int) else 1
     cols[2].button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch",
                          shortcut="n", help=t(lang, "train.run_help"))
     playing = bool(session.get(Keys.PLAYING)) and can_train

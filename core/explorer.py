@@ -27,7 +27,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from core.batch import parse_sentences
+from core.batch import parse_sentences, sentence_warnings
+from core.exact import exact_int
 from core.knobs import KNOBS
 from core.problems import InputError, Problem
 from core.projection import Frame, axis_ranges, fit_frame, spectrum_is_flat, thin_steps
@@ -99,6 +100,7 @@ class Explorer:
     lesson_mode: str = "guided"
     guess: tuple[int, tuple[int, ...]] | None = None  # (step, rows) the learner predicted for that step
     _frames: dict[int, _FrameState] = field(default_factory=dict)  # k → frame of this lab
+    _warned: tuple[str, list[Problem]] = ("", [])  # (lab uid, its warnings): computed once per lab
     _versions: int = 0
 
     # ---- construction ----------------------------------------------------------------------
@@ -155,15 +157,46 @@ class Explorer:
         return self._rebuild("vocab", replace(self.recipe, vocab=vocab), self.text)
 
     def apply_config(self, values: dict) -> list[Problem]:
-        """New knob values (name → value; names from core.knobs). On a problem nothing changes."""
+        """New knob values (name → value; names from core.knobs). On a problem nothing changes.
+
+        An integer knob takes only a value that is an integer exactly (3 or 3.0, not 2.5, NaN or
+        1e300): anything else is refused naming the value a silent coercion would have used.
+        """
+        chosen, problems = {}, []
+        for k in KNOBS:
+            value = values.get(k.name, getattr(self.config, k.name))
+            if k.kind in ("int", "optional_int") and value is not None:
+                value = exact_int(value, k.name)
+                if isinstance(value, Problem):
+                    problems.append(value)
+            chosen[k.name] = value
+        if problems:
+            return self._refused("config", problems)
         try:
-            config = Config(**{k.name: values.get(k.name, getattr(self.config, k.name)) for k in KNOBS})
+            config = Config(**chosen)
         except (TypeError, ValueError):
             return self._refused("config", [Problem("config_invalid")])
         problems = config.problems()
         if problems:
             return self._refused("config", problems)
         return self._rebuild("config", replace(self.recipe, config=config), self.text)
+
+    def apply_token_list(self, text: str) -> list[Problem]:
+        """A whole new vocabulary from a pasted or uploaded token list (core.vocab.Vocab.from_token_list),
+        the bulk path for large vocabularies. On a problem nothing changes."""
+        try:
+            vocab = Vocab.from_token_list(text)
+        except InputError as e:
+            return self._refused("vocab", e.problems)
+        return self._rebuild("vocab", replace(self.recipe, vocab=vocab), self.text)
+
+    def warnings(self) -> list[Problem]:
+        """What is worth a warning but valid: look-alike tokens (same NFC form, different code points)
+        in the vocabulary and in the sentences."""
+        if self._warned[0] != self.lab.uid:
+            lines = parse_sentences(self.text, self.classes)
+            self._warned = (self.lab.uid, list(self.vocab.warnings) + sentence_warnings(lines, self.vocab))
+        return list(self._warned[1])
 
     def _refused(self, kind: str, problems: list[Problem]) -> list[Problem]:
         self.problems[kind] = list(problems)

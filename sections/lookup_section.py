@@ -17,7 +17,7 @@ from core.explorer import Explorer
 import session
 from session import Keys
 
-STAGE_HEIGHT = 490  # px: below the view switch and the folded inputs, it fits a 1280×720 screen
+STAGE_HEIGHT = 470  # px: below the view switch and the folded inputs, it fits a 1280×720 screen
 
 
 def render(lang: str, ex: Explorer, present: bool = False) -> None:

@@ -19,7 +19,7 @@ import session
 from session import Keys
 
 PLAY_TICK_S = 0.5  # while playing, one server round trip per tick; the stage glides through its steps
-STAGE_HEIGHT = 490  # px: below the bar, the stage fits a 1280×720 projector screen
+STAGE_HEIGHT = 470  # px: below the bar, the stage fits a 1280×720 projector screen
 MAX_TRAILS = 60  # tokens that get a trail in the 3-D scatter
 PROGRESS_EVERY_S = 0.2  # the Run N progress bar moves at most this often
 
@@ -173,7 +173,7 @@ def make_axis(ex: Explorer) -> None:
 
 def apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool, steps_per_tick: int = 1) -> None:
     """Carry out what the controls asked, through the explorer; a tick of Play is ``steps_per_tick`` steps."""
-    problems = []
+    problems = [intent.problem] if intent.problem is not None else []
     if intent.action == "reset":
         ex.reset()
         session.forget(Keys.TIMELINE)

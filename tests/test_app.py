@@ -488,3 +488,26 @@ def test_a_sentence_tried_after_training_uses_the_trained_w_and_leaves_the_run_a
     shown = np.array([[float(x) for x in str(v).strip("[]").split(",")] for v in table.iloc[:, -1]])
     np.testing.assert_allclose(shown, vectors.numpy(), rtol=1e-3, atol=1e-4)  # written to 4 significant digits
     assert [str(i).split(" ")[0] for i in table.iloc[:, -2]] == ["2", "0", "3"]
+
+
+@pytest.mark.parametrize("value, would", [(2.5, "2"), (float("nan"), None), (1e300, None)])
+def test_an_integer_knob_refuses_what_it_cannot_use_exactly(at, value, would):
+    """Issue 17: no silent coercion. 2.5 is refused naming the 2 a coercion would have used; NaN
+    and 1e300 never break the session; the chapter's lab keeps running."""
+    lab = at.session_state["_ws"].lab
+    at.number_input(key="embedding_dim").set_value(value).run()
+    assert not at.exception and at.session_state["_ws"].lab is lab
+    if would is not None:
+        assert any("2.5" in shown(e) and would in shown(e) for e in errors(at))
+    at.run()
+    assert not at.exception and id_matrix(at) == [[2, 0, 3], [2, 4, 1]]
+
+
+def test_a_token_list_becomes_the_vocabulary_in_one_go(at):
+    tokens = ["<UNK>", "<PAD>", "영화", "좋다", "정말"] + [f"단어{i}" for i in range(3000)]
+    at.text_area(key="token_list").input("\n".join(tokens)).run()
+    at.button(key="token_list_load").click().run()
+    assert not at.exception and not errors(at)
+    vocab = at.session_state["_ws"].vocab
+    assert vocab.size == 3005 and vocab.tokens[:5] == tuple(tokens[:5]) and (vocab.unk_id, vocab.pad_id) == (0, 1)
+    assert id_matrix(at) == [[2, 4, 3], [2, 0, 1]]  # 정말 is known now; 나쁘다 is not

@@ -170,6 +170,19 @@ const __keyOf = (el) => {
   const k = Array.from(c.classList).find(x => x.startsWith('st-key-'));
   return k ? k.slice(7) : null;
 };
+const __arr = (v) => {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'object' && v._inputArray !== undefined) v = v._inputArray;
+  if (ArrayBuffer.isView(v)) return Array.from(v);
+  if (Array.isArray(v)) return v.map(x => (x !== null && typeof x === 'object') ? __arr(x) : x);
+  return v;
+};
+const figures = () => Array.from(document.querySelectorAll('.js-plotly-plot')).filter(__live).map(e => ({
+  key: __keyOf(e),
+  title: ((e.layout && e.layout.title && e.layout.title.text) || '').replace(/<[^>]*>/g, ''),
+  data: (e.data || []).map(t => ({name: t.name === undefined ? null : t.name, type: t.type || 'scatter',
+                                   x: __arr(t.x), y: __arr(t.y), z: __arr(t.z)})),
+}));
 const gridRows = (key) => {
   const host = document.querySelector('.st-key-' + key);
   if (!host) return null;
@@ -187,6 +200,11 @@ const texts = (testid) => Array.from(document.querySelectorAll('[data-testid="' 
 
 def _eval(page, expr: str, arg=None):
     return page.evaluate(f"(arg) => {{ {JS_LIB}; return ({expr}); }}", arg)
+
+
+def figures(page) -> list[dict]:
+    """Every visible, current Plotly chart (the lessons' figures): {key, title, data: [{name, type, x, y, z}]}."""
+    return _eval(page, "figures()")
 
 
 def stage(page) -> dict:

@@ -44,7 +44,7 @@ def test_lessons_draw_their_figures_with_alt_text(new_page, lang, preset):
     section(page, lang, "lessons")
     for lesson_id in SHOWN:
         pick(page, "lesson", lesson_title(lang, lesson_id))
-        wait_js(page, "(t) => Array.from(document.querySelectorAll('h3')).some(h => h.innerText.includes(t))",
+        wait_js(page, "(t) => Array.from(document.querySelectorAll('h2')).some(h => h.innerText.includes(t))",
                 lesson_title(lang, lesson_id))
         assert_healthy(page)
         drawn = figures(page)
@@ -53,5 +53,5 @@ def test_lessons_draw_their_figures_with_alt_text(new_page, lang, preset):
         has_alt = page.evaluate("(p) => Array.from(document.querySelectorAll('[aria-label]'))"
                                 ".some(e => e.getAttribute('aria-label').startsWith(p))", alt_prefix)
         assert has_alt, lesson_id
-        page.evaluate("() => Array.from(document.querySelectorAll('h3')).pop().scrollIntoView({block: 'start'})")
+        page.evaluate("() => Array.from(document.querySelectorAll('h2')).pop().scrollIntoView({block: 'start'})")
         screenshot(page, f"lesson-{lesson_id}-{lang}", viewport={"width": 1400, "height": 2400})
