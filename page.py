@@ -11,6 +11,7 @@ import torch
 
 import session
 from components import inputs, sidebar, style, training
+from components.page_lang import page_lang
 from components.i18n import lang_from_locale, md, problem_text, t
 from core.explorer import Explorer
 from core.problems import Problem
@@ -40,6 +41,7 @@ def main() -> None:
         sidebar.preset_picker(lang)
         raw_config = sidebar.config_inputs(lang, elsewhere=on_stage)
     style.page_style(present)
+    page_lang(lang, key=Keys.PAGE_LANG)
     section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,
                                    format_func=lambda s: t(lang, f"section.{s}"), width="stretch",
                                    label_visibility="collapsed")

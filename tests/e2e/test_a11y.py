@@ -89,6 +89,7 @@ def test_no_serious_or_critical_violations(page_for, lang, scheme, view):
     page = page_for(lang, scheme)
     section(page, lang, view)
     wait_idle(page)
+    assert page.evaluate("() => document.documentElement.lang") == lang  # screen readers read the page's language
     dark = luminance(page.evaluate(BACKGROUND_JS)) < 0.2
     assert dark == (scheme == "dark"), "the theme does not follow the browser's colour scheme"
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
