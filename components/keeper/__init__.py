@@ -21,6 +21,7 @@ import session
 from components.i18n import problem_text, t
 from core.explorer import Explorer
 from core.problems import InputError
+from core.share_link import MAX_SHARE_PARAM_CHARS, SHARE_PARAM
 from core.saved import MAX_SAVED_CHARS, Found, is_current, read_found, restore_found, saved_at_text, saved_entry
 
 _HERE = Path(__file__).resolve().parent
@@ -52,10 +53,12 @@ def keeper(saved: dict | None, lang: str, key: str) -> dict | None:
     return found if isinstance(found, dict) else None
 
 
-def keep(lang: str, ex: Explorer, key: str, restore_key: str) -> None:
+def keep(lang: str, ex: Explorer, key: str, restore_key: str, offer_in: Any = None) -> None:
     """Keep ``ex``'s state in the browser; offer back a different state the browser kept, as a button.
 
-    A click replays the kept state and installs it on the next run (``session.queue_state``).
+    Call it after the run's work (training) is done, so the browser keeps the state the page shows;
+    ``offer_in`` (a container made earlier, e.g. at the top of the page) is where the offer is drawn,
+    else here. A click replays the kept state and installs it on the next run (``session.queue_state``).
     """
     lab = ex.lab
     saved = session.memo("keeper_entry", (lab.uid, lab.steps, tuple(lab.pad_edits), len(lab.events), ex.text, lang),
@@ -63,19 +66,24 @@ def keep(lang: str, ex: Explorer, key: str, restore_key: str) -> None:
     entry = keeper(saved, lang, key)
     if entry is None:
         return
-    found = session.memo("keeper_found", (repr(entry),), lambda: _read(entry))
+    param = entry.get(SHARE_PARAM)
+    if isinstance(param, str) and len(param) <= MAX_SHARE_PARAM_CHARS:  # parsed once per entry, not per run
+        found = session.memo("keeper_found", (param, entry.get("at")), lambda: _read(entry))
+    else:
+        found = _read(entry)  # refused at once, before anything is decoded
+    where = offer_in if offer_in is not None else st
     if isinstance(found, InputError):
-        st.caption(t(lang, "keeper.unreadable", why=problem_text(lang, found.problems[0])))
+        where.caption(t(lang, "keeper.unreadable", why=problem_text(lang, found.problems[0])))
         return
     if is_current(found, saved):
         return
     at = saved_at_text(found.saved_at_ms, st.context.timezone_offset)
     label = t(lang, "keeper.offer", steps=found.steps, at=at) if at else t(lang, "keeper.offer_no_time", steps=found.steps)
-    if st.button(label, key=restore_key, icon=":material/restore:", type="primary"):
+    if where.button(label, key=restore_key, icon=":material/restore:", type="primary"):
         try:
             restored = restore_found(found)
         except InputError as e:
-            st.caption(t(lang, "keeper.unreadable", why=problem_text(lang, e.problems[0])))
+            where.caption(t(lang, "keeper.unreadable", why=problem_text(lang, e.problems[0])))
             return
         session.queue_state(found.state, restored, "keeper.restored")
         st.rerun()

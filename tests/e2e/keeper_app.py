@@ -23,12 +23,13 @@ from components.i18n import t  # noqa: E402
 KEEPER, RESTORE, STEP = "keeper", "keeper_restore", "keeper_step"  # this test app's keys
 
 ex = session.explorer()
+top = st.container()  # where the offer appears: above the work, as on the app's page
 lang = st.query_params.get("lang", "ko")
 for key, params in ex.notices:
     st.info(t(lang, key, **params))
 ex.notices.clear()
 if st.button("step", key=STEP):
     ex.step()
-keeper.keep(lang, ex, key=KEEPER, restore_key=RESTORE)  # after the work of this run, as at the end of the page
+keeper.keep(lang, ex, key=KEEPER, restore_key=RESTORE, offer_in=top)  # after the work of this run, as at the end of the page
 w = ex.lab.weight.detach().contiguous().numpy().tobytes()
 st.code(f"steps={ex.lab.steps} w={hashlib.sha256(w).hexdigest()}", language=None)
