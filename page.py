@@ -10,7 +10,7 @@ import streamlit as st
 import torch
 
 import session
-from components import inputs, sidebar, style, training
+from components import inputs, keeper, sidebar, style, training
 from components.page_lang import page_lang
 from components.i18n import lang_from_locale, md, problem_text, t
 from core.explorer import Explorer
@@ -52,6 +52,7 @@ def main() -> None:
     for key, params in ex.notices:
         st.info(md(lang, key, **params), icon=":material/info:")
     ex.notices.clear()
+    offer = st.container()  # where the keeper offers work this browser kept
     if section == "lookup":
         lookup_section.render(lang, ex, present)
     elif section == "train":
@@ -62,6 +63,7 @@ def main() -> None:
     else:
         from sections import share_section
         share_section.render(lang, ex)
+    keeper.keep(lang, ex, key=Keys.KEEPER, restore_key=Keys.KEEPER_RESTORE, offer_in=offer)  # after this run's work
 
 
 def editors(lang: str, ex: Explorer) -> None:

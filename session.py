@@ -87,7 +87,9 @@ class Keys:
     PLAYING = "playing"  # True while Play runs (the Play/Pause button flips it)  # steps per second while playing
     DETAILS = "details"
     EDITORS = "editors"
-    PAGE_LANG = "page_lang"  # the component that sets <html lang>  # the folded box of the vocabulary table and the sentences
+    PAGE_LANG = "page_lang"  # the component that sets <html lang>
+    KEEPER = "keeper"  # the keeper component: its state is {"found": the work this browser kept}
+    KEEPER_RESTORE = "keeper_restore"  # the button that restores the work the browser kept  # the folded box of the vocabulary table and the sentences
     LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)  # the training view's expander of the last step's details
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     STAGE = "stage"  # the stage component: its state is {"selected": id}
