@@ -953,12 +953,14 @@ function fillIds(st, d) {
     }
   });
   // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
-  grid.querySelectorAll(".idtok, .idtyped").forEach((n) => {
+  const fit = () => grid.querySelectorAll(".idtok, .idtyped").forEach((n) => {
     if (n.scrollWidth > n.clientWidth + 0.5 && n.clientWidth > 0) {
       const fs = parseFloat(getComputedStyle(n).fontSize) || 12;
-      n.style.fontSize = Math.max(9, (fs * n.clientWidth) / n.scrollWidth - 0.3) + "px";
+      n.style.fontSize = Math.max(8, (fs * n.clientWidth) / n.scrollWidth - 0.3) + "px";
     }
   });
+  fit();
+  requestAnimationFrame(fit); // again once the panels beside it have their final widths
   // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
   const sel = st.selected;
   const row = ids[b] || [];
