@@ -29,6 +29,7 @@ export default function (component) {
       if (!st.root.isConnected) {
         cancelAnimationFrame(st.raf);
         st.resize.disconnect();
+        if (st.onFonts) document.fonts.removeEventListener("loadingdone", st.onFonts);
         STAGES.delete(parentElement);
       }
     }, 0);
@@ -169,6 +170,19 @@ function mount(parentElement) {
     }
   });
   st.resize.observe(root);
+  // Sizes are measured in the page's font: when a web font arrives later, measure and draw again.
+  if (document.fonts && document.fonts.addEventListener) {
+    // Panels are refilled in place (a glide in progress is left alone; its end refills nothing, so
+    // the next font event or update does it); the scatter keeps its nodes and positions.
+    st.onFonts = () => {
+      if (st.fontsRaf) return;
+      st.fontsRaf = requestAnimationFrame(() => {
+        st.fontsRaf = 0;
+        if (st.data && st.root.isConnected && !st.anim) render(st, st.data, false);
+      });
+    };
+    document.fonts.addEventListener("loadingdone", st.onFonts);
+  }
   return st;
 }
 
@@ -419,6 +433,7 @@ function fillW(st, panel, d, train) {
     }
     if (hasCount) el("div", "wcnt", row, counts[r] ? String(counts[r]) : "");
   });
+  if (!train) { fitText(panel, ".wtok"); requestAnimationFrame(() => fitText(panel, ".wtok")); }
   // "2.1e−4" in a narrow column: the norms' type shrinks until the widest fits.
   if (gradCells.length) {
     const cell = gradCells[0].parentElement;
@@ -427,6 +442,23 @@ function fillW(st, panel, d, train) {
     const fs = parseFloat(getComputedStyle(cell).fontSize) || 12;
     if (widest > room && room > 0) grid.style.setProperty("--gradfs", Math.max(8, (fs * room) / widest) + "px");
   }
+}
+
+// Text wider than its box (a long token, "<UNK>" in a narrow cell) is set smaller, down to 8 px, rather than clipped.
+function fitText(panel, selector) {
+  panel.querySelectorAll(selector).forEach((n) => {
+    const cs = getComputedStyle(n);
+    const room = n.getBoundingClientRect().width - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0);
+    if (!(room > 0)) return;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    let fs = parseFloat(cs.fontSize) || 12;
+    // The text's own width (unrounded, unlike scrollWidth), so a glyph's fraction never turns into "…".
+    for (let i = 0; i < 16 && range.getBoundingClientRect().width > room - 0.5 && fs > 8; i++) {
+      fs = Math.max(8, Math.min(fs - 0.5, (fs * (room - 0.5)) / range.getBoundingClientRect().width));
+      n.style.fontSize = fs + "px";
+    }
+  });
 }
 
 function fillHeadRow(head, label, e, shown, withGrad, hasCount) {
@@ -469,9 +501,10 @@ function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wan
     if (fs >= MIN_FS) return { e, shown: e, dec, fs, nums: true };
   }
   // Too narrow even for "−0.0" at 11 px: show fewer columns, each wide enough for 2 decimals.
-  if (e > 1) {
-    const need = per100(2) * MIN_FS + 6;
-    for (let k = e - 1; k >= 1; k--) {
+  const need = per100(2) * MIN_FS + 6;
+  for (const labw of [null, "4.4em"]) { // last resort: a narrower token column
+    if (labw) grid.style.setProperty("--labw", labw);
+    for (let k = labw ? 1 : e - 1; k >= 1; k--) {
       setCols(k);
       fillHeadRow(head, "", e, k, false, false); // measured with the "… +k" column in place
       w = cellW();
@@ -479,6 +512,7 @@ function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wan
     }
   }
   // Not even one column fits a number: colours only, every column.
+  grid.style.removeProperty("--labw");
   setCols(e);
   return { e, shown: e, dec: 2, fs: MIN_FS, nums: false };
 }
@@ -953,14 +987,6 @@ function fillIds(st, d) {
     }
   });
   // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
-  const fit = () => grid.querySelectorAll(".idtok, .idtyped").forEach((n) => {
-    if (n.scrollWidth > n.clientWidth + 0.5 && n.clientWidth > 0) {
-      const fs = parseFloat(getComputedStyle(n).fontSize) || 12;
-      n.style.fontSize = Math.max(8, (fs * n.clientWidth) / n.scrollWidth - 0.3) + "px";
-    }
-  });
-  fit();
-  requestAnimationFrame(fit); // again once the panels beside it have their final widths
   // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
   const sel = st.selected;
   const row = ids[b] || [];
@@ -973,6 +999,8 @@ function fillIds(st, d) {
     el("span", "seltok", line, `${sel} · ${tokenOf(d, sel)}`);
     el("span", "selmath", line, `W[${sel}, :] = out[${b}, ${where.join(", ")}]`);
   }
+  fitText(p, ".idtok, .idtyped, .selmath");
+  requestAnimationFrame(() => fitText(p, ".idtok, .idtyped, .selmath")); // again once every panel has its width
 }
 
 function fillOut(st, d) {
@@ -999,8 +1027,10 @@ function fillOut(st, d) {
   const wp = st.wPlan;
   if (wp && wp.e === e && wp.nums && plan.nums) {
     plan = { e, shown: Math.min(plan.shown, wp.shown), dec: Math.min(plan.dec, wp.dec), fs: Math.min(plan.fs, wp.fs), nums: true };
-    grid.style.setProperty("--cols", `var(--labw) repeat(${plan.shown}, minmax(0, 1fr))` + (plan.shown < e ? " minmax(2.6em, 0.4fr)" : ""));
+  } else if (wp && wp.e === e && !wp.nums) {
+    plan = { e, shown: e, dec: 2, fs: MIN_FS, nums: false }; // W shows colours only: so does its copy
   }
+  grid.style.setProperty("--cols", `var(--labw) repeat(${plan.shown}, minmax(0, 1fr))` + (plan.shown < e ? " minmax(2.6em, 0.4fr)" : ""));
   fillHeadRow(head, "t", e, plan.shown, false, false);
   grid.style.setProperty("--cellfs", plan.fs + "px");
   grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
@@ -1017,6 +1047,8 @@ function fillOut(st, d) {
     el("span", "wtok", lab, id === undefined ? "" : tokenOf(d, id));
     fillCells(st, r, row, plan, plan.nums, absmax);
   });
+  fitText(p, ".wtok");
+  requestAnimationFrame(() => fitText(p, ".wtok"));
 }
 
 // The selected id's cells, its W row and its output rows, joined by lines: one connected thing.

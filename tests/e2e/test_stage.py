@@ -267,11 +267,19 @@ def test_screenshots_dark(open_stage):
 
 NARROW = (850, 720)  # the main area at 1280×720 with the sidebar open is about 790 px wide
 
-READ_CELLS = """(root) => {
+READ_CELLS = """(root) => {  // every text whose own (unrounded) width is more than its box's: clipped or "…"
     const over = [];
-    root.querySelectorAll('.wcell, .gtext, .ptitle > span:first-child, .idtok, .wtok, .lossnum, .wmore').forEach(e => {
-        if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 0.5) over.push(e.className + ': ' + e.textContent);
-    });
+    root.querySelectorAll('.wcell, .gtext, .ptitle > span:first-child, .idtok, .idtyped, .wtok, .lossnum, .wmore, .selmath')
+        .forEach(e => {
+            const cs = getComputedStyle(e), box = e.getBoundingClientRect();
+            const room = box.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+            const range = document.createRange(); range.selectNodeContents(e);
+            const text = range.getBoundingClientRect().width;
+            const clip = e.closest('.wgrad, .wcell, .wlab, .idcell, .ptitle, .selnote') || e.parentElement;
+            const cb = clip.getBoundingClientRect();
+            if (box.width > 0 && (text > room + 0.5 || box.right > cb.right + 0.5))
+                over.push(e.className + ': ' + e.textContent + ` ${text.toFixed(1)}>${room.toFixed(1)}`);
+        });
     return over;
 }"""
 
