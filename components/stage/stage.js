@@ -29,6 +29,7 @@ export default function (component) {
       if (!st.root.isConnected) {
         cancelAnimationFrame(st.raf);
         st.resize.disconnect();
+        if (st.onFonts) document.fonts.removeEventListener("loadingdone", st.onFonts);
         STAGES.delete(parentElement);
       }
     }, 0);
@@ -51,9 +52,19 @@ function sv(tag, attrs, parent) {
 }
 const clamp = (v, a, b) => Math.max(a, Math.min(b, v));
 const num = (v) => (typeof v === "number" && isFinite(v) ? v : 0);
-const fmt = (v) => {
-  const s = num(v).toFixed(2);
-  return s === "-0.00" ? "0.00" : s.replace("-", "\u2212");
+const fmt = (v, dec = 2) => {
+  const s = num(v).toFixed(dec);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s.replace("-", "\u2212");
+};
+// `n` significant digits, never rounded to zero: 0.6931, 0.0021, 2.1e−4 (an exact 0 stays "0").
+const sig = (v, n) => {
+  const x = num(v), a = Math.abs(x);
+  if (x === 0) return "0";
+  let s;
+  if (a >= Math.pow(10, n - 1)) s = String(Math.round(x));
+  else if (a >= 1e-3) s = x.toPrecision(n);
+  else s = x.toExponential(n - 1);
+  return s.replace(/-/g, "\u2212");
 };
 const words = (d, k, fallback) => (d.text && typeof d.text[k] === "string" ? d.text[k] : fallback);
 const tokenOf = (d, id) => {
@@ -159,6 +170,19 @@ function mount(parentElement) {
     }
   });
   st.resize.observe(root);
+  // Sizes are measured in the page's font: when a web font arrives later, measure and draw again.
+  if (document.fonts && document.fonts.addEventListener) {
+    // Panels are refilled in place (a glide in progress is left alone; its end refills nothing, so
+    // the next font event or update does it); the scatter keeps its nodes and positions.
+    st.onFonts = () => {
+      if (st.fontsRaf) return;
+      st.fontsRaf = requestAnimationFrame(() => {
+        st.fontsRaf = 0;
+        if (st.data && st.root.isConnected && !st.anim) render(st, st.data, false);
+      });
+    };
+    document.fonts.addEventListener("loadingdone", st.onFonts);
+  }
   return st;
 }
 
@@ -298,7 +322,7 @@ function fillHeader(st, d) {
     sv("polyline", { points: pts, class: "sparkline" }, svgEl);
     const [lx, ly] = pts.split(" ").pop().split(",");
     sv("circle", { cx: lx, cy: ly, r: 3.5, class: "sparkdot" }, svgEl);
-    st.lossNum.textContent = loss[n - 1].toFixed(3);
+    st.lossNum.textContent = sig(loss[n - 1], 4);
   } else {
     st.lossNum.textContent = "\u2013";
   }
@@ -342,38 +366,46 @@ function fillW(st, panel, d, train) {
   const grads = Array.isArray(w.grad_norm) ? w.grad_norm.map(num) : null;
   const gmax = grads && grads.length ? Math.max(...grads) || 1 : 1;
   const counts = Array.isArray(w.counts) ? w.counts : null;
+  const present = !!d.present;
   panel.textContent = "";
   const title = el("div", "ptitle", panel);
   el("span", "", title, words(d, "w_title", "W"));
-  const key = el("span", "heatkey", title);
-  el("span", "", key, "\u2212" + num(absmax).toFixed(2));
-  el("span", "heatbar", key);
-  el("span", "", key, "+" + num(absmax).toFixed(2));
   const grid = el("div", "wgrid", panel);
   const withGrad = train && grads !== null;
   const hasCount = !train && counts !== null;
-  const cols = `var(--labw) repeat(${e}, minmax(0, 1fr))` + (withGrad ? " minmax(4em, 0.9fr)" : "") + (hasCount ? " 2.4em" : "");
-  grid.style.setProperty("--cols", cols);
-  const head = el("div", "wrow whead", grid);
-  el("div", "wlab", head, "id");
-  for (let j = 0; j < e; j++) el("div", "wdim", head, String(j));
-  if (withGrad) el("div", "wgradh", head, "\u2016\u2207\u2016");
-  if (hasCount) el("div", "wcnth", head, "\u00d7");
+  const extra = (withGrad ? " minmax(4.6em, 0.9fr)" : "") + (hasCount ? " 2.4em" : "");
   const foot = el("div", "pfoot", panel);
+  // The colour key sits in the footer, so the title keeps the whole width.
+  const key = el("span", "heatkey", foot);
+  el("span", "", key, "\u2212" + num(absmax).toFixed(2));
+  el("span", "heatbar", key);
+  el("span", "", key, "+" + num(absmax).toFixed(2));
+  if (train) {
+    const t = el("span", "fitem", foot);
+    el("span", "touchmark", t);
+    el("span", "", t, words(d, "touched", ""));
+    if (rows.includes(d.pad)) el("span", "fitem padnote", foot, words(d, "pad_zero_grad", ""));
+  }
+  foot.insertBefore(key, null); // the key last: right-aligned after the notes
+  const head = el("div", "wrow whead", grid);
   // Rows share the room left; numbers are written only when a row is tall enough to read them.
   // Room for the rows: the panel less its padding, title, column header, footer, gaps (4 px) and row gaps (1 px).
+  grid.style.setProperty("--cols", `var(--labw) repeat(${e}, minmax(0, 1fr))` + extra);
+  fillHeadRow(head, "id", e, e, withGrad, hasCount);
   const avail = panel.clientHeight - 20 - title.offsetHeight - head.offsetHeight - foot.offsetHeight - 12 - rows.length;
-  const present = !!d.present;
-  const rowH = Math.floor(clamp(avail / Math.max(1, rows.length), 3, present ? 54 : 44));
-  // A number ("−1.23") needs about 3.2 font sizes of width: the font shrinks to fit a narrow cell.
-  const cellFs = Math.min(clamp(rowH * 0.52, 10, present ? 24 : 19), cellWidth(head) / 3.2);
-  const showNums = rowH >= (present ? 20 : 15) && cellFs >= 11;
+  // Lookup shows a few rows: they may grow taller (and their numbers larger) to use the height.
+  const rowH = Math.floor(clamp(avail / Math.max(1, rows.length), 3, train ? (present ? 54 : 44) : (present ? 76 : 62)));
+  const plan = planNumbers(st, grid, head, e, rowH, absmax, present, `var(--labw) %COLS%` + extra, rowH >= (present ? 20 : 15));
+  st.wPlan = plan;
+  fillHeadRow(head, "id", e, plan.shown, withGrad, hasCount);
+  const showNums = plan.nums;
   const showLabels = rowH >= 8;
   grid.style.setProperty("--rowh", rowH + "px");
-  grid.style.setProperty("--cellfs", cellFs + "px");
+  grid.style.setProperty("--cellfs", plan.fs + "px");
   grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
   grid.classList.toggle("nonums", !showNums);
   grid.classList.toggle("nolabels", !showLabels);
+  const gradCells = [];
   rows.forEach((id, r) => {
     const row = el("div", "wrow", grid);
     row.setAttribute("data-token", String(id));
@@ -384,41 +416,105 @@ function fillW(st, panel, d, train) {
     const lab = el("div", "wlab", row);
     el("span", "wid", lab, String(id));
     el("span", "wtok", lab, tokenOf(d, id));
-    const vals = values[r] || [];
-    for (let j = 0; j < e; j++) {
-      const h = heat(vals[j], absmax, st.dark);
-      const c = el("div", "wcell", row, showNums ? fmt(vals[j]) : "");
-      c.style.background = h.bg;
-      c.style.color = h.ink;
-    }
+    fillCells(st, row, values[r] || [], plan, showNums, absmax);
     if (withGrad) {
       const g = grads[r] || 0;
       const gc = el("div", "wgrad", row);
-      if (role === "pad") {
+      if (g === 0) {
+        // An exact zero: PAD's (always, hatched) or a row no batch looked up; never "0.00".
         gc.classList.add("zero");
-        el("span", "gtext", gc, "0");
-        gc.title = words(d, "pad_zero_grad", "");
+        if (role === "pad") { gc.classList.add("padzero"); gc.title = words(d, "pad_zero_grad", ""); }
+        if (showNums || role === "pad") el("span", "gtext", gc, "0");
       } else {
         const bar = el("span", "gbar", gc);
-        bar.style.width = (g > 0 ? Math.max(6, (g / gmax) * 100) : 0) + "%";
-        if (showNums) el("span", "gtext", gc, g > 0 ? g.toFixed(2) : "0");
+        bar.style.width = `calc((100% - 8px) * ${Math.max(0.06, g / gmax).toFixed(4)})`;
+        if (showNums) gradCells.push(el("span", "gtext", gc, sig(g, 2)));
       }
     }
     if (hasCount) el("div", "wcnt", row, counts[r] ? String(counts[r]) : "");
   });
-  if (train) {
-    const t = el("span", "fitem", foot);
-    el("span", "touchmark", t);
-    el("span", "", t, words(d, "touched", ""));
-    if (rows.includes(d.pad)) el("span", "fitem padnote", foot, words(d, "pad_zero_grad", ""));
-  } else {
-    el("span", "fitem", foot, "");
+  if (!train) { fitText(panel, ".wtok"); requestAnimationFrame(() => fitText(panel, ".wtok")); }
+  // "2.1e−4" in a narrow column: the norms' type shrinks until the widest fits.
+  if (gradCells.length) {
+    const cell = gradCells[0].parentElement;
+    const room = cell.clientWidth - 8;
+    const widest = Math.max(...gradCells.map((g) => g.getBoundingClientRect().width));
+    const fs = parseFloat(getComputedStyle(cell).fontSize) || 12;
+    if (widest > room && room > 0) grid.style.setProperty("--gradfs", Math.max(8, (fs * room) / widest) + "px");
   }
 }
 
-function cellWidth(head) {
-  const c = head.querySelector(".wdim");
-  return c ? c.getBoundingClientRect().width : 0;
+// Text wider than its box (a long token, "<UNK>" in a narrow cell) is set smaller, down to 8 px, rather than clipped.
+function fitText(panel, selector) {
+  panel.querySelectorAll(selector).forEach((n) => {
+    const cs = getComputedStyle(n);
+    const room = n.getBoundingClientRect().width - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0);
+    if (!(room > 0)) return;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    let fs = parseFloat(cs.fontSize) || 12;
+    // The text's own width (unrounded, unlike scrollWidth), so a glyph's fraction never turns into "…".
+    for (let i = 0; i < 16 && range.getBoundingClientRect().width > room - 0.5 && fs > 8; i++) {
+      fs = Math.max(8, Math.min(fs - 0.5, (fs * (room - 0.5)) / range.getBoundingClientRect().width));
+      n.style.fontSize = fs + "px";
+    }
+  });
+}
+
+function fillHeadRow(head, label, e, shown, withGrad, hasCount) {
+  head.textContent = "";
+  el("div", "wlab", head, label);
+  for (let j = 0; j < shown; j++) el("div", "wdim", head, String(j));
+  if (shown < e) el("div", "wmore", head, `\u2026 +${e - shown}`);
+  if (withGrad) el("div", "wgradh", head, "\u2016\u2207\u2016");
+  if (hasCount) el("div", "wcnth", head, "\u00d7");
+}
+
+function fillCells(st, row, vals, plan, showNums, absmax) {
+  for (let j = 0; j < plan.shown; j++) {
+    const h = heat(vals[j], absmax, st.dark);
+    const c = el("div", "wcell", row, showNums ? fmt(vals[j], plan.dec) : "");
+    c.style.background = h.bg;
+    c.style.color = h.ink;
+  }
+  if (plan.shown < plan.e) el("div", "wmore", row, "\u2026");
+}
+
+// How the numbers of a row of cells fit their width: type size, decimals, and how many columns are
+// shown. Measured with the stage's own font: 2 decimals at the largest size the row height allows,
+// then smaller type (down to 11 px), then 1 decimal, then fewer columns (the rest "… +k").
+const MIN_FS = 11;
+function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wanted) {
+  const setCols = (k) => grid.style.setProperty("--cols", colsTemplate.replace("%COLS%",
+    `repeat(${k}, minmax(0, 1fr))` + (k < e ? " minmax(2.6em, 0.4fr)" : "")));
+  if (!wanted) { setCols(e); return { e, shown: e, dec: 2, fs: MIN_FS, nums: false }; } // rows too short to read
+  const maxFs = clamp(rowH * 0.5, MIN_FS, present ? 26 : 21);
+  const cellW = () => { const c = head.querySelector(".wdim"); return c ? c.getBoundingClientRect().width - 4 : 0; };
+  const ctx = (st.measure = st.measure || document.createElement("canvas").getContext("2d"));
+  const cs = getComputedStyle(st.root);
+  ctx.font = `600 100px ${cs.fontFamily}`;
+  const digits = String(Math.max(1, Math.floor(Math.abs(num(absmax))) || 0)).replace(/\d/g, "0");
+  const per100 = (dec) => ctx.measureText("\u2212" + digits + (dec ? "." + "0".repeat(dec) : "")).width / 100;
+  let w = cellW();
+  for (const dec of [2, 1]) {
+    const fs = Math.min(maxFs, w / per100(dec));
+    if (fs >= MIN_FS) return { e, shown: e, dec, fs, nums: true };
+  }
+  // Too narrow even for "−0.0" at 11 px: show fewer columns, each wide enough for 2 decimals.
+  const need = per100(2) * MIN_FS + 6;
+  for (const labw of [null, "4.4em"]) { // last resort: a narrower token column
+    if (labw) grid.style.setProperty("--labw", labw);
+    for (let k = labw ? 1 : e - 1; k >= 1; k--) {
+      setCols(k);
+      fillHeadRow(head, "", e, k, false, false); // measured with the "… +k" column in place
+      w = cellW();
+      if (w >= need - 4) return { e, shown: k, dec: 2, fs: Math.min(maxFs, w / per100(2)), nums: true };
+    }
+  }
+  // Not even one column fits a number: colours only, every column.
+  grid.style.removeProperty("--labw");
+  setCols(e);
+  return { e, shown: e, dec: 2, fs: MIN_FS, nums: false };
 }
 
 // ---- scatter ---------------------------------------------------------------------------------
@@ -525,8 +621,8 @@ function fillScatter(st, d, animate) {
       g.setAttribute("data-role", roles[i] || "used");
       sv("path", { d: shapePath(lk.shape, lk.r), fill: lk.fill, stroke: lk.stroke, class: "mark" }, g);
       const lab = sv("text", { x: lk.r + 4, y: 5, class: "lbl" + (labelAll || roles[i] === "pad" || roles[i] === "unk" ? " on" : "") }, g);
-      lab.textContent = roles[i] === "pad" ? words(d, "pad", "PAD") : roles[i] === "unk" ? words(d, "unk", "UNK") : tokenOf(d, id);
-      if (roles[i] === "pad") { lab.setAttribute("x", 0); lab.setAttribute("y", -lk.r - 7); lab.setAttribute("text-anchor", "middle"); }
+      lab.textContent = tokenOf(d, id);
+      if (roles[i] === "pad") { lab.setAttribute("x", 0); lab.setAttribute("y", padLabelY(lk.r)); lab.setAttribute("text-anchor", "middle"); }
       sc.nodes.set(i, g);
     }
   }
@@ -642,45 +738,62 @@ function finish(st) {
   st.root.dataset.settled = String((Number(st.root.dataset.settled) || 0) + 1);
 }
 
+// PAD's label baseline: above the diamond (its stroke included) with a clear gap; it never moves.
+const padLabelY = (r) => -r - 9;
+const LABEL_GAP = 4; // px between a mark's outline and any label
+
 // Labels go right, left, above or below their point, whichever covers the fewest other points and
-// labels (PAD first, so its label is never the one pushed aside). Placed when the picture settles.
+// labels (PAD first, so its label is never the one pushed aside), at LABEL_GAP from the mark's
+// own outline (measured: a square, a triangle and a ring differ). Placed when the picture settles.
 function placeLabels(st) {
   const sc = st.scatter;
   if (!sc || !sc.px) return;
   const marks = [];
-  for (const [i] of sc.nodes) marks.push({ i, x: sc.px[i], y: sc.py[i], r: sc.roles[i] === "pad" ? 14 : 8 });
-  const boxes = marks.map((m) => ({ l: m.x - m.r, r: m.x + m.r, t: m.y - m.r, b: m.y + m.r, i: m.i }));
+  for (const [i, g] of sc.nodes) {
+    const mk = g.querySelector(".mark");
+    const bb = mk ? mk.getBBox() : { x: -8, y: -8, width: 16, height: 16 };
+    const sw = (parseFloat(mk ? getComputedStyle(mk).strokeWidth : "2") || 2) / 2;
+    const ext = { l: bb.x - sw, r: bb.x + bb.width + sw, t: bb.y - sw, b: bb.y + bb.height + sw };
+    marks.push({ i, g, x: sc.px[i], y: sc.py[i], ext });
+  }
+  const boxes = marks.map((m) => ({ l: m.x + m.ext.l - 2, r: m.x + m.ext.r + 2, t: m.y + m.ext.t - 2, b: m.y + m.ext.b + 2, i: m.i }));
   const overlap = (a, b) => Math.max(0, Math.min(a.r, b.r) - Math.max(a.l, b.l)) * Math.max(0, Math.min(a.b, b.b) - Math.max(a.t, b.t));
   const order = marks.slice().sort((a, b) => (sc.roles[b.i] === "pad") - (sc.roles[a.i] === "pad"));
   for (const m of order) {
-    const g = sc.nodes.get(m.i);
-    const lab = g && g.querySelector(".lbl");
+    const lab = m.g.querySelector(".lbl");
     if (!lab) continue;
     lab.classList.remove("crowd");
-    const shown = getComputedStyle(lab).display !== "none";
-    const w = shown ? lab.getComputedTextLength() : 0, h = 16;
-    if (!shown || !w) continue;
-    const r = m.r - (sc.roles[m.i] === "pad" ? 0 : 2);
+    if (getComputedStyle(lab).display === "none") continue;
+    const tb = lab.getBBox();
+    const w = tb.width, h = tb.height;
+    if (!w) continue;
+    const y0 = Number(lab.getAttribute("y")) || 0;
+    const asc = y0 - tb.y, desc = tb.y + tb.height - y0; // the text's extent above and below its baseline
+    const { ext } = m, gap = LABEL_GAP;
+    const mid = (asc - desc) / 2; // baseline that centres the text on the mark
     const cands = [
-      { x: r + 4, y: 5, a: "start", box: { l: m.x + r + 2, r: m.x + r + 6 + w, t: m.y - h / 2, b: m.y + h / 2 } },
-      { x: -r - 4, y: 5, a: "end", box: { l: m.x - r - 6 - w, r: m.x - r - 2, t: m.y - h / 2, b: m.y + h / 2 } },
-      { x: 0, y: -r - 6, a: "middle", box: { l: m.x - w / 2, r: m.x + w / 2, t: m.y - r - 6 - h, b: m.y - r - 4 } },
-      { x: 0, y: r + 16, a: "middle", box: { l: m.x - w / 2, r: m.x + w / 2, t: m.y + r + 2, b: m.y + r + 18 } },
+      { x: ext.r + gap, y: mid, a: "start" },
+      { x: ext.l - gap, y: mid, a: "end" },
+      { x: 0, y: ext.t - gap - desc, a: "middle" },
+      { x: 0, y: ext.b + gap + asc, a: "middle" },
     ];
-    if (sc.roles[m.i] === "pad") cands.splice(0, 4, cands[2]); // PAD's label never moves: always above it
-    let best = cands[0], cost = Infinity;
-    for (const c of cands) {
+    const isPad = sc.roles[m.i] === "pad";
+    const list = isPad ? [{ x: 0, y: y0, a: "middle" }] : cands; // PAD's label never moves: always above it
+    let best = null, cost = Infinity;
+    for (const c of list) {
+      const l = c.a === "start" ? c.x : c.a === "end" ? c.x - w : c.x - w / 2;
+      c.box = { l: m.x + l, r: m.x + l + w, t: m.y + c.y - asc, b: m.y + c.y + desc };
       let k = 0;
-      for (const b of boxes) if (b.i !== m.i || b.label) k += overlap(c.box, b);
-      if (c.box.l < sc.m.l || c.box.r > sc.W - sc.m.r || c.box.t < 0 || c.box.b > sc.H - sc.m.b) k += 1e6;
+      for (const bx of boxes) if (bx.i !== m.i || bx.label) k += overlap(c.box, bx);
+      if (c.box.l < 0 || c.box.r > sc.W || c.box.t < 0 || c.box.b > sc.H - sc.m.b + 2) k += 1e6;
       if (k < cost) { cost = k; best = c; }
       if (k === 0) break;
     }
-    lab.setAttribute("x", best.x);
-    lab.setAttribute("y", best.y);
+    lab.setAttribute("x", best.x.toFixed(2));
+    lab.setAttribute("y", best.y.toFixed(2));
     lab.setAttribute("text-anchor", best.a);
     // A label that would cover another is left for hover (PAD's, UNK's and the selection's never are).
-    const keep = sc.roles[m.i] === "pad" || sc.roles[m.i] === "unk" || sc.ids[m.i] === st.selected;
+    const keep = isPad || sc.roles[m.i] === "unk" || sc.ids[m.i] === st.selected;
     lab.classList.toggle("crowd", cost > 0 && !keep);
     if (cost === 0 || keep) boxes.push({ ...best.box, i: m.i, label: true });
   }
@@ -868,11 +981,12 @@ function fillIds(st, d) {
       if (id === d.pad) c.classList.add("pad");
       if (id === d.unk) c.classList.add("unk");
       el("div", "idnum", c, String(id));
-      const tok = id === d.pad ? words(d, "pad", "PAD") : tokenOf(d, id);
+      const tok = tokenOf(d, id);
       el("div", "idtok", c, tok);
       if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
     }
   });
+  // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
   // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
   const sel = st.selected;
   const row = ids[b] || [];
@@ -882,9 +996,11 @@ function fillIds(st, d) {
     el("div", "sellabel", note, words(d, "selected", ""));
     const line = el("div", "selline", note);
     line.setAttribute("data-token", String(sel));
-    el("span", "seltok", line, `${sel} · ${sel === d.pad ? words(d, "pad", "PAD") : tokenOf(d, sel)}`);
+    el("span", "seltok", line, `${sel} · ${tokenOf(d, sel)}`);
     el("span", "selmath", line, `W[${sel}, :] = out[${b}, ${where.join(", ")}]`);
   }
+  fitText(p, ".idtok, .idtyped, .selmath");
+  requestAnimationFrame(() => fitText(p, ".idtok, .idtyped, .selmath")); // again once every panel has its width
 }
 
 function fillOut(st, d) {
@@ -892,6 +1008,7 @@ function fillOut(st, d) {
   p.textContent = "";
   const out = d.out || {};
   const b = Number.isInteger(out.b) ? out.b : 0;
+  const present = !!d.present;
   const title = el("div", "ptitle", p);
   el("span", "", title, words(d, "out_title", "out") + ` [${b}]`);
   const vals = Array.isArray(out.values) ? out.values : [];
@@ -901,32 +1018,37 @@ function fillOut(st, d) {
   const grid = el("div", "wgrid outgrid", p);
   grid.style.setProperty("--cols", `var(--labw) repeat(${e}, minmax(0, 1fr))`);
   const head = el("div", "wrow whead", grid);
-  el("div", "wlab", head, "t");
-  for (let j = 0; j < e; j++) el("div", "wdim", head, String(j));
+  fillHeadRow(head, "t", e, e, false, false);
   const avail = p.clientHeight - 14 - title.offsetHeight - head.offsetHeight - 8 - vals.length;
-  const rowH = clamp(avail / Math.max(1, vals.length), 14, d.present ? 60 : 50);
-
+  const rowH = Math.floor(clamp(avail / Math.max(1, vals.length), 14, present ? 76 : 62));
   grid.style.setProperty("--rowh", rowH + "px");
-  const cellFs = Math.min(clamp(rowH * 0.5, 11, d.present ? 24 : 19), cellWidth(head) / 3.2);
-  grid.style.setProperty("--cellfs", cellFs + "px");
-  const showNums = cellFs >= 11;
-  grid.classList.toggle("nonums", !showNums);
+  let plan = planNumbers(st, grid, head, e, rowH, absmax, present, "var(--labw) %COLS%", true);
+  // A row of the output is a copy of a row of W: the same columns, decimals and type as W shows.
+  const wp = st.wPlan;
+  if (wp && wp.e === e && wp.nums && plan.nums) {
+    plan = { e, shown: Math.min(plan.shown, wp.shown), dec: Math.min(plan.dec, wp.dec), fs: Math.min(plan.fs, wp.fs), nums: true };
+  } else if (wp && wp.e === e && !wp.nums) {
+    plan = { e, shown: e, dec: 2, fs: MIN_FS, nums: false }; // W shows colours only: so does its copy
+  }
+  grid.style.setProperty("--cols", `var(--labw) repeat(${plan.shown}, minmax(0, 1fr))` + (plan.shown < e ? " minmax(2.6em, 0.4fr)" : ""));
+  fillHeadRow(head, "t", e, plan.shown, false, false);
+  grid.style.setProperty("--cellfs", plan.fs + "px");
+  grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
+  grid.classList.toggle("nonums", !plan.nums);
   vals.forEach((row, t) => {
     const r = el("div", "wrow", grid);
     const id = ids[t];
     if (id !== undefined) r.setAttribute("data-token", String(id));
     if (id === d.pad) r.classList.add("pad");
+    if (id === d.unk) r.classList.add("unk");
     r.setAttribute("data-t", String(t));
     const lab = el("div", "wlab", r);
     el("span", "wid", lab, "t=" + t);
-    el("span", "wtok", lab, id === undefined ? "" : id === d.pad ? words(d, "pad", "PAD") : tokenOf(d, id));
-    for (let j = 0; j < e; j++) {
-      const h = heat(row[j], absmax, st.dark);
-      const c = el("div", "wcell", r, showNums ? fmt(row[j]) : "");
-      c.style.background = h.bg;
-      c.style.color = h.ink;
-    }
+    el("span", "wtok", lab, id === undefined ? "" : tokenOf(d, id));
+    fillCells(st, r, row, plan, plan.nums, absmax);
   });
+  fitText(p, ".wtok");
+  requestAnimationFrame(() => fitText(p, ".wtok"));
 }
 
 // The selected id's cells, its W row and its output rows, joined by lines: one connected thing.

@@ -261,3 +261,158 @@ def test_screenshots_dark(open_stage):
     with serve(*DARK) as url:
         paths = shoot(open_stage, url, "dark")
     assert all(p.stat().st_size > 10_000 for p in paths)
+
+
+# ---- what a reader sees: numbers that fit, exact zeros, labels clear of marks, a still plot ----
+
+NARROW = (850, 720)  # the main area at 1280×720 with the sidebar open is about 790 px wide
+
+READ_CELLS = """(root) => {  // every text whose own (unrounded) width is more than its box's: clipped or "…"
+    const over = [];
+    root.querySelectorAll('.wcell, .gtext, .ptitle > span:first-child, .idtok, .idtyped, .wtok, .lossnum, .wmore, .selmath')
+        .forEach(e => {
+            const cs = getComputedStyle(e), box = e.getBoundingClientRect();
+            const room = box.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+            const range = document.createRange(); range.selectNodeContents(e);
+            const text = range.getBoundingClientRect().width;
+            const clip = e.closest('.wgrad, .wcell, .wlab, .idcell, .ptitle, .selnote') || e.parentElement;
+            const cb = clip.getBoundingClientRect();
+            if (box.width > 0 && (text > room + 0.5 || box.right > cb.right + 0.5))
+                over.push(e.className + ': ' + e.textContent + ` ${text.toFixed(1)}>${room.toFixed(1)}`);
+        });
+    return over;
+}"""
+
+
+def shown_number(text: str) -> float:
+    return float(text.replace("\u2212", "-"))
+
+
+@pytest.mark.parametrize("e", [4, 8, 16])
+def test_every_number_fits_its_cell_and_reads_the_value_sent(open_stage, light_url, e):
+    from components.stage.sample import sample_data
+
+    page = open_stage(light_url, f"lang=en&mode=lookup&e={e}&height=490", *NARROW)
+    assert page.locator(STAGE).evaluate(READ_CELLS) == []  # nothing clipped: titles, tokens, numbers
+    data = sample_data(0, e=e, lang="en", mode="lookup", height=490)
+    rows = page.locator(f"{STAGE} .wpanel .wrow[data-token]")
+    shown = rows.first.locator(".wcell").count()
+    assert 1 <= shown <= e
+    more = page.locator(f"{STAGE} .wpanel .whead .wmore")
+    assert more.count() == (1 if shown < e else 0)
+    if shown < e:
+        assert more.inner_text() == f"\u2026 +{e - shown}"
+    for r, id_ in enumerate(data["w"]["rows"]):
+        texts = rows.nth(r).locator(".wcell").all_inner_texts()
+        assert len(texts) == shown
+        for j, text in enumerate(texts):
+            dec = len(text.split(".")[1]) if "." in text else 0
+            assert dec >= 1 and abs(shown_number(text) - data["w"]["values"][r][j]) <= 0.5 * 10 ** -dec + 1e-9, (id_, j, text)
+    out = page.locator(f"{STAGE} .outpanel .wrow[data-token]")
+    assert out.first.locator(".wcell").count() == shown  # the output shows the same columns as W
+    fs = page.locator(STAGE).evaluate("r => [r.querySelector('.wpanel .wcell'), r.querySelector('.outpanel .wcell')]"
+                                      ".map(c => getComputedStyle(c).fontSize)")
+    assert fs[0] == fs[1] and float(fs[0][:-2]) >= 11  # a row of W and its copy look alike, readable
+
+
+def test_gradient_norms_show_two_significant_digits_and_exact_zeros(open_stage, light_url):
+    from components.stage.sample import sample_data
+
+    page = open_stage(light_url, "lang=en&play=1&frames=30&sps=120", *NARROW)
+    for step in (30, 60):  # after 60 steps the sample's norms are around 1e-3
+        next_step(page, step)
+    data = sample_data(60, lang="en")
+    for r, id_ in enumerate(data["w"]["rows"]):
+        cell = page.locator(f"{STAGE} .wpanel .wrow[data-token='{id_}'] .wgrad")
+        g = data["w"]["grad_norm"][r]
+        text = cell.inner_text().strip()
+        if g == 0:
+            assert text == "0" and "zero" in cell.get_attribute("class")  # exact, and styled as such
+            assert ("padzero" in cell.get_attribute("class")) == (id_ == data["pad"])
+        else:
+            assert text != "0" and "zero" not in cell.get_attribute("class")
+            mantissa = text.replace("\u2212", "-").split("e")[0].lstrip("-0.")
+            assert len(mantissa.replace(".", "")) == 2, text  # two significant digits
+            assert abs(shown_number(text) - g) <= 0.051 * g, (text, g)
+            bar, num = cell.locator(".gbar").bounding_box(), cell.locator(".gtext").bounding_box()
+            assert bar["y"] >= num["y"] + num["height"] - 1, "the bar covers the number"
+    assert page.locator(STAGE).evaluate(READ_CELLS) == []
+
+
+def test_the_plot_does_not_move_when_the_loss_appears(open_stage, light_url):
+    from components.stage.sample import sample_data
+
+    page = open_stage(light_url, "lang=ko&height=490", *NARROW)
+    head0, pad0, plot0 = box(page, ".head"), spot(page, ".pt[data-role='pad'] .mark"), spot(page, ".psvg")
+    assert page.locator(f"{STAGE} .lossnum").inner_text() == "\u2013"
+    next_step(page, 1)
+    assert box(page, ".head")["height"] == head0["height"]
+    assert spot(page, ".psvg") == plot0 and spot(page, ".pt[data-role='pad'] .mark") == pad0
+    loss = sample_data(1)["loss"][-1]
+    assert page.locator(f"{STAGE} .lossnum").inner_text() == f"{loss:#.4g}"  # 4 significant digits, trailing zeros kept
+
+
+def test_labels_keep_clear_of_every_mark_and_name_tokens_as_the_vocabulary_does(open_stage, light_url):
+    from components.stage.sample import sample_data
+
+    page = open_stage(light_url, "lang=en&height=490", *NARROW)
+    for step in (1, 2, 3):
+        next_step(page, step)
+    page.mouse.move(2, 2)
+    hits = page.locator(STAGE).evaluate("""(root) => {
+        const marks = [...root.querySelectorAll('.pt .mark')].map(m => [m.closest('.pt'), m.getBoundingClientRect()]);
+        const out = [];
+        for (const lab of root.querySelectorAll('.pt .lbl')) {
+            if (getComputedStyle(lab).display === 'none') continue;
+            const g = lab.closest('.pt'), a = lab.getBoundingClientRect();
+            for (const [p, b] of marks) {
+                if (g.dataset.role === 'pad' && p !== g) continue;  // PAD's label never moves: only its own mark counts
+                const gap = 1;
+                if (a.left < b.right + gap && b.left < a.right + gap && a.top < b.bottom + gap && b.top < a.bottom + gap)
+                    out.push(g.dataset.token + ' touches ' + p.dataset.token);
+            }
+        }
+        return out;
+    }""")
+    assert hits == []
+    data = sample_data(3, lang="en")
+    pad, unk = str(data["pad"]), str(data["unk"])
+    for token in (pad, unk):
+        assert page.locator(f"{STAGE} .pt[data-token='{token}'] .lbl").text_content() == data["tokens"][token]
+        assert page.locator(f"{STAGE} .wrow[data-token='{token}'] .wtok").inner_text() == data["tokens"][token]
+
+
+def test_a_hollow_ring_answers_on_its_whole_disc(open_stage, light_url):
+    page = open_stage(light_url, "lang=en", *NARROW)
+    ring = page.locator(f"{STAGE} .pt[data-role='unused']").first
+    token = ring.get_attribute("data-token")
+    b = ring.locator(".mark").bounding_box()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)  # the centre: inside the ring, not on it
+    assert "hl" in classes(page, f".wrow[data-token='{token}']")[0]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1440, 900), NARROW])
+@pytest.mark.parametrize("mode", ["train", "lookup"])
+def test_every_panel_is_inside_the_stage_at_the_apps_height(open_stage, light_url, size, mode):
+    page = open_stage(light_url, f"lang=ko&mode={mode}&height=490", *size)
+    if mode == "train":
+        next_step(page, 1)
+    outside = page.locator(STAGE).evaluate("""(root) => {
+        const r = root.getBoundingClientRect(), bad = [];
+        root.querySelectorAll('.head, .panel, .psvg, .axtitle, .tick, .wgrid, .idgrid, .selnote, .pfoot').forEach(e => {
+            const b = e.getBoundingClientRect();
+            if (b.width && (b.left < r.left - 0.5 || b.top < r.top - 0.5 || b.right > r.right + 0.5 || b.bottom > r.bottom + 0.5))
+                bad.push(e.className.baseVal ?? e.className);
+        });
+        root.querySelectorAll('.panel').forEach(p => {  // and nothing inside a panel is cut by its edge
+            const pb = p.getBoundingClientRect();
+            p.querySelectorAll('.wrow, .idcell, .axtitle, .pfoot, .selnote').forEach(e => {
+                const b = e.getBoundingClientRect();
+                if (b.width && (b.bottom > pb.bottom + 0.5 || b.right > pb.right + 0.5)) bad.push('cut: ' + (e.className.baseVal ?? e.className));
+            });
+        });
+        return bad;
+    }""")
+    assert page.locator(STAGE).bounding_box()["height"] == 490
+    assert outside == []
+    assert page.locator(STAGE).evaluate(READ_CELLS) == []
