@@ -112,7 +112,15 @@ function heat(v, absmax, dark) {
   const end = t < 0 ? (dark ? [86, 170, 230] : [0, 90, 160]) : (dark ? [240, 170, 40] : [200, 110, 0]);
   const u = Math.pow(Math.abs(t), 0.85);
   const c = mid.map((m, i) => Math.round(m + (end[i] - m) * u));
-  return { bg: `rgb(${c[0]},${c[1]},${c[2]})`, ink: u > 0.55 ? (dark ? "#111" : "#fff") : "var(--fg)" };
+  return { bg: `rgb(${c[0]},${c[1]},${c[2]})`, ink: inkOn(c) };
+}
+
+// The text colour that reads best on an rgb background: near-black or white, whichever has the
+// higher WCAG contrast (at least 4.5:1 on every colour of the heat scale).
+function inkOn(c) {
+  const lin = c.map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+  const L = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+  return (L + 0.05) / (0.0056 + 0.05) >= 1.05 / (L + 0.05) ? "#111" : "#fff";
 }
 
 function niceTicks(a, b, n) {
