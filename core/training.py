@@ -128,14 +128,20 @@ class Lab:
         self._ticket.hold(self.held_bytes)
 
     def held_bytes(self) -> int:
-        """Bytes this lab's tensors hold now: parameters, gradients, optimizer state, snapshots.
+        """Bytes this lab's tensors held when it last measured them (`_measure`).
 
-        Called from other sessions' threads (admission) while this lab may be stepping: each dict is
-        copied with one list() call, which the GIL does not interrupt, before it is walked."""
+        Called from other sessions' threads (admission) while this lab may be stepping, so it reads
+        a plain int and never a tensor: reading another thread's gradient while its backward pass or
+        optimizer frees it crashed the server (a segmentation fault, bench/bench_load.py)."""
+        return self._held
+
+    def _measure(self) -> None:
+        """Count, in this lab's own thread, the bytes its parameters, gradients, optimizer state and
+        snapshots hold now, for `held_bytes`."""
         params = list(self.model.parameters())
         tensors = params + [p.grad for p in params if p.grad is not None]
-        tensors += [v for state in list(self.optimizer.state.values()) for v in list(state.values()) if torch.is_tensor(v)]
-        return sum(t.numel() * t.element_size() for t in tensors) + sum(a.nbytes for a in list(self.snapshots.values()))
+        tensors += [v for state in self.optimizer.state.values() for v in state.values() if torch.is_tensor(v)]
+        self._held = sum(t.numel() * t.element_size() for t in tensors) + sum(a.nbytes for a in self.snapshots.values())
 
     def _start(self) -> None:
         """Step 0: the seeded model, a fresh optimizer, an empty history."""
@@ -152,6 +158,7 @@ class Lab:
         # ("load", step, {name: tensor}). With the recipe it decides the weights at every step (back_to).
         self.events: list[tuple[str, int, object]] = []
         self.diverged: Problem | None = None  # set when a step made the loss or a parameter non-finite
+        self._measure()
 
     # ---- looking up ----------------------------------------------------------------------
     @property
@@ -223,6 +230,7 @@ class Lab:
             self.last = StepRecord(self.steps, self.losses[-1], rows, used, grad_rows, unused_max, self._moved(w, before))
         if snapshot:
             self._keep_snapshot()
+        self._measure()
         return self.last
 
     def _finite(self) -> bool:
@@ -283,6 +291,7 @@ class Lab:
         self.uid = uuid.uuid4().hex  # the steps after ``step`` will be new: caches keyed by the old uid must not serve them
         _play(self, events, step)
         self.snapshots = kept | {self.steps: self.snapshots[self.steps]}
+        self._measure()
 
     def _before(self, w: torch.Tensor) -> torch.Tensor:
         """W as it is before this step, read-only: the snapshot kept at this step, which is a copy of it
@@ -359,6 +368,7 @@ class Lab:
         self.pad_edits.append((self.steps, tuple(float(x) for x in v)))
         self.events.append(("pad", self.steps, self.pad_edits[-1][1]))
         self.snapshots[self.steps] = self.weight_numpy()
+        self._measure()
 
     def load_parameters(self, tensors: dict[str, torch.Tensor]) -> None:
         """Copy parameters in by name (``"embedding.weight"`` is W), as an imported file asks; kept as an
@@ -373,6 +383,7 @@ class Lab:
                 params[n].copy_(c)
         self.events.append(("load", self.steps, copies))
         self.snapshots[self.steps] = self.weight_numpy()
+        self._measure()
 
     def snapshot_limit(self) -> int:
         """How many W snapshots fit the per-session budget (at least first and latest)."""
