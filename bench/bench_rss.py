@@ -2,7 +2,7 @@
 
     python bench/bench_rss.py                      # all variants side by side (~4 min, ~1.5 GB per server)
     python bench/bench_rss.py --variants as_is,ttl10_gc_trim --after 60
-    python bench/bench_rss.py --no-churn           # nobody else opens or closes a tab after the close
+    python bench/bench_rss.py --churn none         # nobody else Steps, opens or closes a tab after the close
 
 For each variant, its own server (all started at once, measured on the same timeline):
 
@@ -11,8 +11,9 @@ For each variant, its own server (all started at once, measured on the same time
 2. A tab loads the "large" preset (100,000 tokens × 300), opens the training view and Steps once.
    RSS now is "open".
 3. That tab closes its websocket. RSS is sampled every second for ``--after`` seconds (default 60);
-   "after" is the last sample. Meanwhile the class goes on (unless ``--no-churn``): every 10 s the
-   bystander Steps and a short-lived tab opens the page and closes it, as learners come and go.
+   "after" is the last sample. Meanwhile the class goes on: every 10 s the
+   bystander Steps and a short-lived tab opens the page and closes it, as learners come and go
+   (``--churn steps``: only the Step; ``--churn none``: nothing).
 4. Steps 2–3 again (``--cycles``, default 2): a level that stays up after the first cycle but not
    after the second is a one-time cost (imports, first-use buffers), not a leak per session.
 
@@ -52,6 +53,7 @@ from _common import ROOT, fmt_bytes, machine_note, table  # noqa: E402
 from bench_load import StreamlitServer, Tab, need_websockets, open_view, step  # noqa: E402
 
 GOAL = 0.10  # "after" within 10 % of "before"
+CHURN = {"both": "a Step and a passing tab every 10 s", "steps": "a Step every 10 s", "none": "no churn"}
 
 WRAPPER = '''"""app.py with a janitor thread (bench/bench_rss.py): gc.collect() every {period} s{trim_doc}."""
 import sys, threading, time, gc, ctypes, runpy
@@ -67,9 +69,11 @@ def _janitor():
         if {reap}:  # Streamlit's private session store: drop expired disconnected sessions now
             try:
                 from streamlit.runtime import Runtime
-                Runtime.instance()._session_mgr._session_storage._cache.expire()
-            except Exception:
-                pass
+                dropped = Runtime.instance()._session_mgr._session_storage._cache.expire()
+                if dropped:
+                    print(f"bench janitor: dropped {{len(dropped)}} expired session(s)", file=sys.stderr, flush=True)
+            except Exception as e:
+                print(f"bench janitor: could not reap: {{e!r}}", file=sys.stderr, flush=True)
         gc.collect()
         if {trim}:
             libc.malloc_trim(0)
@@ -102,7 +106,7 @@ def script_for(janitor: dict | None, tmp: Path, period: int) -> Path:
     return path
 
 
-async def timeline(name: str, srv: StreamlitServer, after: int, churn: bool, cycles: int, out: dict) -> None:
+async def timeline(name: str, srv: StreamlitServer, after: int, churn: str, cycles: int, out: dict) -> None:
     r = out[name] = {"errors": [], "samples": [], "open": [], "after": []}
     try:
         bystander = Tab(srv.ws_url, f"{name} bystander", 300)
@@ -123,10 +127,12 @@ async def timeline(name: str, srv: StreamlitServer, after: int, churn: bool, cyc
             while (now := time.monotonic()) < t_close + after:
                 if cycle == cycles - 1:
                     r["samples"].append((now - t_close, srv.rss()))
-                if churn and now >= next_churn:
+                if churn != "none" and now >= next_churn:
                     next_churn += 10
                     k += 1
                     await step(bystander, k)
+                    if churn == "steps":
+                        continue
                     passer = Tab(srv.ws_url, f"{name} passer-by", 300)
                     await passer.open()
                     await passer.run()
@@ -146,7 +152,8 @@ def main() -> None:
     ap.add_argument("--period", type=int, default=10, help="seconds between the janitor thread's collections")
     ap.add_argument("--cycles", type=int, default=2,
                     help="100k sessions opened and closed one after another (the second tells a one-time cost from a leak)")
-    ap.add_argument("--no-churn", action="store_true", help="no Steps or passing tabs after the close")
+    ap.add_argument("--churn", choices=("both", "steps", "none"), default="both",
+                    help="after the close, every 10 s: the bystander Steps and a tab passes (both), only the Step, or nothing")
     args = ap.parse_args()
     need_websockets()
     names = [v for v in args.variants.split(",") if v]
@@ -156,7 +163,7 @@ def main() -> None:
     after = max(5, min(args.after, 180))
     cycles = max(1, min(args.cycles, 3))
     print(f"# bench_rss: server RSS around a closed 100k session ({after} s after the close, "
-          f"{'no churn' if args.no_churn else 'a Step and a passing tab every 10 s'})\n\n{machine_note()}\n")
+          f"{CHURN[args.churn]})\n\n{machine_note()}\n")
     t0 = time.perf_counter()
     out: dict = {}
     with tempfile.TemporaryDirectory(prefix="bench_rss_") as tmp:
@@ -167,9 +174,13 @@ def main() -> None:
                 servers[n] = StreamlitServer(script_for(janitor, Path(tmp), args.period), extra=extra)
 
             async def go():
-                await asyncio.gather(*(timeline(n, servers[n], after, not args.no_churn, cycles, out) for n in names))
+                await asyncio.gather(*(timeline(n, servers[n], after, args.churn, cycles, out) for n in names))
 
             asyncio.run(go())
+            for n, srv in servers.items():
+                notes = [line for line in srv.log_tail(10**6).splitlines() if line.startswith("bench janitor")]
+                if notes:
+                    print(f"{n} server: " + "; ".join(sorted(set(notes))))
         finally:
             for s in servers.values():
                 s.stop()
