@@ -10,6 +10,7 @@ import streamlit as st
 import torch
 
 import session
+import upkeep
 from components import inputs, keeper, sidebar, style, training
 from components.page_lang import page_lang
 from components.i18n import lang_from_locale, md, problem_text, t
@@ -28,6 +29,7 @@ TORCH_THREADS = 1
 def main() -> None:
     if torch.get_num_threads() != TORCH_THREADS:
         torch.set_num_threads(TORCH_THREADS)
+    upkeep.start_once()
     st.set_page_config(page_title="nn.Embedding Explorer", page_icon="🧮", layout="wide")
     ex = session.explorer()
     session.ensure(Keys.LANG, lang_from_locale(st.context.locale))
