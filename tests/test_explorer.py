@@ -216,7 +216,7 @@ def test_any_sequence_of_actions_keeps_one_recipe_and_a_fixed_pad_point(actions)
         assert lab.weight.shape == (recipe.vocab.size, recipe.config.embedding_dim)
         for dims in (2, 3):
             pic = ex.picture(dims)
-            key = (id(lab), dims, pic.version, len(lab.pad_edits))
+            key = (lab.uid, dims, pic.version, len(lab.pad_edits))  # uid: id() of a collected lab is reused
             if key in pad_seen:
                 assert pic.pad_xy.tobytes() == pad_seen[key]
             pad_seen[key] = pic.pad_xy.tobytes()
