@@ -40,3 +40,20 @@ def _clear_streamlit_caches():
 
         st.cache_data.clear()
         st.cache_resource.clear()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium for the whole session: Playwright's sync API allows one running instance per thread,
+    so every browser test (tests/e2e/, test_safety_markdown.py) shares it."""
+    from tests.e2e.helpers import CHROMIUM, LAUNCH_ARGS, unavailable_reason
+
+    reason = unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield b
+        b.close()

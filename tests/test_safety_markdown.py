@@ -20,7 +20,7 @@ import urllib.request
 import pytest
 
 from components.safe_text import code_placeholders, md_code, md_escape, plotly_escape, safe_params
-from tests.e2e.helpers import CHROMIUM, LAUNCH_ARGS, ROOT, unavailable_reason
+from tests.e2e.helpers import ROOT, unavailable_reason
 
 PORT = int(os.environ.get("SAFETY_MARKDOWN_PORT", "8612"))
 
@@ -81,12 +81,10 @@ def test_md_escape_and_md_code_are_plain_functions_of_the_text():
 
 
 @pytest.fixture(scope="module")
-def page_of_samples(tmp_path_factory):
+def page_of_samples(tmp_path_factory, browser):
     reason = unavailable_reason()
     if reason:
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
     tmp = tmp_path_factory.mktemp("md")
     (tmp / "samples.json").write_text(json.dumps(HOSTILE, ensure_ascii=False), encoding="utf-8")
     (tmp / "app.py").write_text(APP.format(root=str(ROOT)), encoding="utf-8")
@@ -98,24 +96,22 @@ def page_of_samples(tmp_path_factory):
     url = f"http://127.0.0.1:{PORT}"
     try:
         _wait_healthy(url, proc)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-            page = browser.new_page(viewport={"width": 1200, "height": 2000})
-            outside: list[str] = []
+        page = browser.new_page(viewport={"width": 1200, "height": 2000})  # the session's one Chromium
+        outside: list[str] = []
 
-            def route(r):
-                if r.request.url.startswith(url):
-                    r.continue_()
-                else:
-                    outside.append(r.request.url)
-                    r.abort()
+        def route(r):
+            if r.request.url.startswith(url):
+                r.continue_()
+            else:
+                outside.append(r.request.url)
+                r.abort()
 
-            page.route("**/*", route)
-            page.goto(url)
-            page.locator(".st-key-done").wait_for(timeout=60_000)
-            page.wait_for_timeout(1500)  # lazy plugins (KaTeX, emoji) load after the first paint
-            yield page, outside
-            browser.close()
+        page.route("**/*", route)
+        page.goto(url)
+        page.locator(".st-key-done").wait_for(timeout=60_000)
+        page.wait_for_timeout(1500)  # lazy plugins (KaTeX, emoji) load after the first paint
+        yield page, outside
+        page.close()
     finally:
         proc.terminate()
         proc.wait(timeout=15)

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from .helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, ROOT, VIEWPORT, open_app, unavailable_reason
+from .helpers import ARTIFACTS, ROOT, VIEWPORT, open_app, unavailable_reason
 
 SERVER_START_S = 60
 
@@ -67,19 +67,6 @@ def app_url():
             proc.kill()
             proc.wait(timeout=15)
         log.close()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    reason = unavailable_reason()
-    if reason:
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

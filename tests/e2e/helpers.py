@@ -324,13 +324,12 @@ def section(page, lang: str, name: str) -> None:
 def open_editors(page) -> None:
     """Unfold the editors (vocabulary table and sentences) at the top of the page.
 
-    The expander has no key and its label counts the tokens and sentences, so Streamlit may draw it
-    folded again after an edit: open it, let the page settle, and open it again if it folded.
+    Open it, let the page settle, and open it again if a rerun folded it.
     """
-    details = page.locator("details", has=page.locator(".st-key-sentences"))
+    details = page.locator(".st-key-editors details").first
     for _ in range(3):
         if details.get_attribute("open") is None:
-            details.locator("summary").click()
+            details.locator("summary").first.click()
         wait_idle(page)
         if details.get_attribute("open") is not None:
             break

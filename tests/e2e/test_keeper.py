@@ -7,7 +7,6 @@ against a fresh torch computation (the default example trained the same steps), 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import subprocess
 import sys
@@ -16,7 +15,7 @@ import time
 import pytest
 
 from .conftest import _health
-from .helpers import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, ROOT, unavailable_reason
+from .helpers import ARTIFACTS, ROOT, unavailable_reason
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -89,67 +88,64 @@ def server():
         stop_server(holder["proc"])
 
 
-def test_work_survives_reload_outage_and_restart(server):
-    from playwright.sync_api import sync_playwright
-
+def test_work_survives_reload_outage_and_restart(server, browser):
     want = f"steps={STEPS} w={answer_key(STEPS)}"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            ctx = browser.new_context(locale="ko-KR", viewport={"width": 1000, "height": 900})
-            ctx.set_default_timeout(60_000)
-            page = ctx.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(URL)
-            wait_shown(page, 0)
-            assert page.locator(OFFER).count() == 0  # a fresh browser has nothing to offer
-            for n in range(1, STEPS + 1):
-                page.locator(".st-key-keeper_step button").click()
-                wait_shown(page, n)
-            assert shown(page) == want  # the app's W is torch's W
-            page.wait_for_function("(n) => { const r = localStorage.getItem('nn-embedding-explorer.work');"
-                                   " return r !== null && JSON.parse(r).steps === n; }", arg=STEPS)
-
-            # 1. reload: the page starts over, and offers the work back
-            page.reload()
-            wait_shown(page, 0)
-            offer = page.locator(OFFER)
-            offer.wait_for(state="visible")
-            assert f"{STEPS}단계" in offer.inner_text()
-            assert stored_steps(page) == STEPS  # not overwritten by the fresh page
-            offer.click()
-            assert wait_shown(page, STEPS) == want
-            page.locator(OFFER).wait_for(state="detached")
-
-            # 2. outage: the banner says the work is kept here
-            stop_server(server["proc"])
-            banner = page.locator(BANNER)
-            banner.wait_for(state="visible", timeout=30_000)
-            text = banner.inner_text()
-            assert "이 브라우저에 저장되어" in text and f"{STEPS}단계" in text
-
-            # 3. restart, then reload: offered again, restored again
-            server["proc"] = start_server("e2e-keeper-2.log")
-            page.locator(BANNER).wait_for(state="hidden", timeout=60_000)  # reconnected
-            page.reload()
-            wait_shown(page, 0)
-            page.locator(OFFER).wait_for(state="visible")
-            page.locator(OFFER).click()
-            assert wait_shown(page, STEPS) == want
-
-            # 4. restart without a reload: the first click lands in a new session at step 0, and the
-            # kept work (not overwritten by that click) is offered on the spot
-            stop_server(server["proc"])
-            page.locator(BANNER).wait_for(state="visible", timeout=30_000)
-            server["proc"] = start_server("e2e-keeper-3.log")
-            page.locator(BANNER).wait_for(state="hidden", timeout=60_000)
+    # The session's one Chromium (tests/conftest.py); a context of its own keeps localStorage apart.
+    ctx = browser.new_context(locale="ko-KR", viewport={"width": 1000, "height": 900})
+    try:
+        ctx.set_default_timeout(60_000)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(URL)
+        wait_shown(page, 0)
+        assert page.locator(OFFER).count() == 0  # a fresh browser has nothing to offer
+        for n in range(1, STEPS + 1):
             page.locator(".st-key-keeper_step button").click()
-            wait_shown(page, 1)
-            page.locator(OFFER).wait_for(state="visible")
-            assert f"{STEPS}단계" in page.locator(OFFER).inner_text() and stored_steps(page) == STEPS
-            page.locator(OFFER).click()
-            assert wait_shown(page, STEPS) == want
-            assert errors == []
-        finally:
-            browser.close()
+            wait_shown(page, n)
+        assert shown(page) == want  # the app's W is torch's W
+        page.wait_for_function("(n) => { const r = localStorage.getItem('nn-embedding-explorer.work');"
+                               " return r !== null && JSON.parse(r).steps === n; }", arg=STEPS)
+
+        # 1. reload: the page starts over, and offers the work back
+        page.reload()
+        wait_shown(page, 0)
+        offer = page.locator(OFFER)
+        offer.wait_for(state="visible")
+        assert f"{STEPS}단계" in offer.inner_text()
+        assert stored_steps(page) == STEPS  # not overwritten by the fresh page
+        offer.click()
+        assert wait_shown(page, STEPS) == want
+        page.locator(OFFER).wait_for(state="detached")
+
+        # 2. outage: the banner says the work is kept here
+        stop_server(server["proc"])
+        banner = page.locator(BANNER)
+        banner.wait_for(state="visible", timeout=30_000)
+        text = banner.inner_text()
+        assert "이 브라우저에 저장되어" in text and f"{STEPS}단계" in text
+
+        # 3. restart, then reload: offered again, restored again
+        server["proc"] = start_server("e2e-keeper-2.log")
+        page.locator(BANNER).wait_for(state="hidden", timeout=60_000)  # reconnected
+        page.reload()
+        wait_shown(page, 0)
+        page.locator(OFFER).wait_for(state="visible")
+        page.locator(OFFER).click()
+        assert wait_shown(page, STEPS) == want
+
+        # 4. restart without a reload: the first click lands in a new session at step 0, and the
+        # kept work (not overwritten by that click) is offered on the spot
+        stop_server(server["proc"])
+        page.locator(BANNER).wait_for(state="visible", timeout=30_000)
+        server["proc"] = start_server("e2e-keeper-3.log")
+        page.locator(BANNER).wait_for(state="hidden", timeout=60_000)
+        page.locator(".st-key-keeper_step button").click()
+        wait_shown(page, 1)
+        page.locator(OFFER).wait_for(state="visible")
+        assert f"{STEPS}단계" in page.locator(OFFER).inner_text() and stored_steps(page) == STEPS
+        page.locator(OFFER).click()
+        assert wait_shown(page, STEPS) == want
+        assert errors == []
+    finally:
+        ctx.close()

@@ -72,15 +72,7 @@ def overflow(page, view: str) -> dict[str, str]:
 # Measured on 2026-11-30 (Debian's Chromium, fonts-noto-cjk, the chapter's example): the stage is 540 px
 # (training) / 520 px (lookup) tall below the controls, which does not fit under 720 px. Strict: a fix turns these into failures
 # that ask for the marker to go.
-_TRAIN_720 = ("after the first Step the timeline slider (≈83 px) sits between the bar and the training stage, so the "
-              "stage (540 px tall, top at y≈297) ends at y≈837 in a 720 px viewport: the W heatmap's panel and the "
-              "scatter's panel are each 117 px past the bottom edge (the scatter's lower half, its x axis and title "
-              "are cut off; W's rows end at y≈640, inside)")
-_LOOKUP_720 = ("the lookup stage (520 px tall, top at y≈282 under the sentence picker and the shapes line) ends at "
-               "y≈801 in a 720 px viewport: the id matrix, W and output panels are each 81 px past the bottom edge "
-               "(their rows, at the chapter's size, end above y≈560)")
-KNOWN_OVERFLOW: dict[tuple[str, str, str], str] = {
-    ("1280x720", lang, view): reason for lang in LOCALES for view, reason in (("train", _TRAIN_720), ("lookup", _LOOKUP_720))}
+KNOWN_OVERFLOW: dict[tuple[str, str, str], str] = {}  # (size, lang, view) → why it still overflows
 
 
 def _cases():
@@ -135,12 +127,6 @@ def _why(page) -> str:
     return f"{t}, plot at y={p['y'] - r['y']:.1f}"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "measured 2026-11-30, chapter example, 1400×900: two causes. (1) The scatter's plot sits 3 px lower in the stage "
-    "once a loss exists (plot top y=98.7 at step 0, 101.7 from step 1 on: the header grows), so PAD jumps 3 px at "
-    "the first Step and back on a timeline move to step 0. (2) The axis ranges widen, so PAD's own transform in the "
-    "plot changes although its coordinates do not: translate(241.22,92.80) at step 0 → (241.22,92.16) after Step 1 "
-    "→ (240.48,96.82) after ~3 s of Play → (239.87,99.88) after Run 20: 7 px down and 1.4 px left in all"))
 def test_the_pad_point_does_not_move_by_a_pixel(ko_page):
     page = ko_page
     section(page, "ko", "train")
