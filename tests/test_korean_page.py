@@ -61,9 +61,6 @@ def test_the_korean_page_has_no_fallback_particles_and_particles_agree(seen):
     assert not bad, bad
 
 
-@pytest.mark.xfail(reason="components/training.py still hard-codes id / token / ‖grad‖ / grad and "
-                          "'{step} · token' / 'cos' headers: the lead switches them to t(lang, 'label.col.*')",
-                   strict=False)
 def test_the_korean_page_has_no_english_table_headers(seen):
     english = {"id", "token", "‖grad‖", "grad", "cos"}
     found = [(where, h) for where, _, headers in seen for h in headers

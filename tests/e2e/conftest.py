@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from .helpers import ARTIFACTS, ROOT, VIEWPORT, open_app, unavailable_reason
+from .helpers import ARTIFACTS, ROOT, VIEWPORT, open_app, stop_server, unavailable_reason
 
 SERVER_START_S = 60
 
@@ -60,12 +60,7 @@ def app_url():
             time.sleep(0.25)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=15)
+        stop_server(proc)
         log.close()
 
 

@@ -451,3 +451,15 @@ def assert_healthy(page) -> None:
     assert exceptions.count() == 0, exceptions.first.inner_text()
     errors = [e for e in getattr(page, "e2e_js_errors", []) if "ResizeObserver" not in e]
     assert not errors, errors
+
+
+def stop_server(proc) -> None:
+    """Stop a ``streamlit run`` started by a test: terminate, then kill if it does not go in 15 s."""
+    import subprocess
+
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=15)

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from .conftest import _health
-from .helpers import ARTIFACTS, ROOT, unavailable_reason
+from .helpers import ARTIFACTS, ROOT, stop_server, unavailable_reason
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -43,15 +43,6 @@ def start_server(log_name: str) -> subprocess.Popen:
             pytest.fail(f"keeper_app did not start on port {PORT}", pytrace=False)
         time.sleep(0.25)
     return proc
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=15)
 
 
 def answer_key(steps: int) -> str:

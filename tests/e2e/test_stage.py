@@ -15,7 +15,7 @@ import time
 import pytest
 
 from .conftest import _free_port, _health
-from .helpers import ARTIFACTS, ROOT, SCREENSHOTS, unavailable_reason
+from .helpers import ARTIFACTS, ROOT, SCREENSHOTS, stop_server, unavailable_reason
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -44,12 +44,7 @@ def serve(*extra: str):
             time.sleep(0.25)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=15)
+        stop_server(proc)
         log.close()
 
 
