@@ -148,13 +148,15 @@ def free_port() -> int:
 class Server:
     """``python -m streamlit run FILE`` on a free loopback port; polled until /_stcore/health says ok."""
 
-    def __init__(self, script: str | Path, timeout: float = 90.0, env: dict | None = None):
+    def __init__(self, script: str | Path, timeout: float = 90.0, env: dict | None = None,
+                 extra: list[str] | None = None, log=None):
+        """``extra``: more command-line options; ``log``: an open file for the server's output (default: none kept)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
                "--server.address", "127.0.0.1", "--server.port", str(self.port),
-               "--browser.gatherUsageStats", "false"]
-        self.log = open(os.devnull, "w")
+               "--browser.gatherUsageStats", "false", *(extra or [])]
+        self.log = log if log is not None else open(os.devnull, "w")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
                                      env={**os.environ, **(env or {})})
         deadline = time.monotonic() + timeout

@@ -41,15 +41,13 @@ import argparse
 import asyncio
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, fmt_bytes, fmt_ms, free_port, machine_note, quantile, rss_bytes, table  # noqa: E402
+from _common import ROOT, Server, fmt_bytes, fmt_ms, machine_note, quantile, table  # noqa: E402
 
 try:
     import websockets
@@ -72,40 +70,13 @@ def need_websockets() -> None:
 
 
 # ---- a server -------------------------------------------------------------------------------
-class StreamlitServer:
-    """``streamlit run SCRIPT`` on a free loopback port, with extra command-line options and env."""
+class StreamlitServer(Server):
+    """_common.Server whose output is kept (a crash's stack, `log_tail`), with its websocket's URL and its CPU time."""
 
     def __init__(self, script: Path, extra: list[str] | None = None, env: dict | None = None, timeout: float = 90.0):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        log = tempfile.NamedTemporaryFile("w+", prefix="bench_load_server_", suffix=".log", delete=False)
+        super().__init__(script, timeout=timeout, env=env, extra=extra, log=log)
         self.ws_url = f"ws://127.0.0.1:{self.port}/_stcore/stream"
-        cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(self.port),
-               "--browser.gatherUsageStats", "false", *(extra or [])]
-        self.log = tempfile.NamedTemporaryFile("w+", prefix="bench_load_server_", suffix=".log", delete=False)
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-                                     env={**os.environ, **(env or {})})
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {self.proc.returncode}: {cmd}")
-            try:
-                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2) as r:
-                    if r.read().decode().strip() == "ok":
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"streamlit not healthy after {timeout:.0f}s: {cmd}")
-            time.sleep(0.2)
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    def rss(self) -> int:
-        return rss_bytes(self.proc.pid)
 
     def cpu(self) -> float:
         try:
@@ -115,16 +86,8 @@ class StreamlitServer:
             return float("nan")
 
     def stop(self) -> None:
-        """Stop only the process this object started (by its pid)."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-        self.log.close()
-        os.unlink(self.log.name)
+        super().stop()
+        Path(self.log.name).unlink(missing_ok=True)
 
     def log_tail(self, n: int = 4000) -> str:
         """The end of the server's output (its exit status too, if it has exited); after a crash, the
@@ -138,12 +101,6 @@ class StreamlitServer:
             text = text[-n:]
         rc = self.proc.poll()
         return text + (f"\n[server exited with status {rc}]" if rc is not None else "")
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
 
 
 # ---- one tab --------------------------------------------------------------------------------
