@@ -58,14 +58,17 @@ def main() -> None:
     if section == "lookup":
         lookup_section.render(lang, ex, present)
     elif section == "train":
-        training_section.render(lang, ex, present)
+        training_section.render(lang, ex, present, after=lambda lang, ex: keeper.keep(lang, ex, key=Keys.KEEPER))
     elif section == "lessons":
         from sections import lessons_section
         lessons_section.render(lang, ex)
     else:
         from sections import share_section
         share_section.render(lang, ex)
-    keeper.keep(lang, ex, key=Keys.KEEPER, restore_key=Keys.KEEPER_RESTORE, offer_in=offer)  # after this run's work
+    # The browser keeps the state this run's work left; the training view keeps it from its own
+    # runs too (a Step reruns only that view).
+    found = keeper.found(Keys.KEEPER) if section == "train" else keeper.keep(lang, ex, key=Keys.KEEPER)
+    keeper.offer(lang, ex, found, restore_key=Keys.KEEPER_RESTORE, where=offer)
 
 
 def editors(lang: str, ex: Explorer) -> None:

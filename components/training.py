@@ -48,11 +48,12 @@ def clicked() -> Intent:
     return Intent()
 
 
-def bar(lang: str, can_train: bool) -> tuple[bool, int]:
+def bar(lang: str, can_train: bool, on_knob_change=None) -> tuple[bool, int]:
     """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover.
 
     Returns (whether Play is on, Play's steps per second); `clicked` reads the buttons. Disabled
-    (with the reason shown by the caller) when training cannot run.
+    (with the reason shown by the caller) when training cannot run. ``on_knob_change`` is the knobs'
+    callback.
     """
     cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
     # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
@@ -79,7 +80,7 @@ def bar(lang: str, can_train: bool) -> tuple[bool, int]:
     with cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help")):
         for k in KNOBS:
             if k.name in STAGE_KNOBS:
-                knob_input(lang, k)
+                knob_input(lang, k, on_change=on_knob_change)
     return playing, speed
 
 

@@ -24,36 +24,62 @@ MAX_TRAILS = 60  # tokens that get a trail in the 3-D scatter
 PROGRESS_EVERY_S = 0.2  # the Run N progress bar moves at most this often
 
 
-def render(lang: str, ex: Explorer, present: bool = False) -> None:
-    """The bar (Step / Run N / Play / speed / Reset / the knobs that matter while training), the stage
-    (W, the scatter in the lab's one frame, the loss), then the details below the fold.
+def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
+    """The training view as a fragment: Step, Run, Reset and every control below rerun only this
+    view, not the sidebar and the editors (they cannot change what those show).
 
-    While Play is on, only the stage reruns, every tick, taking as many steps as the chosen speed
-    asks; the stage glides through each of them.
+    The bar (Step / Run N / Play / speed / Reset / the knobs that matter while training), the stage
+    (W, the scatter in the lab's one frame, the loss), then the details below the fold. While Play
+    is on, only the stage reruns, every tick, taking as many steps as the chosen speed asks; the
+    stage glides through each of them. ``after(lang, ex)`` is called at the end of every run of the
+    view, fragment runs included (the page keeps the learner's work with it).
     """
-    intent = training.clicked()
-    newest = ex.lab.steps
-    if intent.action == "step":
-        ex.predict(session.get(Keys.PREDICT_ROWS) or [])
-    apply(lang, ex, intent, playing=False)
-    problems = ex.lab.train_problems()
-    if intent.action is None:  # a click's own problems were shown by apply
-        inputs.show_problems(lang, "err.train_title", problems)
-    diverged(lang, ex)
-    playing, speed = training.bar(lang, can_train=not problems)
-    playing = playing and not problems
-    tick = max(PLAY_TICK_S, 1.0 / speed)
 
-    @st.fragment(run_every=tick if playing else None)
-    def live() -> None:
-        before = ex.lab.steps
-        if playing:
-            apply(lang, ex, training.Intent(), playing=True, steps_per_tick=max(1, round(speed * tick)))
-        since = before if ex.lab.steps > before else newest if ex.lab.steps > newest else None
-        stage_view(lang, ex, since=since, playing=playing, speed=speed, present=present)
+    @st.fragment
+    def view() -> None:
+        if session.get(Keys.FULL_RUN):  # a knob changed: the page applies it and shows its problems
+            session.forget(Keys.FULL_RUN)
+            st.rerun()
+        intent = training.clicked()
+        newest = ex.lab.steps
+        if intent.action == "step":
+            ex.predict(session.get(Keys.PREDICT_ROWS) or [])
+        apply(lang, ex, intent, playing=False)
+        notices(lang, ex)
+        problems = ex.lab.train_problems()
+        if intent.action is None:  # a click's own problems were shown by apply
+            inputs.show_problems(lang, "err.train_title", problems)
+        diverged(lang, ex)
+        playing, speed = training.bar(lang, can_train=not problems, on_knob_change=full_run)
+        playing = playing and not problems
+        tick = max(PLAY_TICK_S, 1.0 / speed)
 
-    live()
-    details(lang, ex, playing)
+        @st.fragment(run_every=tick if playing else None)
+        def live() -> None:
+            before = ex.lab.steps
+            if playing:
+                apply(lang, ex, training.Intent(), playing=True, steps_per_tick=max(1, round(speed * tick)))
+            since = before if ex.lab.steps > before else newest if ex.lab.steps > newest else None
+            stage_view(lang, ex, since=since, playing=playing, speed=speed, present=present)
+
+        live()
+        details(lang, ex, playing)
+        if after is not None:
+            after(lang, ex)
+
+    view()
+
+
+def full_run() -> None:
+    """Callback of the bar's knobs: the next run of the view asks for a run of the whole page."""
+    session.set_value(Keys.FULL_RUN, True)
+
+
+def notices(lang: str, ex: Explorer) -> None:
+    """What a callback of this view has to say (a refit); the page shows them on a full run."""
+    for key, params in ex.notices:
+        st.info(md(lang, key, **params), icon=":material/info:")
+    ex.notices.clear()
 
 
 def diverged(lang: str, ex: Explorer) -> None:

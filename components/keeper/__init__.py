@@ -1,7 +1,7 @@
 """The keeper: the learner's work kept in their own browser, offered back after a reload, an outage or a restart.
 
-``keep(lang, ex, key, restore_key)`` is all the page calls (README.md here says where). Each run
-it hands the browser the current state as a share-link entry (core.saved); the browser writes it
+The page calls ``keep(lang, ex, key)`` after each run's work and ``offer(lang, ex, found, restore_key)``
+(README.md here says where). Each run `keep` hands the browser the current state as a share-link entry (core.saved); the browser writes it
 to ``localStorage`` and, when the page opened with a different state than the one it holds,
 reports that one back once (``{"found": entry}``). The page then offers a button "restore your
 work (step N, saved at HH:MM)"; a click replays the entry (validated like a share link) and
@@ -53,25 +53,42 @@ def keeper(saved: dict | None, lang: str, key: str) -> dict | None:
     return found if isinstance(found, dict) else None
 
 
-def keep(lang: str, ex: Explorer, key: str, restore_key: str, offer_in: Any = None) -> None:
-    """Keep ``ex``'s state in the browser; offer back a different state the browser kept, as a button.
-
-    Call it after the run's work (training) is done, so the browser keeps the state the page shows;
-    ``offer_in`` (a container made earlier, e.g. at the top of the page) is where the offer is drawn,
-    else here. A click replays the kept state and installs it on the next run (``session.queue_state``).
-    """
+def _saved(lang: str, ex: Explorer) -> dict | None:
     lab = ex.lab
-    saved = session.memo("keeper_entry", (lab.uid, lab.steps, tuple(lab.pad_edits), len(lab.events), ex.text, lang),
-                         lambda: saved_entry(lab.recipe, ex.text, lang, lab, now_ms=int(time.time() * 1000)))
-    entry = keeper(saved, lang, key)
+    return session.memo("keeper_entry", (lab.uid, lab.steps, tuple(lab.pad_edits), len(lab.events), ex.text, lang),
+                        lambda: saved_entry(lab.recipe, ex.text, lang, lab, now_ms=int(time.time() * 1000)))
+
+
+def keep(lang: str, ex: Explorer, key: str) -> dict | None:
+    """Hand ``ex``'s state to the browser to keep; return the different state it kept, if any (untrusted).
+
+    Call it after the run's work (training) is done, so the browser keeps the state the page shows.
+    """
+    return keeper(_saved(lang, ex), lang, key)
+
+
+def found(key: str) -> dict | None:
+    """The state the keeper mounted under ``key`` reported, as `keep` returned it (read where the
+    keeper was mounted inside a fragment and the offer is drawn outside it)."""
+    state = session.get(key)
+    entry = state.get("found") if hasattr(state, "get") else None
+    return entry if isinstance(entry, dict) else None
+
+
+def offer(lang: str, ex: Explorer, entry: dict | None, restore_key: str, where: Any = None) -> None:
+    """Offer back ``entry`` (what `keep` returned), when it differs from ``ex``'s state, as a button in
+    ``where`` (a container made earlier, e.g. at the top of the page; else here). A click replays
+    the kept state and installs it on the next run (``session.queue_state``).
+    """
     if entry is None:
         return
+    saved = _saved(lang, ex)
     param = entry.get(SHARE_PARAM)
     if isinstance(param, str) and len(param) <= MAX_SHARE_PARAM_CHARS:  # parsed once per entry, not per run
         found = session.memo("keeper_found", (param, entry.get("at")), lambda: _read(entry))
     else:
         found = _read(entry)  # refused at once, before anything is decoded
-    where = offer_in if offer_in is not None else st
+    where = where if where is not None else st
     if isinstance(found, InputError):
         where.caption(t(lang, "keeper.unreadable", why=problem_text(lang, found.problems[0])))
         return

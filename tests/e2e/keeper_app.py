@@ -30,6 +30,6 @@ for key, params in ex.notices:
 ex.notices.clear()
 if st.button("step", key=STEP):
     ex.step()
-keeper.keep(lang, ex, key=KEEPER, restore_key=RESTORE, offer_in=top)  # after the work of this run, as at the end of the page
+keeper.offer(lang, ex, keeper.keep(lang, ex, key=KEEPER), restore_key=RESTORE, where=top)  # after the work of this run, as at the end of the page
 w = ex.lab.weight.detach().contiguous().numpy().tobytes()
 st.code(f"steps={ex.lab.steps} w={hashlib.sha256(w).hexdigest()}", language=None)

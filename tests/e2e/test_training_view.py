@@ -1,0 +1,60 @@
+"""The training view reruns on its own (a Streamlit fragment): what it must still do for the page.
+
+A Step, Run or Reset reruns only the training view, not the sidebar and the editors. These check,
+in Chromium, what that must not lose:
+
+- a knob changed in the bar's settings popover is applied by the whole page: a bad value shows
+  the page's configuration error box, and the last valid configuration keeps training;
+- the browser keeps the work after each Step (the keeper's localStorage entry follows the step).
+
+AppTest always runs the whole script, so only a browser can check these.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import alerts, button, label, section, set_number, step_once, unavailable_reason, wait_idle, wait_js
+
+_reason = unavailable_reason()
+if _reason:
+    pytest.skip(_reason, allow_module_level=True)
+
+pytestmark = pytest.mark.e2e
+
+KEPT_STEPS_JS = """() => { const r = localStorage.getItem('nn-embedding-explorer.work');
+  return r === null ? null : JSON.parse(r).steps; }"""
+
+
+def open_settings(page) -> None:
+    """Open the bar's settings popover (optimizer, lr, weight decay)."""
+    if not page.locator(".st-key-lr input").is_visible():
+        page.get_by_role("button", name=label("ko", "train.knobs"), exact=True).click()
+    page.locator(".st-key-lr input").wait_for()
+
+
+def test_a_knob_on_the_bar_is_applied_by_the_whole_page(ko_page):
+    page = ko_page
+    section(page, "ko", "train")
+    step_once(page, 1)
+    open_settings(page)
+    set_number(page, "lr", 20)  # above the largest learning rate
+    title = label("ko", "err.config_title")
+    wait_js(page, "(t) => texts('stAlertContentError').some(x => x.includes(t))", title)
+    assert any(title in text for text in alerts(page, "Error")), alerts(page, "Error")
+    page.keyboard.press("Escape")
+    step_once(page, 2)  # the last valid configuration keeps training
+    open_settings(page)
+    set_number(page, "lr", 0.05)
+    wait_idle(page)
+    assert not any(title in text for text in alerts(page, "Error")), "the error box stayed after a valid lr"
+
+
+def test_the_browser_keeps_the_work_after_each_step(ko_page):
+    page = ko_page
+    section(page, "ko", "train")
+    for n in (1, 2, 3):
+        step_once(page, n)
+        page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === {n}", timeout=10_000)
+    button(page, "reset").click()
+    page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === 0", timeout=10_000)
