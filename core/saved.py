@@ -53,6 +53,8 @@ def saved_entry(recipe: Recipe, text: str, lang: str, lab: Lab, now_ms: int) -> 
     None when the state makes no share link (too many steps, a link over
     `MAX_SHARE_PARAM_CHARS`, an invalid state); the page then keeps nothing and says so.
     """
+    if min_state_chars(recipe) > MAX_SHARE_JSON_BYTES:  # known too large without building it
+        return None
     try:
         small = export_state(recipe, text, lang, lab, include_weights=False)
         if len(small) > MAX_SHARE_JSON_BYTES:  # the link could not be read back
@@ -61,6 +63,16 @@ def saved_entry(recipe: Recipe, text: str, lang: str, lab: Lab, now_ms: int) -> 
     except (InputError, ValueError):
         return None
     return {SHARE_PARAM: params[SHARE_PARAM], "steps": lab.steps, "at": int(now_ms)}
+
+
+MIN_ROW_CHARS = len('["",0,""]')  # the shortest a vocabulary row can be in the state's JSON
+
+
+def min_state_chars(recipe: Recipe) -> int:
+    """A lower bound of the length of the state's JSON (its vocabulary rows with their tokens and
+    the commas between them): a 100,000-token table is known not to fit a link in milliseconds,
+    without writing the state out at every Step."""
+    return recipe.vocab.size * (MIN_ROW_CHARS + 1) - 1 + sum(map(len, recipe.vocab.tokens))
 
 
 def read_found(entry: object) -> Found:

@@ -262,3 +262,24 @@ def test_garbage_reported_by_a_client_never_crashes_the_page(at, found):
     assert not at.exception
     assert not [b for b in at.button if b.key == "keeper_restore"]
     assert shown(at)[0] == 0
+
+
+def test_the_size_bound_never_exceeds_the_state_it_bounds(worked):
+    """`min_state_chars` skips building an entry only when the state's JSON is surely too long."""
+    from core.saved import min_state_chars
+    from core.state import export_state
+
+    recipe, lab = worked
+    for rows in (ROWS, [("<PAD>", 0, "pad"), ("<UNK>", 1, "unk")] + [(chr(0x4E00 + i), i + 2, "") for i in range(300)]):
+        r = Recipe(Vocab.from_rows(rows), recipe.sentences, recipe.labels, CLASSES, recipe.config) if rows is not ROWS else recipe
+        small = export_state(r, TEXT, "ko", Lab(r), include_weights=False)
+        assert min_state_chars(r) <= len(small.decode("utf-8")), (min_state_chars(r), len(small))
+
+
+def test_a_table_too_large_for_a_link_keeps_nothing_without_building_it(monkeypatch):
+    rows = [("<PAD>", 0, "pad"), ("<UNK>", 1, "unk")] + [(f"t{i}", i + 2, "") for i in range(99_998)]
+    recipe = Recipe(Vocab.from_rows(rows), (("t1", "t2"),), (None,), CLASSES, Config(embedding_dim=2))
+    import core.saved
+
+    monkeypatch.setattr(core.saved, "export_state", lambda *a, **k: pytest.fail("built the state"))
+    assert saved_entry(recipe, "t1 t2", "ko", Lab(recipe), now_ms=NOW_MS) is None
