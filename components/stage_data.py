@@ -139,7 +139,25 @@ def train_data(ex: Explorer, lang: str, dims: int = 2, shown: int | None = None,
     listed = [data["scatter"]["ids"] if ex.vocab.size <= BIG_V else [], data["w"]["rows"],
               data.get("neighbours", {}).get("ids", [])]
     data["tokens"] = _tokens(ex, *listed)
+    data["alt"] = _train_alt(ex, lang, data, pic)
     return data
+
+
+def _xy(v: float) -> str:
+    return f"{v:.2f}".replace("-", "\u2212")
+
+
+def _train_alt(ex: Explorer, lang: str, data: dict, pic: Picture) -> dict[str, str]:
+    """What a screen reader hears for each panel (the stage sets them as aria-labels)."""
+    s, w, loss = data["scatter"], data["w"], data["loss"]
+    pad = s["ids"].index(ex.vocab.pad_id)
+    where = t(lang, "train.details")
+    return {"scatter": t(lang, "stage.alt.scatter", n=len(s["ids"]), step=pic.shown, x=_xy(s["x"][pad]),
+                         y=_xy(s["y"][pad]), where=where),
+            "w": t(lang, "stage.alt.w", rows=len(w["rows"]), v=ex.vocab.size, e=ex.recipe.config.embedding_dim,
+                   touched=len(w["touched"])),
+            "loss": t(lang, "stage.alt.loss", n=len(ex.lab.losses[:pic.shown]), loss=f"{loss[-1]:.4f}") if loss
+            else t(lang, "stage.alt.loss_none")}
 
 
 def lookup_data(ex: Explorer, lang: str, sentence: int = 0, height: int = 560, present: bool = False) -> dict:
@@ -157,4 +175,10 @@ def lookup_data(ex: Explorer, lang: str, sentence: int = 0, height: int = 560, p
     data["out"] = {"b": b, "values": _floats(lab.vectors()[b].numpy(), ex.vocab.size > BIG_V)}  # (T, E): W[ids[b]]
     data["loss"] = []
     data["tokens"] = _tokens(ex, data["w"]["rows"], [i for row in ids for i in row])
+    where = t(lang, "pipe.tables")
+    bsz, tlen = batch.ids.shape
+    data["alt"] = {"ids": t(lang, "stage.alt.ids", b=bsz, t=tlen, where=where),
+                   "w": t(lang, "stage.alt.w", rows=len(data["w"]["rows"]), v=ex.vocab.size,
+                          e=ex.recipe.config.embedding_dim, touched=len(data["w"]["touched"])),
+                   "out": t(lang, "stage.alt.out", sentence=b, t=tlen, e=ex.recipe.config.embedding_dim, where=where)}
     return data

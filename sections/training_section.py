@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pyarrow as pa  # st.dataframe sends an Arrow table as it is
 import streamlit as st
 
 from components import charts, inputs, stage_data, training
@@ -159,6 +160,7 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
             training.grad_view(lang, grad_data(lab))
             st.markdown(f"**{t(lang, 'train.moved_title')}**")
             training.moved_view(lang, moved_data(lab))
+            coords_view(lang, ex)
     pad = training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id,
                               lab.weight.detach()[vocab.pad_id].numpy().copy())
     if isinstance(pad, list):
@@ -259,6 +261,30 @@ def moved_data(lab: Lab) -> training.MovedData | None:
     vocab, cfg = lab.recipe.vocab, lab.recipe.config
     return training.MovedData(vocab.tokens, vocab.pad_id, rec.grad_ids.numpy(), rec.delta.numpy(),
                               cfg.optimizer, cfg.weight_decay)
+
+
+MAX_COORD_ROWS = 5000  # rows of the coordinates table: PAD, UNK and the looked-up rows first
+
+
+def coords_view(lang: str, ex: Explorer) -> None:
+    """The scatter's numbers as a table (the stage's text alternative points here): each drawn
+    point's token, role and coordinates at the shown step, in the lab's one frame."""
+    lab, vocab = ex.lab, ex.vocab
+    steps = sorted(lab.snapshots)
+    shown = session.get(Keys.TIMELINE) if session.get(Keys.TIMELINE) in lab.snapshots else steps[-1]
+    pic = ex.picture(2, shown)
+    data = stage_data.train_data(ex, lang, shown=shown)["scatter"]
+    st.markdown(f"**{t(lang, 'train.coords_title', step=pic.shown)}**")
+    order = sorted(range(len(data["ids"])), key=lambda i: (data["role"][i] == "unused", data["ids"][i]))
+    if len(order) > MAX_COORD_ROWS:
+        st.caption(t(lang, "train.coords_more", n=len(order), shown=MAX_COORD_ROWS))
+        order = order[:MAX_COORD_ROWS]
+    names = [a.rsplit(" (", 1)[0] or f"PC{j + 1}" for j, a in enumerate(data["axes"][:2])]  # "PC1 (90%)" → "PC1"
+    table = {t(lang, "train.col.id"): [data["ids"][i] for i in order],
+             t(lang, "train.col.token"): [vocab.tokens[data["ids"][i]] for i in order],
+             t(lang, "train.col.role"): [t(lang, f"stage.{data['role'][i]}") for i in order],
+             names[0]: [data["x"][i] for i in order], names[1]: [data["y"][i] for i in order]}
+    st.dataframe(pa.table(table), hide_index=True, height=min(300, 38 + 35 * len(order)))
 
 
 def neighbours_view(lang: str, ex: Explorer) -> None:

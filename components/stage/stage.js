@@ -294,7 +294,26 @@ function render(st, d, animate) {
   }
   if (st.hover !== null) { const h = st.hover; st.hover = undefined; highlight(st, h); }
   markSelected(st);
+  describe(st, d);
   if (animate) root.dataset.updates = String((Number(root.dataset.updates) || 0) + 1); // for tests and benchmarks
+}
+
+// What a screen reader hears: each panel named by a sentence the server wrote (data.alt), the
+// scatter and the loss sparkline as images with that sentence (their numbers are in the page's tables).
+function describe(st, d) {
+  const alt = d.alt && typeof d.alt === "object" ? d.alt : {};
+  const say = (node, text, img) => {
+    if (!node) return;
+    if (typeof text !== "string" || !text) { node.removeAttribute("aria-label"); return; }
+    node.setAttribute("aria-label", text);
+    if (img) node.setAttribute("role", "img");
+  };
+  say(st.scatterPanel, alt.scatter, false);
+  say(st.scatter && st.scatter.svg, alt.scatter, true);
+  say(st.wPanel, alt.w, false);
+  say(st.idsPanel, alt.ids, false);
+  say(st.outPanel, alt.out, false);
+  say(st.lossSvg, alt.loss, true);
 }
 
 // ---- train layout ----------------------------------------------------------------------------
