@@ -9,6 +9,7 @@ import streamlit as st
 
 import session
 from components import inputs, share
+from components.busy import busy
 from components.i18n import t
 from core.codegen import script_for
 from core.notebook import notebook_for
@@ -40,9 +41,11 @@ def render(lang: str, ex: Explorer) -> None:
         notebook=lambda: notebook_for(code, partial(t, lang)),
     )
     uploaded = share.render_share(lang, files, link_for(recipe, text, lang, lab))
+    slot = st.empty()  # the import's status while it is checked and replayed
     if uploaded is not None:
         ex.problems.pop("import", None)
-        apply_import(ex, uploaded)
+        with busy(slot, t(lang, "urlstate.importing")):
+            apply_import(ex, uploaded)
     inputs.show_problems(lang, "err.import_title", ex.problems.get("import", []))
 
 
