@@ -15,7 +15,6 @@ from components import inputs, keeper, sidebar, style, training
 from components.busy import busy
 from components.page_lang import page_lang
 from components.i18n import LANGS, lang_from_locale, md, problem_text, t
-from components.safe_text import md_code
 from core.explorer import Explorer
 from core.problems import Problem
 from core.url_state import SECTIONS
@@ -126,8 +125,8 @@ def show_address_problems(lang: str, problems: list[Problem]) -> None:
     what the page shows instead (core/url_state.py)."""
     if not problems:
         return
-    lines = [f"- {md_code(p.params['name'] + '=' + p.params['value'])} {problem_text(lang, p.params['reason'])} "
-             f"{md(lang, 'err.url_kept', kept=p.params['kept'])}" for p in problems]
+    lines = [f"- {problem_text(lang, p)} {problem_text(lang, p.params['reason'])} {md(lang, 'err.url_kept', kept=p.params['kept'])}"
+             for p in problems]
     st.container(key=Keys.URL_PROBLEMS).warning(f"**{t(lang, 'err.url_title')}**\n\n" + "\n".join(lines),
                                                           icon=":material/link_off:")
 

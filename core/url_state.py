@@ -9,7 +9,7 @@ so nothing is coerced in silence. Parameters it does not know (``?s=…``, ``?ut
 not its business.
 
     >>> read({"section": "train", "lr": "abc"}, {"lr": 0.1}, {"section": SECTIONS})
-    ({'section': 'train'}, [Problem(code='url_param', params={'name': 'lr', 'value': 'abc', 'kept': '0.1',
+    ({'section': 'train'}, [Problem(code='url_param', params={'name': 'lr', 'value': 'abc', 'param': 'lr=abc', 'kept': '0.1',
       'reason': Problem(code='lr_range', params={'value': 'abc', 'max': 10.0, 'min': 0.0, 'choices': ''})})])
     >>> write({"section": "train", "lang": "en", "preset": None}, config_values)
     {'section': 'train', 'lang': 'en', 'embedding_dim': '3', 'seed': '0', 'pad_mode': 'longest', …, 'lr': '0.1', …}
@@ -41,7 +41,7 @@ def read(params: Mapping[str, str], current: Mapping[str, object],
     the two widgets of the fixed_len knob. A parameter that is absent leaves its widget as it is;
     one that is refused does too, and says so::
 
-        url_param(name, value, kept, reason)   reason: the knob's own Problem, or url_choice
+        url_param(name, value, param="name=value", kept, reason)   reason: the knob's own Problem, or url_choice
     """
     values: dict[str, object] = {}
     problems: list[Problem] = []
@@ -98,8 +98,8 @@ def _knob_value(k: Knob, text: str) -> object:
 
 def _refused(name: str, text: str, current: Mapping[str, object], reason: Problem) -> Problem:
     kept = current.get(name)
-    return Problem("url_param", {"name": name, "value": _shown(text), "kept": "" if kept is None else str(kept),
-                                 "reason": reason})
+    return Problem("url_param", {"name": name, "value": _shown(text), "param": f"{name}={_shown(text)}",
+                                 "kept": "" if kept is None else str(kept), "reason": reason})
 
 
 def _shown(text: str) -> str:
