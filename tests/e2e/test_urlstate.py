@@ -64,7 +64,7 @@ def test_a_copied_address_reopens_the_view_language_and_knobs_in_a_fresh_browser
     assert_healthy(fresh)
 
 
-def test_loading_the_100k_example_says_so_until_it_is_loaded(new_page):
+def test_loading_the_100k_example_says_so_until_it_is_loaded_and_back_returns_to_the_chapter(new_page):
     page = new_page("en-US")
     text = label("en", "urlstate.loading_preset")
     page.locator(".st-key-preset input[role=combobox]").first.click()
@@ -73,4 +73,8 @@ def test_loading_the_100k_example_says_so_until_it_is_loaded(new_page):
     page.get_by_text(text).wait_for(timeout=10_000)  # shown while the table is built (seconds)
     page.get_by_text(text).wait_for(state="detached", timeout=90_000)
     wait_js(page, "() => location.search.includes('preset=large')", timeout=90_000)
+    page.go_back()  # the entry before the load: the chapter's example again
+    wait_stage(page, "(s, ids) => JSON.stringify(s.ids.map(r => r.map(c => c.id))) === ids", "[[2,0,3],[2,4,1]]",
+               timeout=60_000)
+    assert "preset=chapter" in page.url
     assert_healthy(page)
