@@ -99,6 +99,12 @@ def test_a_value_the_app_cannot_use_is_named_with_the_value_kept(name, text):
     assert p.params["kept"] == "KEPT" and isinstance(p.params["reason"], Problem)
 
 
+def test_a_huge_value_is_refused_and_shown_cut_short():
+    for name in ("lr", "seed", "section"):
+        values, (p,) = read({name: "9" * 500_000}, {}, CHOICES)
+        assert values == {} and len(p.params["value"]) == 41 and p.params["value"].endswith("…")
+
+
 def test_parameters_the_address_does_not_own_are_left_alone():
     values, problems = read({"s": "eNo…", "utm_source": "x", "embed": "true"}, {}, CHOICES)
     assert values == {} and problems == []
