@@ -125,10 +125,10 @@ def show_address_problems(lang: str, problems: list[Problem]) -> None:
     what the page shows instead (core/url_state.py)."""
     if not problems:
         return
-    lines = [f"- {problem_text(lang, p)} {problem_text(lang, p.params['reason'])} {md(lang, 'err.url_kept', kept=p.params['kept'])}"
-             for p in problems]
+    lines = [f"- {problem_text(lang, p)} {problem_text(lang, p.params['reason'])} "
+             f"{md(lang, 'err.url_kept', kept=p.params['kept'])}" for p in problems]
     st.container(key=Keys.URL_PROBLEMS).warning(f"**{t(lang, 'err.url_title')}**\n\n" + "\n".join(lines),
-                                                          icon=":material/link_off:")
+                                                icon=":material/link_off:")
 
 
 def update_vocab(ex: Explorer, base: session.EditorBase, edited: inputs.VocabEdit) -> None:
