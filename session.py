@@ -167,16 +167,16 @@ def follow_address(busy: Busy, langs: tuple[str, ...]) -> None:
     use is left as it was and named (shown once under "url").
     """
     params = st.query_params.to_dict()
-    ex = st.session_state[_EXPLORER]
-    values, problems = url_state.read(params, _address_now(ex), {"section": url_state.SECTIONS, "lang": langs,
-                                                                 "preset": presets.ORDER})
-    link = params.get(SHARE_PARAM)
+    link, preset = params.get(SHARE_PARAM), params.get("preset")
     if link is not None and link != st.session_state.get(_FROM_LINK):
         with busy("urlstate.opening_link"):
             _open_share_link(link)
-    elif link is None and values.get("preset", ex.preset_id) != ex.preset_id:
+    elif link is None and preset in presets.ORDER and preset != st.session_state[_EXPLORER].preset_id:
         with busy("urlstate.loading_preset"):
-            _load_preset(values["preset"])
+            _load_preset(preset)
+    ex = st.session_state[_EXPLORER]  # the one opened: a refused value names what it shows
+    values, problems = url_state.read(params, _address_now(ex), {"section": url_state.SECTIONS, "lang": langs,
+                                                                 "preset": presets.ORDER})
     values.pop("preset", None)
     lang = values.pop("lang", None)
     if lang is not None and lang != st.session_state.get(Keys.LANG):

@@ -24,7 +24,7 @@ from core.share_link import to_query_params
 from core.state import parse_state
 from core.training import replay
 from core.url_state import NAMES, SECTIONS, read, write
-from tests.apptest_helpers import APP, errors, start
+from tests.apptest_helpers import APP, errors, shown, start
 from tests.test_app_state import trained_state
 
 CHOICES = {"section": SECTIONS, "lang": ("ko", "en"), "preset": presets.ORDER}
@@ -199,6 +199,14 @@ def test_a_share_link_opens_first_and_the_other_parameters_apply_on_top():
     at.selectbox(key="preset").set_value("chapter").run()
     at.button(key="load_preset").click().run()  # the link's lab is gone: so is the link
     assert "s" not in at.query_params and at.query_params["preset"] == "chapter"
+
+
+def test_a_bad_value_next_to_a_share_link_names_what_the_link_opened():
+    data, w = trained_state()  # a link in English, with lr 0.2
+    at = open_address({**to_query_params(parse_state(data)), "lang": "xx", "lr": "abc"})
+    box = shown(address_box(at))
+    assert "The page keeps en." in box and "The page keeps 0.2." in box  # the link's values, in its language
+    assert torch.equal(at.session_state["_ws"].lab.weight.detach(), w)
 
 
 def test_a_tampered_link_next_to_good_parameters_says_why_and_leaves_the_address():
