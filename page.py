@@ -12,14 +12,15 @@ import torch
 import session
 import upkeep
 from components import inputs, keeper, sidebar, style, training
+from components.busy import busy
 from components.page_lang import page_lang
-from components.i18n import lang_from_locale, md, problem_text, t
+from components.i18n import LANGS, lang_from_locale, md, problem_text, t
 from core.explorer import Explorer
 from core.problems import Problem
+from core.url_state import SECTIONS
 from session import Keys
 from sections import lookup_section, training_section
 
-SECTIONS = ("lookup", "train", "lessons", "share")
 # One intra-op thread per torch op in the server. Every session's script runs in its own thread,
 # so the cores serve learners side by side, and no idle torch worker thread has to be woken at
 # each click (bench/README.md, "threads", measures both sizes).
@@ -31,9 +32,10 @@ def main() -> None:
         torch.set_num_threads(TORCH_THREADS)
     upkeep.start_once()
     st.set_page_config(page_title="nn.Embedding Explorer", page_icon="🧮", layout="wide")
-    ex = session.explorer()
+    slot = st.empty()  # where a slow load shows what it is doing: the same place on every run
     session.ensure(Keys.LANG, lang_from_locale(st.context.locale))
     session.ensure(Keys.SECTION, SECTIONS[0])
+    ex = session.explorer(lambda key: busy(slot, t(session.get(Keys.LANG), key)), LANGS)
     on_stage = training.STAGE_KNOBS if session.get(Keys.SECTION) == "train" else ()  # the bar draws those
     with st.sidebar:
         st.title(t(session.get(Keys.LANG), "app.title"))
@@ -50,6 +52,8 @@ def main() -> None:
     editors(lang, ex)
     if raw_config != ex.config_values() or "config" in ex.problems:
         ex.apply_config(raw_config)
+    session.write_address(ex)  # the view, language, example and knobs now in effect
+    show_address_problems(lang, ex.problems.pop("url", []))
     show_problems(lang, ex)
     for key, params in ex.notices:
         st.info(md(lang, key, **params), icon=":material/info:")
@@ -117,6 +121,17 @@ def show_problems(lang: str, ex: Explorer) -> None:
         inputs.show_problems(lang, title, ex.problems.get(kind, []))
     for kind in SHOWN_ONCE:
         ex.problems.pop(kind, None)
+
+
+def show_address_problems(lang: str, problems: list[Problem]) -> None:
+    """Once, after a page opened from an address with values it could not use: each value, why, and
+    what the page shows instead (core/url_state.py)."""
+    if not problems:
+        return
+    lines = [f"- {problem_text(lang, p)} {problem_text(lang, p.params['reason'])} "
+             f"{md(lang, 'err.url_kept', kept=p.params['kept'])}" for p in problems]
+    st.container(key=Keys.URL_PROBLEMS).warning(f"**{t(lang, 'err.url_title')}**\n\n" + "\n".join(lines),
+                                                icon=":material/link_off:")
 
 
 def update_vocab(ex: Explorer, base: session.EditorBase, edited: inputs.VocabEdit) -> None:

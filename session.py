@@ -9,14 +9,17 @@ user state, no module-level mutable state.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from assets import presets
+from core import url_state
 from core.explorer import Explorer
 from core.knobs import KNOBS
 from core.problems import InputError
@@ -93,6 +96,7 @@ class Keys:
     KEEPER_RESTORE = "keeper_restore"  # the button that restores the work the browser kept  # the folded box of the vocabulary table and the sentences
     LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)  # the training view's expander of the last step's details
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
+    URL_PROBLEMS = "problems_url"  # the box naming the address's values the page could not use
     STAGE = "stage"  # the stage component: its state is {"selected": id}
     REFIT = "refit_frame"
     AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another  # re-fit the PCA frame on the steps kept so far
@@ -104,6 +108,8 @@ _EXPLORER = "_ws"  # this session's core.explorer.Explorer
 _EDITOR = "_editor"  # the vocabulary editor's base table (EditorBase)
 _BUILT = "_built"  # name → (inputs, figure): see memo
 _PENDING = "_pending_state"
+_PENDING_PRESET = "_pending_preset"  # the preset the Load button asked for: loaded at the top of the next run
+_FROM_LINK = "_from_link"  # the ?s= value of the link this session's explorer was opened from (it stays in the address)
 _CELL_SEEN = "_cell_seen"  # the id-matrix selection last applied
 T = TypeVar("T")  # what a memoized build returns
 
@@ -122,21 +128,93 @@ class EditorBase:
     drawn_start: int | None = None  # a windowed table: where its window was drawn last run
 
 
-def explorer() -> Explorer:
-    """This session's explorer: from a share link (``?s=…``) on the first run, else the default preset.
+Busy = Callable[[str], AbstractContextManager]  # a string key → a context that shows it while slow work runs
 
-    A state queued by an import (`queue_state`) is applied here, before any widget is drawn.
+
+def explorer(busy: Busy = lambda key: nullcontext(), langs: tuple[str, ...] = ("ko", "en")) -> Explorer:
+    """This session's explorer: what the address asks for on the first run (a share link ``?s=…``, an
+    example, knobs; see `follow_address`), else the default preset.
+
+    A state queued by an import (`queue_state`) or a preset asked for by the Load button is applied
+    here, before any widget is drawn. ``busy`` shows what is being done while it takes time.
     """
     pending = st.session_state.pop(_PENDING, None)
     if pending is not None:
         _install(_from_state(*pending))
-    if _EXPLORER not in st.session_state:
+    preset = st.session_state.pop(_PENDING_PRESET, None)
+    if preset is not None:
+        with busy("urlstate.loading_preset"):
+            _load_preset(preset)
+    first = _EXPLORER not in st.session_state
+    if first:
         ex = Explorer.from_preset(presets.load(presets.DEFAULT))
         _install(ex)
         set_widgets(ex)
-        if SHARE_PARAM in st.query_params:
-            _open_share_link(ex)
+    if first or _history_navigation():
+        follow_address(busy, langs)
     return st.session_state[_EXPLORER]
+
+
+def _history_navigation() -> bool:
+    """Whether the browser's Back or Forward started this run (the address changed under the page)."""
+    return bool(getattr(get_script_run_ctx(), "is_history_navigation", False))
+
+
+def follow_address(busy: Busy, langs: tuple[str, ...]) -> None:
+    """Open what the address asks for (core/url_state.py), before any widget is drawn.
+
+    A share link (``?s=…``) first, else the example (``preset``); then the language, the knobs and
+    the view on top, as if the learner had changed them after opening it. A value the app cannot
+    use is left as it was and named (shown once under "url").
+    """
+    params = st.query_params.to_dict()
+    link, preset = params.get(SHARE_PARAM), params.get("preset")
+    if link is not None and link != st.session_state.get(_FROM_LINK):
+        with busy("urlstate.opening_link"):
+            _open_share_link(link)
+    elif link is None and preset in presets.ORDER and preset != st.session_state[_EXPLORER].preset_id:
+        with busy("urlstate.loading_preset"):
+            _load_preset(preset)
+    ex = st.session_state[_EXPLORER]  # the one opened: a refused value names what it shows
+    values, problems = url_state.read(params, _address_now(ex), {"section": url_state.SECTIONS, "lang": langs,
+                                                                 "preset": presets.ORDER})
+    values.pop("preset", None)
+    lang = values.pop("lang", None)
+    if lang is not None and lang != st.session_state.get(Keys.LANG):
+        st.session_state[Keys.LANG] = lang
+        keep_choices_across_language()
+    if "fixed_len" in values and "pad_mode" not in values:
+        values["pad_mode"] = "fixed"  # a length alone asks for fixed padding
+    st.session_state.update(values)  # section, pad_mode and the knobs: every name is its widget's key
+    if problems:
+        st.session_state[_EXPLORER].problems["url"] = problems
+
+
+def _address_now(ex: Explorer) -> dict:
+    """What the page shows now, by address parameter (a refused value names the one it keeps)."""
+    return {"section": st.session_state.get(Keys.SECTION), "lang": st.session_state.get(Keys.LANG),
+            "preset": ex.preset_id, **config_widgets(ex.config_values())}
+
+
+def write_address(ex: Explorer) -> None:
+    """Put the view, language, example and knobs in the address, with the share link the page was
+    opened from while it still shows that link's lab. The browser makes each change an entry of its
+    history, so Back returns to the page before it.
+
+    Not on a Back/Forward run: the address is already the one the learner went to, and writing
+    another would drop the entries Forward leads to.
+    """
+    if _history_navigation():
+        return
+    now = st.query_params.to_dict()
+    link = st.session_state.get(_FROM_LINK)
+    want = {SHARE_PARAM: link} if link is not None else {}
+    want.update((k, v) for k, v in now.items() if k not in url_state.NAMES and k != SHARE_PARAM)
+    view = {"section": st.session_state.get(Keys.SECTION), "lang": st.session_state.get(Keys.LANG),
+            "preset": ex.preset_id if ex.preset_id in presets.ORDER else None}
+    want.update(url_state.write(view, ex.config_values()))
+    if want != now:
+        st.query_params.from_dict(want)
 
 
 def editor_base() -> EditorBase:
@@ -146,6 +224,7 @@ def editor_base() -> EditorBase:
 def _install(ex: Explorer) -> None:
     """Make ``ex`` this session's explorer, with the editor based on its vocabulary."""
     st.session_state[_EXPLORER] = ex
+    st.session_state.pop(_FROM_LINK, None)  # a link's lab no longer shown: the link leaves the address
     st.session_state[_EDITOR] = EditorBase(vocab_frame(ex.vocab), ex.vocab)
 
 
@@ -200,15 +279,16 @@ def set_widgets(ex: Explorer) -> None:
         st.session_state.pop(key, None)
 
 
-def _open_share_link(ex: Explorer) -> None:
-    """Open the example a share link carries, replaying its steps; a bad link leaves the default and says why."""
+def _open_share_link(value: str) -> None:
+    """Open the example a share link carries, replaying its steps; a bad link leaves the lab as it is and says why."""
     try:
-        state = from_query_params(st.query_params.to_dict())
+        state = from_query_params({SHARE_PARAM: value})
         restored = restore(state)
     except InputError as e:
-        ex.problems["link"] = e.problems
+        st.session_state[_EXPLORER].problems["link"] = e.problems
         return
     _install(_from_state(state, restored, "share.loaded_from_link"))
+    st.session_state[_FROM_LINK] = value
 
 
 def queue_state(state: AppState, restored: Restored, notice: str) -> None:
@@ -226,8 +306,14 @@ def _from_state(state: AppState, restored: Restored, notice: str) -> Explorer:
 
 
 def load_preset(preset_id: str) -> None:
-    """Callback: replace the explorer with a preset (widgets included); if its lab cannot be built
-    (the server is short of memory), keep the current one, edits included, and say why."""
+    """Callback of the Load button: the preset is loaded at the top of the next run, where its
+    status can be shown while it is built (the 100k example takes seconds)."""
+    st.session_state[_PENDING_PRESET] = preset_id
+
+
+def _load_preset(preset_id: str) -> None:
+    """Replace the explorer with a preset (widgets included); if its lab cannot be built (the server
+    is short of memory), keep the current one, edits included, and say why."""
     try:
         ex = Explorer.from_preset(presets.load(preset_id))
     except InputError as e:

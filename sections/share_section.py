@@ -9,6 +9,7 @@ import streamlit as st
 
 import session
 from components import inputs, share
+from components.busy import busy
 from components.i18n import t
 from core.codegen import script_for
 from core.notebook import notebook_for
@@ -40,9 +41,13 @@ def render(lang: str, ex: Explorer) -> None:
         notebook=lambda: notebook_for(code, partial(t, lang)),
     )
     uploaded = share.render_share(lang, files, link_for(recipe, text, lang, lab))
+    slot = st.empty()  # the import's status while it is checked and replayed
     if uploaded is not None:
         ex.problems.pop("import", None)
-        apply_import(ex, uploaded)
+        with busy(slot, t(lang, "urlstate.importing")):
+            queued = apply_import(ex, uploaded)
+        if queued:
+            st.rerun()  # the state is installed on a fresh run, before any widget is drawn
     inputs.show_problems(lang, "err.import_title", ex.problems.get("import", []))
 
 
@@ -57,14 +62,15 @@ def link_for(recipe, text: str, lang: str, lab) -> str:
         return ""
 
 
-def apply_import(ex: Explorer, data: bytes) -> None:
-    """Validate an uploaded state; apply it on a fresh run, or keep its problems to show and change nothing."""
+def apply_import(ex: Explorer, data: bytes) -> bool:
+    """Validate an uploaded state and queue it for the next run (True), or keep its problems to show
+    and change nothing (False)."""
     try:
         state = parse_state(data)
         restored = restore(state)
     except InputError as e:
         ex.problems["import"] = e.problems
-        return
+        return False
     if restored.weights_verified is False or restored.model_verified is False:
         notice = "share.imported_unverified"
     elif restored.weights_verified is None:
@@ -72,4 +78,4 @@ def apply_import(ex: Explorer, data: bytes) -> None:
     else:
         notice = "share.imported"
     session.queue_state(state, restored, notice)
-    st.rerun()
+    return True
