@@ -5,15 +5,18 @@ Reads the controls, calls the explorer (core/explorer.py), draws plain data."""
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 
 import numpy as np
 import pyarrow as pa  # st.dataframe sends an Arrow table as it is
 import streamlit as st
 
 from components import charts, inputs, stage_data, training
+from components.busy import busy
 from components.stage import stage
 from components.i18n import md, t
 from core.explorer import Explorer
+from core.memory import recipe_step_cost
 from core.projection import thin_steps
 from core.training import Lab
 import session
@@ -41,11 +44,13 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
         if session.get(Keys.FULL_RUN):  # a knob changed: the page applies it and shows its problems
             session.forget(Keys.FULL_RUN)
             st.rerun()
+        slot = st.empty()  # where a slow Step says it is working: the same place on every run
         intent = training.clicked()
         newest = ex.lab.steps
         if intent.action == "step":
             ex.predict(session.get(Keys.PREDICT_ROWS) or [])
-        apply(lang, ex, intent, playing=False)
+        with busy(slot, t(lang, "train.stepping")) if intent.action == "step" and slow_step(ex) else nullcontext():
+            apply(lang, ex, intent, playing=False)
         notices(lang, ex)
         problems = ex.lab.train_problems()
         if intent.action is None:  # a click's own problems were shown by apply
@@ -69,6 +74,17 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
             after(lang, ex)
 
     view()
+
+
+SLOW_STEP_S = 0.3  # a Step estimated slower than this shows a status while it runs
+SLOW_TABLE_FLOATS = 1_000_000  # a table this large also costs the picture and the stage's data
+
+
+def slow_step(ex: Explorer) -> bool:
+    """Whether a Step of this lab may take over ~300 ms (core.memory's estimate, or a large table)."""
+    recipe = ex.recipe
+    return (recipe.vocab.size * recipe.config.embedding_dim >= SLOW_TABLE_FLOATS
+            or recipe_step_cost(recipe).seconds >= SLOW_STEP_S)
 
 
 def full_run() -> None:
