@@ -274,7 +274,8 @@ def lookup_tables(page, lang: str) -> dict:
 
     open_expander(page, "lookup_tables")
     col_id, col_count = label(lang, "label.col.id"), label(lang, "pipe.col.count")
-    wait_js(page, "() => grids('lookup_tables').length >= 5 && gridRows('id_cell') !== null")
+    wait_js(page, "() => grids('lookup_tables').length >= 5 && grids('lookup_tables').every(g => g.length > 0)"
+                  " && gridRows('id_cell') !== null")  # every grid drawn, none still empty
     found = {"ids": [row[1:] for row in grid_rows(page, "id_cell")[1:]]}
     for rows in _eval(page, "grids('lookup_tables')"):
         head = rows[0]
