@@ -1,4 +1,4 @@
-"""Page-wide CSS: a compact top so the stage fits one projector screen, and presentation mode.
+"""Page-wide CSS: a compact top so the stage fits one projector screen, a phone layout, and presentation mode.
 
 Plain CSS, no scripts and no user data in it.
 """
@@ -12,6 +12,31 @@ COMPACT = """
 [data-testid="stMainBlockContainer"] { padding: 3.6rem 1.5rem 2rem 1.5rem; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.7rem; padding: 0 0 .2rem 0; }
 """
+# Korean breaks between words (어절), never inside one ("탐험기" stays whole); a word longer than
+# its line (a URL, a long token) may still break rather than push the page wider.
+KOREAN = """
+html:lang(ko) body { overflow-wrap: anywhere; }
+html:lang(ko) body :is(h1, h2, h3, h4, h5, h6, p, li, label, summary, span, div, td, th, button) { word-break: keep-all; }
+"""
+# A phone (Streamlit stacks columns below 640 px): the view switch as a 2 × 2 grid, the training bar
+# three controls to a row, and Plotly's mode bar (which sits over a chart's title) left out; the
+# element toolbar above each chart keeps full screen. The stage (components/stage/stage.css) stacks
+# its panels and grows taller than the height it was given: its boxes follow it. Tables and code keep their own sideways scroll.
+PHONE = """
+@media (max-width: 640px) {
+  [data-testid="stMainBlockContainer"] { padding-left: 1rem; padding-right: 1rem; }
+  .st-key-section [role="radiogroup"] { display: grid; grid-template-columns: 1fr 1fr; gap: 4px; }
+  .st-key-section [role="radiogroup"] > button { width: 100%; min-width: 0; height: auto; min-height: 2.4rem; margin: 0;
+                                                  border-radius: .5rem; }
+  .st-key-section [role="radiogroup"] > button p { white-space: normal; }
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-step) { flex-wrap: wrap; gap: .5rem; }
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-step) > [data-testid="stColumn"] {
+    min-width: calc(33.3% - .5rem) !important; flex: 1 1 calc(33.3% - .5rem) !important; }
+  .js-plotly-plot .modebar-container { display: none !important; }
+  .st-key-stage, .st-key-stage .stBidiComponent, .st-key-stage [data-testid="stBidiComponentIsolated"] {
+    height: auto !important; flex: 0 0 auto !important; overflow: visible !important; }
+}
+"""
 # Presentation mode: larger controls and text for a class reading a projected screen.
 PRESENT = """
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] label,
@@ -21,4 +46,4 @@ PRESENT = """
 
 
 def page_style(present: bool) -> None:
-    st.html(f"<style>{COMPACT}{PRESENT if present else ''}</style>")
+    st.html(f"<style>{COMPACT}{KOREAN}{PHONE}{PRESENT if present else ''}</style>")
