@@ -21,7 +21,8 @@ html:lang(ko) body :is(h1, h2, h3, h4, h5, h6, p, li, label, summary, span, div,
 # A phone (Streamlit stacks columns below 640 px): the view switch as a 2 × 2 grid, the training bar
 # three controls to a row, and Plotly's mode bar (which sits over a chart's title) left out; the
 # element toolbar above each chart keeps full screen. The stage (components/stage/stage.css) stacks
-# its panels and grows taller than the height it was given: its boxes follow it. Tables and code keep their own sideways scroll.
+# its panels and grows taller than the height it was given: its boxes follow it. Tables and code
+# keep their own sideways scroll.
 PHONE = """
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding-left: 1rem; padding-right: 1rem; }
@@ -37,11 +38,16 @@ PHONE = """
     height: auto !important; flex: 0 0 auto !important; overflow: visible !important; }
 }
 """
-# Presentation mode: larger controls and text for a class reading a projected screen.
+# Presentation mode: larger controls and text for a class reading a projected screen (on a phone, the
+# training bar two to a row, so its larger labels fit).
 PRESENT = """
 [data-testid="stMainBlockContainer"] p, [data-testid="stMainBlockContainer"] label,
 [data-testid="stMainBlockContainer"] button, [data-testid="stMainBlockContainer"] input { font-size: 1.2rem !important; }
 [data-testid="stMainBlockContainer"] button { min-height: 2.9rem; }
+@media (max-width: 640px) {
+  [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-step) > [data-testid="stColumn"] {
+    min-width: calc(50% - .5rem) !important; flex: 1 1 calc(50% - .5rem) !important; }
+}
 """
 
 
