@@ -194,7 +194,7 @@ def try_sentence_box(lang: str, lab: Lab, key: str) -> Tried | None:
     Used by C11 (key ``TRY_KEY``) and meant for the lookup view too, under its own key.
     """
     text = st.text_input(t(lang, "lesson.try.label"), key=key, placeholder=t(lang, "lesson.try.placeholder"),
-                         max_chars=2_000)
+                         max_chars=2_000, help=t(lang, "help.try_sentence"))
     if not text.strip():
         return None
     tried = try_sentence(lab, text)
@@ -234,8 +234,8 @@ def _prediction(lang: str, demo: Demo, params: dict[str, str]) -> bool:
     """The lesson's own predict-then-reveal question; True once the learner reveals the answer."""
     fact, choices = lesson(demo.id).predict
     guess = st.radio(t(lang, f"lesson.{demo.id}.predict", **params), choices, index=None, key=PREDICT_PREFIX + demo.id,
-                     format_func=lambda a: answer_text(lang, demo.id, a))
-    if not st.toggle(t(lang, "lesson.ui.reveal"), key=REVEAL_PREFIX + demo.id):
+                     format_func=lambda a: answer_text(lang, demo.id, a), help=t(lang, "help.lesson_predict"))
+    if not st.toggle(t(lang, "lesson.ui.reveal"), key=REVEAL_PREFIX + demo.id, help=t(lang, "help.lesson_reveal")):
         st.caption(t(lang, "lesson.ui.reveal_hint"))
         return False
     right = demo.facts.get(fact, [])
@@ -302,13 +302,14 @@ def _guided(lab: Lab, lang: str, index: int, memo: Memo) -> int | None:
     index = min(max(index, 0), len(LESSON_IDS) - 1)
     session.ensure(Keys.LESSON, LESSON_IDS[index])  # first draw: the caller's index seeds the picker
     chosen = st.selectbox(t(lang, "lesson.ui.select"), LESSON_IDS, key=Keys.LESSON,
-                          format_func=lambda i: lesson_title(lang, i))
+                          format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"))
     at = LESSON_IDS.index(chosen)
     prev_col, mid, next_col = st.columns([1, 2, 1], vertical_alignment="center")
-    prev_col.button(t(lang, "lesson.ui.prev"), key=PREV_KEY, disabled=at == 0, width="stretch",
+    prev_col.button(t(lang, "lesson.ui.prev"), key=PREV_KEY, disabled=at == 0, width="stretch", help=t(lang, "help.lesson_prev"),
                     on_click=_go, args=(LESSON_IDS[max(at - 1, 0)],))
     mid.progress((at + 1) / len(LESSON_IDS), text=t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS)))
     next_col.button(t(lang, "lesson.ui.next"), key=NEXT_KEY, disabled=at == len(LESSON_IDS) - 1, width="stretch",
+                    help=t(lang, "help.lesson_next"),
                     on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
     _show(lang, _try_demo(lab, lang, chosen, memo), lab)
     return at if at != index else None

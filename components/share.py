@@ -87,7 +87,7 @@ def _upload(lang: str) -> bytes | None:
     uploaded = st.file_uploader(t(lang, "share.import_label"), type=["json"], key=Keys.IMPORT_STATE,
                                 help=t(lang, "share.import_help"),
                                 max_upload_size=max(1, limits.MAX_IMPORT_BYTES // 1_000_000))
-    clicked = st.button(t(lang, "share.import_apply"), key=Keys.IMPORT_APPLY, disabled=uploaded is None)
+    clicked = st.button(t(lang, "share.import_apply"), key=Keys.IMPORT_APPLY, disabled=uploaded is None, help=t(lang, "help.import_apply"))
     if clicked and uploaded is not None:
         return uploaded.getvalue()
     return None
