@@ -51,9 +51,9 @@ def render_share(lang: str, files: Downloads, share_url: str) -> bytes | None:
 
     An empty ``share_url`` means the state is too large for a link; the panel says so.
     """
-    st.markdown(f"**{t(lang, 'share.title')}**")
+    st.header(t(lang, "share.title"))  # h2, after the sidebar's h1
     _downloads(lang, files)
-    st.markdown(f"**{t(lang, 'share.link_label')}**", help=t(lang, "share.link_help"))
+    st.header(t(lang, "share.link_label"), help=t(lang, "share.link_help"))
     if share_url:
         st.code(share_url, language=None, wrap_lines=True)
     else:
