@@ -9,8 +9,9 @@ Measured from the DOM after each view is drawn:
 - the stage's panels and its step, loss and legend boxes do not overlap one another, and no panel
   title is clipped.
 
-Screenshots go to artifacts/screenshots/phone-*.png (and docs/phone-*.png with
-E2E_DOCS_SCREENSHOTS=1).
+The training view is measured after 20 steps, the lookup view with a token selected. Screenshots
+of those two go to artifacts/screenshots/phone-*.png (and docs/phone-*.png with
+E2E_DOCS_SCREENSHOTS=1; tests/e2e/test_stage_app.py takes the 1280×720 ones, docs/stage-*.png).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import os
 
 import pytest
 
-from .helpers import ROOT, SCREENSHOTS, open_app, section, unavailable_reason, wait_idle
+from .helpers import (ROOT, SCREENSHOTS, click_token, label, open_app, section, set_number, unavailable_reason,
+                      wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
 if _reason:
@@ -118,6 +120,14 @@ def phone(browser, app_url):
 def test_nothing_cut_off_or_overlapping(phone, lang, view):
     page = phone(lang)
     section(page, lang, view)
+    if view == "train":  # a trained stage: loss, sparkline and moved points take their room too
+        set_number(page, "n_steps", 20)
+        wait_js(page, "(s) => document.querySelector('.st-key-run_steps').innerText.includes(s)", label(lang, "train.run", n=20))
+        page.locator(".st-key-run_steps button:visible").click()  # (a hidden copy of the button comes first)
+        wait_step(page, 20)
+    if view == "lookup":  # a selection: the wires run down the stacked panels
+        click_token(page, ".idcell[data-b='0'][data-t='0']")
+        wait_stage(page, "s => s.sel.length > 0")
     wait_idle(page)
     wide = page.evaluate(STICKING_OUT_JS)
     assert wide["scrollWidth"] <= wide["innerWidth"], f"the page scrolls sideways: {wide}"
@@ -130,8 +140,12 @@ def test_nothing_cut_off_or_overlapping(phone, lang, view):
         assert not s["overlaps"], f"stage boxes overlap: {s['overlaps']}"
         assert not s["clippedTitles"], f"panel titles cut off: {s['clippedTitles']}"
         assert not s["outside"], f"stage boxes past the screen's edge: {s['outside']}"
-    if view in SHOTS:
-        page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTo(0, 0)")
+    if view in SHOTS:  # the stage's top at the top of the screen (the train view: the bar above it)
+        page.mouse.move(1, 1)
+        wait_js(page, "() => stage().hl.length === 0")
+        top = ".st-key-step" if view == "train" else ".st-key-stage"
+        page.evaluate("(sel) => { const m = document.querySelector('[data-testid=stMain]'); const e = document.querySelector(sel);"
+                      " m.scrollTop += e.getBoundingClientRect().top - 70; }", top)  # below the header bar
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         name = f"phone-{view}-{lang}.png"
         page.screenshot(path=str(SCREENSHOTS / name))
