@@ -137,13 +137,14 @@ def _metrics(lang: str, demo: Demo) -> None:
 
 
 def _fact_table(lang: str, demo: Demo) -> None:
-    """Every other fact as a two-column table, sized to its rows (no inner scrolling)."""
+    """Every other fact as a two-column table, sized to its rows, its text wrapping (no inner scrolling,
+    on a phone either: a static table, where a data grid's columns keep their width and scroll)."""
     keys = table_keys(demo)
     if keys:
         frame = pd.DataFrame({t(lang, "lesson.ui.fact_col"): [fact_label(lang, demo.id, k) for k in keys],
                               t(lang, "lesson.ui.value_col"): [format_value(lang, demo.facts[k], k, lesson(demo.id).codes)
                                                                for k in keys]})
-        st.dataframe(frame, hide_index=True, width="stretch", height="content")
+        st.table(frame, hide_index=True)
 
 
 def _demo_tables(lang: str, demo: Demo) -> None:
@@ -171,7 +172,8 @@ def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
         return
     for table in drawn.shown:
         st.dataframe(table, hide_index=True, width="stretch", height="content")
-    st.plotly_chart(drawn.figure, alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
+    with st.container():  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
+        st.plotly_chart(drawn.figure, alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
         for table in drawn.tables:
             st.dataframe(table, hide_index=True, width="stretch", height="content")

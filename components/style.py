@@ -14,15 +14,20 @@ COMPACT = """
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.7rem; padding: 0 0 .2rem 0; }
 [data-testid="stMainBlockContainer"] h2 { font-size: 1.45rem; padding: .6rem 0 .2rem 0; }
 """
-# Korean breaks between words (어절), never inside one ("탐험기" stays whole); a word longer than
-# its line (a URL, a long token) may still break rather than push the page wider.
+# Korean breaks between words (어절), never inside one ("탐험기" stays whole), on the English page too
+# (its tokens are often Korean) and where Streamlit's own rules say otherwise (table cells); a word
+# longer than its line (a URL, a long token) may still break rather than push the page wider. Code
+# keeps its own wrapping.
 KOREAN = """
-html:lang(ko) body { overflow-wrap: anywhere; }
-html:lang(ko) body :is(h1, h2, h3, h4, h5, h6, p, li, label, summary, span, div, td, th, button) { word-break: keep-all; }
+body { overflow-wrap: break-word; }
+body :is(h1, h2, h3, h4, h5, h6, p, li, label, summary, span, div, td, th, button):not(pre *) {
+  word-break: keep-all !important; }
 """
 # A phone (Streamlit stacks columns below 640 px): the view switch as a 2 × 2 grid, the training bar
 # three controls to a row, and Plotly's mode bar (which sits over a chart's title) left out; the
-# element toolbar above each chart keeps full screen. The stage (components/stage/stage.css) stacks
+# element toolbar above each chart keeps full screen. A figure of side-by-side plots, alone in its
+# container (components/lessons.py), is drawn 560 px wide and scrolls sideways in that container,
+# so its titles and tick labels have the room they need. The stage (components/stage/stage.css) stacks
 # its panels and grows taller than the height it was given: its boxes follow it. Tables and code
 # keep their own sideways scroll.
 PHONE = """
@@ -36,6 +41,8 @@ PHONE = """
   [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-step) > [data-testid="stColumn"] {
     min-width: calc(33.3% - .5rem) !important; flex: 1 1 calc(33.3% - .5rem) !important; }
   .js-plotly-plot .modebar-container { display: none !important; }
+  .stVerticalBlock:has(> .stElementContainer:only-child .subplot.x2y2) { overflow-x: auto; }
+  .stVerticalBlock:has(> .stElementContainer:only-child .subplot.x2y2) > .stElementContainer { min-width: 560px; }
   .st-key-stage, .st-key-stage .stBidiComponent, .st-key-stage [data-testid="stBidiComponentIsolated"] {
     height: auto !important; flex: 0 0 auto !important; overflow: visible !important; }
 }

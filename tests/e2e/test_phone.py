@@ -52,14 +52,16 @@ STICKING_OUT_JS = """() => {
   return {scrollWidth: document.documentElement.scrollWidth, innerWidth: W, out: out.slice(0, 10)};
 }"""
 
-# Words (split at spaces) of headings and buttons whose glyphs lie on more than one line.
+# Words of headings, buttons, paragraphs and table cells whose glyphs lie on more than one line. A word
+# ends at a space, after a dash or slash or before an opening bracket, where a line may break in both
+# languages ("C1–C16", "함정(X1–X7)을").
 BROKEN_WORDS_JS = """(sel) => {
   const out = [];
   for (const e of document.querySelectorAll(sel)) {
     if (e.offsetParent === null) continue;
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const re = /\\S+/g;
+      const re = /[(\\[]?[^\\s\\-\u2013\u2014\\/(\\[]+[\\-\u2013\u2014\\/]?/g;
       for (let m = re.exec(n.data); m; m = re.exec(n.data)) {
         const range = document.createRange();
         range.setStart(n, m.index);
@@ -71,7 +73,7 @@ BROKEN_WORDS_JS = """(sel) => {
   }
   return out;
 }"""
-WORDS = "[data-testid='stMain'] :is(h1, h2, h3, h4, button, summary)"
+WORDS = "[data-testid='stMain'] :is(h1, h2, h3, h4, button, summary, p, li, label, td, th)"
 
 # On the stage: boxes that must not overlap, and panel titles that must show whole.
 STAGE_JS = """() => {
