@@ -9,6 +9,7 @@ Measured from the DOM after each view is drawn:
 - the stage's panels and its step, loss and legend boxes do not overlap one another, and no panel
   title is clipped.
 
+The same again in the dark theme with presentation mode's larger type (lookup and training).
 The training view is measured after 20 steps, the lookup view with a token selected. Screenshots
 of those two go to artifacts/screenshots/phone-*.png (and docs/phone-*.png with
 E2E_DOCS_SCREENSHOTS=1; tests/e2e/test_stage_app.py takes the 1280×720 ones, docs/stage-*.png).
@@ -20,7 +21,7 @@ import os
 
 import pytest
 
-from .helpers import (ROOT, SCREENSHOTS, click_token, label, open_app, section, set_number, unavailable_reason,
+from .helpers import (ROOT, SCREENSHOTS, click_token, label, open_app, section, set_number, stage, unavailable_reason,
                       wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -97,37 +98,42 @@ STAGE_JS = """() => {
 
 @pytest.fixture(scope="module")
 def phone(browser, app_url):
-    """One page per language at 390×844; the previous one is closed."""
+    """One page per (language, theme, presentation mode) at 390×844; the previous one is closed."""
     held: dict = {}
 
-    def get(lang: str):
-        if lang not in held:
+    def get(lang: str, scheme: str = "light", present: bool = False):
+        if (lang, scheme, present) not in held:
             for ctx, _ in held.values():
                 ctx.close()
             held.clear()
-            ctx = browser.new_context(locale=LOCALES[lang], viewport=dict(PHONE))
+            ctx = browser.new_context(locale=LOCALES[lang], viewport=dict(PHONE), color_scheme=scheme)
             ctx.set_default_timeout(30_000)
             page = ctx.new_page()
             open_app(page, app_url)
-            held[lang] = (ctx, page)
-        return held[lang][1]
+            if present:  # the switch is in the sidebar, folded away on a phone
+                page.locator("[data-testid='stExpandSidebarButton']").click()
+                page.locator(".st-key-present label").first.click()
+                wait_idle(page)
+                page.locator("[data-testid='stSidebarCollapseButton'] button").first.click()
+                wait_js(page, "() => stage() !== null && stage().text.length > 0")
+            held[(lang, scheme, present)] = (ctx, page)
+        return held[(lang, scheme, present)][1]
 
     yield get
     for ctx, _ in held.values():
         ctx.close()
 
 
-@pytest.mark.parametrize("lang, view", [(lang, view) for lang in LOCALES for view in VIEWS],
-                         ids=[f"{view}-{lang}" for lang in LOCALES for view in VIEWS])
-def test_nothing_cut_off_or_overlapping(phone, lang, view):
-    page = phone(lang)
+def check_view(page, lang: str, view: str) -> None:
+    """Show ``view`` (training: after 20 steps; lookup: with a token selected) and measure it."""
     section(page, lang, view)
     if view == "train":  # a trained stage: loss, sparkline and moved points take their room too
+        start = int(stage(page)["step"])
         set_number(page, "n_steps", 20)
         wait_js(page, "(s) => document.querySelector('.st-key-run_steps').innerText.includes(s)", label(lang, "train.run", n=20))
         page.locator(".st-key-run_steps button:visible").click()  # (a hidden copy of the button comes first)
-        wait_step(page, 20)
-    if view == "lookup":  # a selection: the wires run down the stacked panels
+        wait_step(page, start + 20)
+    if view == "lookup":  # a selection: its outlines on the stacked panels
         click_token(page, ".idcell[data-b='0'][data-t='0']")
         wait_stage(page, "s => s.sel.length > 0")
     wait_idle(page)
@@ -142,6 +148,13 @@ def test_nothing_cut_off_or_overlapping(phone, lang, view):
         assert not s["overlaps"], f"stage boxes overlap: {s['overlaps']}"
         assert not s["clippedTitles"], f"panel titles cut off: {s['clippedTitles']}"
         assert not s["outside"], f"stage boxes past the screen's edge: {s['outside']}"
+
+
+@pytest.mark.parametrize("lang, view", [(lang, view) for lang in LOCALES for view in VIEWS],
+                         ids=[f"{view}-{lang}" for lang in LOCALES for view in VIEWS])
+def test_nothing_cut_off_or_overlapping(phone, lang, view):
+    page = phone(lang)
+    check_view(page, lang, view)
     if view in SHOTS:  # the stage's top at the top of the screen (the train view: the bar above it)
         page.mouse.move(1, 1)
         wait_js(page, "() => stage().hl.length === 0")
@@ -153,6 +166,13 @@ def test_nothing_cut_off_or_overlapping(phone, lang, view):
         page.screenshot(path=str(SCREENSHOTS / name))
         if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
             page.screenshot(path=str(ROOT / "docs" / name))
+
+
+@pytest.mark.parametrize("view", ["lookup", "train"])
+def test_presentation_mode_in_the_dark_theme(phone, view):
+    """Larger type (presentation mode) and the dark theme on a phone: still nothing cut off or overlapping."""
+    page = phone("ko", scheme="dark", present=True)
+    check_view(page, "ko", view)
 
 
 def test_the_korean_title_keeps_its_words(phone):
