@@ -10,7 +10,8 @@ Measured from the DOM after each view is drawn:
   title is clipped.
 
 The same again in the dark theme with presentation mode's larger type (lookup and training).
-The training view is measured after 20 steps, the lookup view with a token selected. Screenshots
+The training view is measured after 20 steps, the lookup view with the editors open and a token
+selected. Screenshots
 of those two go to artifacts/screenshots/phone-*.png (and docs/phone-*.png with
 E2E_DOCS_SCREENSHOTS=1; tests/e2e/test_stage_app.py takes the 1280×720 ones, docs/stage-*.png).
 """
@@ -21,7 +22,7 @@ import os
 
 import pytest
 
-from .helpers import (ROOT, SCREENSHOTS, click_token, label, open_app, section, set_number, stage, unavailable_reason,
+from .helpers import (ROOT, SCREENSHOTS, click_token, label, open_app, open_editors, section, set_number, stage, unavailable_reason,
                       wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -125,7 +126,7 @@ def phone(browser, app_url):
 
 
 def check_view(page, lang: str, view: str) -> None:
-    """Show ``view`` (training: after 20 steps; lookup: with a token selected) and measure it."""
+    """Show ``view`` (training: after 20 steps; lookup: editors open, a token selected) and measure it."""
     section(page, lang, view)
     if view == "train":  # a trained stage: loss, sparkline and moved points take their room too
         start = int(stage(page)["step"])
@@ -133,7 +134,8 @@ def check_view(page, lang: str, view: str) -> None:
         wait_js(page, "(s) => document.querySelector('.st-key-run_steps').innerText.includes(s)", label(lang, "train.run", n=20))
         page.locator(".st-key-run_steps button:visible").click()  # (a hidden copy of the button comes first)
         wait_step(page, start + 20)
-    if view == "lookup":  # a selection: its outlines on the stacked panels
+    if view == "lookup":  # the editors unfolded, and a selection: its outlines on the stacked panels
+        open_editors(page)
         click_token(page, ".idcell[data-b='0'][data-t='0']")
         wait_stage(page, "s => s.sel.length > 0")
     wait_idle(page)
