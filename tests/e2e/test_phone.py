@@ -4,16 +4,15 @@ Measured from the DOM after each view is drawn:
 
 - the page is no wider than the screen, and no element of the main area sticks out past its right
   edge unless a box of its own scrolls it (a code block, a data grid);
-- no word of a heading, a button or the view switch is broken across two lines (Korean breaks
-  between words, "탐험기" never as "탐 / 험기"), and the sidebar's title when opened;
+- no word of a heading, a button, a paragraph or a table cell is broken across two lines (Korean
+  breaks between words, "탐험기" never as "탐 / 험기"), nor of the sidebar's title when opened;
 - the stage's panels and its step, loss and legend boxes do not overlap one another, and no panel
   title is clipped.
 
 The same again in the dark theme with presentation mode's larger type (lookup and training).
 The training view is measured after 20 steps, the lookup view with the editors open and a token
-selected. Screenshots
-of those two go to artifacts/screenshots/phone-*.png (and docs/phone-*.png with
-E2E_DOCS_SCREENSHOTS=1; tests/e2e/test_stage_app.py takes the 1280×720 ones, docs/stage-*.png).
+selected. Screenshots of those two go to artifacts/screenshots/phone-*.png (and docs/phone-*.png
+with E2E_DOCS_SCREENSHOTS=1; tests/e2e/test_stage_app.py takes the 1280×720 ones, docs/stage-*.png).
 """
 
 from __future__ import annotations
