@@ -48,7 +48,7 @@ def main() -> None:
     page_lang(lang, key=Keys.PAGE_LANG)
     section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,
                                    format_func=lambda s: t(lang, f"section.{s}"), width="stretch",
-                                   label_visibility="collapsed")
+                                   label_visibility="collapsed", help=t(lang, "help.section"))
     editors(lang, ex)
     if raw_config != ex.config_values() or "config" in ex.problems:
         ex.apply_config(raw_config)

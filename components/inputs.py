@@ -73,8 +73,9 @@ def vocab_editor(lang: str, base: pd.DataFrame, locked: bool = False, drawn_star
         height=min(420, 38 + 35 * (len(shown) + 1)),
         column_config={
             "_index": st.column_config.NumberColumn("#", width=INDEX_WIDTH, help=t(lang, "vocab.col.row_help")),
-            "token": st.column_config.TextColumn(t(lang, "vocab.col.token"), max_chars=limits.MAX_TOKEN_CHARS),
-            "id": st.column_config.NumberColumn(t(lang, "vocab.col.id"), step=1, format="%d"),
+            "token": st.column_config.TextColumn(t(lang, "vocab.col.token"), max_chars=limits.MAX_TOKEN_CHARS,
+                                                 help=t(lang, "help.vocab_token")),
+            "id": st.column_config.NumberColumn(t(lang, "vocab.col.id"), step=1, format="%d", help=t(lang, "help.vocab_id")),
             "role": st.column_config.SelectboxColumn(t(lang, "vocab.col.role"), options=["normal", "unk", "pad"],
                                                      default="normal", format_func=lambda r: t(lang, f"vocab.role.{r}"),
                                                      help=t(lang, "vocab.col.role_help")),
@@ -144,7 +145,7 @@ def _window_start(lang: str, base: pd.DataFrame, locked: bool, hold: int | None 
     st.caption(t(lang, "vocab.window", v=v, first=first, last=min(v, first + EDITOR_WINDOW - 1), n=EDITOR_WINDOW))
     left, right = st.columns(2)
     left.number_input(t(lang, "vocab.window_start"), key=Keys.VOCAB_START, min_value=1, max_value=last_first,
-                      step=EDITOR_WINDOW, disabled=locked)
+                      step=EDITOR_WINDOW, disabled=locked, help=t(lang, "help.vocab_start", n=EDITOR_WINDOW))
     found = right.text_input(t(lang, "vocab.window_find"), key=Keys.VOCAB_FIND, disabled=locked,
                              help=t(lang, "vocab.window_find_help"),
                              on_change=_find_token, args=(base,))
@@ -172,9 +173,11 @@ def token_list_loader(lang: str, text_key: str, file_key: str, button_key: str) 
     """
     with st.expander(t(lang, "vocab.list_title")):
         st.caption(t(lang, "vocab.list_help", max=limits.MAX_VOCAB))
-        upload = st.file_uploader(t(lang, "vocab.list_file"), type=["txt", "tsv", "csv"], key=file_key)
-        pasted = st.text_area(t(lang, "vocab.list_paste"), key=text_key, height=120, max_chars=limits.MAX_TOKEN_LIST_CHARS)
-        if not st.button(t(lang, "vocab.list_load"), key=button_key):
+        upload = st.file_uploader(t(lang, "vocab.list_file"), type=["txt", "tsv", "csv"], key=file_key,
+                                  help=t(lang, "help.token_list_file"))
+        pasted = st.text_area(t(lang, "vocab.list_paste"), key=text_key, height=120, max_chars=limits.MAX_TOKEN_LIST_CHARS,
+                              help=t(lang, "help.token_list_paste"))
+        if not st.button(t(lang, "vocab.list_load"), key=button_key, help=t(lang, "help.token_list_load")):
             return None
     if upload is None:
         return pasted

@@ -137,13 +137,14 @@ def _metrics(lang: str, demo: Demo) -> None:
 
 
 def _fact_table(lang: str, demo: Demo) -> None:
-    """Every other fact as a two-column table, sized to its rows (no inner scrolling)."""
+    """Every other fact as a two-column table, sized to its rows, its text wrapping (no inner scrolling,
+    on a phone either: a static table, where a data grid's columns keep their width and scroll)."""
     keys = table_keys(demo)
     if keys:
         frame = pd.DataFrame({t(lang, "lesson.ui.fact_col"): [fact_label(lang, demo.id, k) for k in keys],
                               t(lang, "lesson.ui.value_col"): [format_value(lang, demo.facts[k], k, lesson(demo.id).codes)
                                                                for k in keys]})
-        st.dataframe(frame, hide_index=True, width="stretch", height="content")
+        st.table(frame, hide_index=True)
 
 
 def _demo_tables(lang: str, demo: Demo) -> None:
@@ -171,7 +172,8 @@ def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
         return
     for table in drawn.shown:
         st.dataframe(table, hide_index=True, width="stretch", height="content")
-    st.plotly_chart(drawn.figure, alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
+    with st.container():  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
+        st.plotly_chart(drawn.figure, alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
         for table in drawn.tables:
             st.dataframe(table, hide_index=True, width="stretch", height="content")
@@ -194,7 +196,7 @@ def try_sentence_box(lang: str, lab: Lab, key: str) -> Tried | None:
     Used by C11 (key ``TRY_KEY``) and meant for the lookup view too, under its own key.
     """
     text = st.text_input(t(lang, "lesson.try.label"), key=key, placeholder=t(lang, "lesson.try.placeholder"),
-                         max_chars=2_000)
+                         max_chars=2_000, help=t(lang, "help.try_sentence"))
     if not text.strip():
         return None
     tried = try_sentence(lab, text)
@@ -234,8 +236,8 @@ def _prediction(lang: str, demo: Demo, params: dict[str, str]) -> bool:
     """The lesson's own predict-then-reveal question; True once the learner reveals the answer."""
     fact, choices = lesson(demo.id).predict
     guess = st.radio(t(lang, f"lesson.{demo.id}.predict", **params), choices, index=None, key=PREDICT_PREFIX + demo.id,
-                     format_func=lambda a: answer_text(lang, demo.id, a))
-    if not st.toggle(t(lang, "lesson.ui.reveal"), key=REVEAL_PREFIX + demo.id):
+                     format_func=lambda a: answer_text(lang, demo.id, a), help=t(lang, "help.lesson_predict"))
+    if not st.toggle(t(lang, "lesson.ui.reveal"), key=REVEAL_PREFIX + demo.id, help=t(lang, "help.lesson_reveal")):
         st.caption(t(lang, "lesson.ui.reveal_hint"))
         return False
     right = demo.facts.get(fact, [])
@@ -302,13 +304,14 @@ def _guided(lab: Lab, lang: str, index: int, memo: Memo) -> int | None:
     index = min(max(index, 0), len(LESSON_IDS) - 1)
     session.ensure(Keys.LESSON, LESSON_IDS[index])  # first draw: the caller's index seeds the picker
     chosen = st.selectbox(t(lang, "lesson.ui.select"), LESSON_IDS, key=Keys.LESSON,
-                          format_func=lambda i: lesson_title(lang, i))
+                          format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"))
     at = LESSON_IDS.index(chosen)
     prev_col, mid, next_col = st.columns([1, 2, 1], vertical_alignment="center")
-    prev_col.button(t(lang, "lesson.ui.prev"), key=PREV_KEY, disabled=at == 0, width="stretch",
+    prev_col.button(t(lang, "lesson.ui.prev"), key=PREV_KEY, disabled=at == 0, width="stretch", help=t(lang, "help.lesson_prev"),
                     on_click=_go, args=(LESSON_IDS[max(at - 1, 0)],))
     mid.progress((at + 1) / len(LESSON_IDS), text=t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS)))
     next_col.button(t(lang, "lesson.ui.next"), key=NEXT_KEY, disabled=at == len(LESSON_IDS) - 1, width="stretch",
+                    help=t(lang, "help.lesson_next"),
                     on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
     _show(lang, _try_demo(lab, lang, chosen, memo), lab)
     return at if at != index else None

@@ -51,9 +51,9 @@ def render_share(lang: str, files: Downloads, share_url: str) -> bytes | None:
 
     An empty ``share_url`` means the state is too large for a link; the panel says so.
     """
-    st.markdown(f"**{t(lang, 'share.title')}**")
+    st.header(t(lang, "share.title"))  # h2, after the sidebar's h1
     _downloads(lang, files)
-    st.markdown(f"**{t(lang, 'share.link_label')}**", help=t(lang, "share.link_help"))
+    st.header(t(lang, "share.link_label"), help=t(lang, "share.link_help"))
     if share_url:
         st.code(share_url, language=None, wrap_lines=True)
     else:
@@ -87,7 +87,7 @@ def _upload(lang: str) -> bytes | None:
     uploaded = st.file_uploader(t(lang, "share.import_label"), type=["json"], key=Keys.IMPORT_STATE,
                                 help=t(lang, "share.import_help"),
                                 max_upload_size=max(1, limits.MAX_IMPORT_BYTES // 1_000_000))
-    clicked = st.button(t(lang, "share.import_apply"), key=Keys.IMPORT_APPLY, disabled=uploaded is None)
+    clicked = st.button(t(lang, "share.import_apply"), key=Keys.IMPORT_APPLY, disabled=uploaded is None, help=t(lang, "help.import_apply"))
     if clicked and uploaded is not None:
         return uploaded.getvalue()
     return None

@@ -16,7 +16,7 @@ from session import Keys
 def language() -> str:
     return st.radio("언어 · Language", LANGS, key=Keys.LANG, horizontal=True,
                     format_func=lambda code: {"ko": "한국어", "en": "English"}[code],
-                    on_change=session.keep_choices_across_language)
+                    on_change=session.keep_choices_across_language, help=f'{t("ko", "help.lang")} · {t("en", "help.lang")}')
 
 
 def presentation(lang: str) -> bool:
@@ -26,7 +26,7 @@ def presentation(lang: str) -> bool:
 
 def preset_picker(lang: str) -> None:
     titles = presets.titles(lang)
-    st.selectbox(t(lang, "side.preset"), list(presets.ORDER), key=Keys.PRESET, format_func=titles.get)
+    st.selectbox(t(lang, "side.preset"), list(presets.ORDER), key=Keys.PRESET, format_func=titles.get, help=t(lang, "help.preset"))
     st.button(t(lang, "side.load_preset"), key=Keys.LOAD_PRESET, width="stretch",
               on_click=lambda: session.load_preset(session.get(Keys.PRESET)),
               help=t(lang, "side.load_preset_help"))

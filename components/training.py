@@ -89,9 +89,9 @@ def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> Intent 
     with st.expander(t(lang, "train.pad_title", pad=pad_id)):
         st.caption(t(lang, "train.pad_help", e=dim))
         session.ensure(Keys.PAD_VECTOR, ", ".join(["1.0"] * dim))
-        text = st.text_input(t(lang, "train.pad_vector"), key=Keys.PAD_VECTOR)
+        text = st.text_input(t(lang, "train.pad_vector"), key=Keys.PAD_VECTOR, help=t(lang, "help.pad_vector"))
         st.markdown(t(lang, "train.pad_now", row=np.array2string(pad_row, precision=4, separator=", ")))
-        if not st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD):
+        if not st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD, help=t(lang, "help.set_pad")):
             return Intent()
         try:
             values = tuple(float(x) for x in text.replace(",", " ").split())

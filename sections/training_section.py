@@ -156,7 +156,7 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
     lab = ex.lab
     c1, c2, c4, c3 = st.columns([1.1, 1, 1.1, 2], vertical_alignment="bottom")
     c1.radio(t(lang, "proj.dims"), [2, 3], key=Keys.PCA_DIMS, horizontal=True,
-             disabled=lab.recipe.config.embedding_dim < 3)
+             disabled=lab.recipe.config.embedding_dim < 3, help=t(lang, "help.pca_dims"))
     c2.button(t(lang, "proj.refit"), key=Keys.REFIT, help=t(lang, "proj.refit_help"), disabled=playing,
               on_click=refit, args=(ex,))
     vocab = lab.recipe.vocab
@@ -194,9 +194,9 @@ def axis_picker(lang: str, ex: Explorer) -> None:
         return
     options = list(range(vocab.size))
     label = lambda i: f"{i} · {vocab.tokens[i]}"  # noqa: E731
-    st.selectbox(t(lang, "proj.axis_from"), options, key=Keys.AXIS_FROM, format_func=label)
-    st.selectbox(t(lang, "proj.axis_to"), options, key=Keys.AXIS_TO, format_func=label, index=min(1, vocab.size - 1))
-    st.button(t(lang, "proj.axis_set"), key=Keys.AXIS_SET, on_click=make_axis, args=(ex,))
+    st.selectbox(t(lang, "proj.axis_from"), options, key=Keys.AXIS_FROM, format_func=label, help=t(lang, "help.axis_from"))
+    st.selectbox(t(lang, "proj.axis_to"), options, key=Keys.AXIS_TO, format_func=label, index=min(1, vocab.size - 1), help=t(lang, "help.axis_to"))
+    st.button(t(lang, "proj.axis_set"), key=Keys.AXIS_SET, on_click=make_axis, args=(ex,), help=t(lang, "help.axis_set"))
     inputs.show_problems(lang, "err.axis_title", ex.problems.pop("axis", []))
 
 
@@ -313,7 +313,7 @@ def neighbours_view(lang: str, ex: Explorer) -> None:
         session.sync_token_picker(ex, normal[0] if normal else 0)
         st.selectbox(t(lang, "proj.token"), list(range(vocab.size)), key=Keys.TOKEN,
                      on_change=lambda: session.select_token_from_picker(ex),
-                     format_func=lambda i: f"{i} · {vocab.tokens[i]}")
+                     format_func=lambda i: f"{i} · {vocab.tokens[i]}", help=t(lang, "help.token"))
     token = ex.selected_token
     if token is None:
         return
