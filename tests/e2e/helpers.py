@@ -338,8 +338,9 @@ def open_editors(page) -> None:
 
 
 def button(page, key: str):
-    """The button drawn with ``key`` (its tooltip wrapper repeats the key's class: take the first)."""
-    return page.locator(f".st-key-{key} button").first
+    """The button drawn with ``key``: the visible one (a button with help sits in a tooltip wrapper
+    that repeats the key's class, and a narrow layout may draw a hidden copy first)."""
+    return page.locator(f".st-key-{key} button:visible").first
 
 
 def click_token(page, selector: str) -> None:

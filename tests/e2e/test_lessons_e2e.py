@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import assert_healthy, figures, label, screenshot, section, wait_idle, wait_js, unavailable_reason
+from .helpers import assert_healthy, button, figures, label, screenshot, section, wait_idle, wait_js, unavailable_reason
 
 _reason = unavailable_reason()
 if _reason:
@@ -36,10 +36,10 @@ def test_lessons_draw_their_figures_with_alt_text(new_page, lang, preset):
 
     page = new_page("ko-KR" if lang == "ko" else "en-US")
     pick(page, "preset", presets.titles(lang)[preset])
-    page.locator(".st-key-load_preset button").first.click()
+    button(page, "load_preset").click()
     wait_idle(page, timeout=60_000)
     section(page, lang, "train")
-    page.locator(".st-key-run_steps button").first.click()
+    button(page, "run_steps").click()
     wait_idle(page, timeout=120_000)
     section(page, lang, "lessons")
     for lesson_id in SHOWN:

@@ -13,7 +13,7 @@ import urllib.parse
 import numpy as np
 import pytest
 
-from .helpers import (alerts, assert_healthy, label, lookup_tables, open_app, run_steps, section, set_sentences,
+from .helpers import (alerts, assert_healthy, button, label, lookup_tables, open_app, run_steps, section, set_sentences,
                       stage, stage_ids, step_once, unavailable_reason, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -72,7 +72,7 @@ def wait_info(page, text: str) -> None:
 
 def upload(page, path) -> None:
     page.locator(".st-key-import_state input[type=file]").set_input_files(str(path))
-    apply = page.locator(".st-key-import_apply button")
+    apply = button(page, "import_apply")
     wait_js(page, "() => { const b = document.querySelector('.st-key-import_apply button'); return b && !b.disabled; }")
     apply.click()
 
