@@ -61,10 +61,20 @@ TWEEN_MS = 320  # components/stage/stage.js: a single update glides this long
 # Installed before the page's scripts: the time each websocket message reaches the page's code.
 WS_PROBE = """
 window.__wsTimes = [];
+window.__wsSizes = [];
+window.__wsStage = [];
 const NativeWebSocket = window.WebSocket;
 window.WebSocket = function (...args) {
   const ws = new NativeWebSocket(...args);
-  ws.addEventListener('message', () => window.__wsTimes.push(performance.now()));
+  ws.addEventListener('message', (e) => {
+    window.__wsTimes.push(performance.now());
+    const d = e.data;
+    window.__wsSizes.push(d ? (d.byteLength !== undefined ? d.byteLength : d.size !== undefined ? d.size : d.length || 0) : 0);
+    // the message that carries the training stage's data (its JSON names the scatter)
+    let stage = false;
+    try { stage = d instanceof ArrayBuffer && new TextDecoder().decode(d).includes('"scatter"'); } catch (err) {}
+    window.__wsStage.push(stage);
+  });
   return ws;
 };
 window.WebSocket.prototype = NativeWebSocket.prototype;
@@ -107,7 +117,7 @@ async ({button, want, timeoutMs}) => {
     let drawnSeen = null, drawn = null, animStart = null, animEnd = null, settled = null, renderMs = null, done = false;
     const t0 = performance.now();
     window.__clickT0 = t0;
-    window.__wsTimes = [];
+    window.__wsTimes = []; window.__wsSizes = []; window.__wsStage = [];
     const check = () => {
       if (done) return;
       const now = performance.now() - t0;
@@ -151,7 +161,7 @@ async ({button, text, chart, timeoutMs}) => {
     let done = false;
     const t0 = performance.now();
     window.__clickT0 = t0;
-    window.__wsTimes = [];
+    window.__wsTimes = []; window.__wsSizes = []; window.__wsStage = [];
     const check = () => {
       if (done) return;
       const now = performance.now() - t0;
@@ -178,7 +188,7 @@ async ({button, ready, arg, timeoutMs}) => {
   if (!btn) return {error: 'no button'};
   const t0 = performance.now();
   window.__clickT0 = t0;
-  window.__wsTimes = [];
+  window.__wsTimes = []; window.__wsSizes = []; window.__wsStage = [];
   btn.click();
   await new Promise(r => setTimeout(r, 30));  // let the rerun start before the first check
   while (performance.now() - t0 < timeoutMs) {
@@ -217,8 +227,13 @@ class Page:
 
     def _finish(self, res: dict) -> dict:
         self.page.wait_for_timeout(TRAILING_MS)  # messages still arriving after the page looked settled
-        last = self.page.evaluate("() => window.__wsTimes.length ? Math.max(...window.__wsTimes) - window.__clickT0 : null")
+        msgs = self.page.evaluate("() => window.__wsTimes.map((t, i) => [t - window.__clickT0, window.__wsSizes[i], window.__wsStage[i]])")
+        last = max((m[0] for m in msgs), default=None)
         res["last_msg"] = last
+        res["first_msg"] = min((m[0] for m in msgs), default=None)
+        stage = [t for t, _, is_stage in msgs if is_stage]
+        res["big_msg"] = stage[0] if stage else None  # when the stage's data arrived
+        res["n_msgs"] = len(msgs)
         if res.get("settled") is not None:
             res["full"] = max(res["settled"], last or 0.0)
         return res
@@ -358,10 +373,10 @@ def rcells(r: dict) -> str:
     return f"{fmt_ratio(r['p50'])} ({fmt_ratio(r['p10'])}–{fmt_ratio(r['p90'])})"
 
 
-def run(presets: list[str], clicks: int, play_s: float, play_speeds: list[int]) -> tuple[list, list, list[str]]:
+def run(presets: list[str], clicks: int, play_s: float, play_speeds: list[int]) -> tuple[list, list, list, list[str]]:
     from playwright.sync_api import sync_playwright
 
-    rows, prows, errors = [], [], []
+    rows, prows, wrows, errors = [], [], [], []
     with Server(ROOT / "app.py") as app_srv, Server(Path(__file__).resolve().parent / "bare_app.py") as bare_srv, \
             sync_playwright() as p:
         browser = launch_chromium(p)
@@ -372,7 +387,8 @@ def run(presets: list[str], clicks: int, play_s: float, play_speeds: list[int]) 
             n_bare = 0
             for preset in presets:
                 app = app_page(browser, app_srv.url, preset)
-                got = {k: [] for k in ("drawn", "settled", "glide", "net", "render", "bare", "app_bytes", "bare_bytes")}
+                got = {k: [] for k in ("drawn", "settled", "glide", "net", "render", "bare", "app_bytes", "bare_bytes",
+                                       "app_first", "app_big", "app_last", "bare_first", "bare_last")}
                 pairs = {"drawn": [], "settled": [], "net": []}
                 for i in range(1, clicks + 1):
                     a = app.app_step(i)
@@ -392,6 +408,10 @@ def run(presets: list[str], clicks: int, play_s: float, play_speeds: list[int]) 
                     got["bare"].append(b["full"] / 1e3)
                     got["app_bytes"].append(a["bytes"])
                     got["bare_bytes"].append(b["bytes"])
+                    for who, r in (("app", a), ("bare", b)):
+                        got[f"{who}_first"].append((r["first_msg"] if r["first_msg"] is not None else float("nan")) / 1e3)
+                        got[f"{who}_last"].append((r["last_msg"] if r["last_msg"] is not None else float("nan")) / 1e3)
+                    got["app_big"].append((a["big_msg"] if a["big_msg"] is not None else float("nan")) / 1e3)
                     for k, v in (("drawn", a["drawn"]), ("settled", a["full"]), ("net", net)):
                         pairs[k].append(v / b["full"])
                     print(f"  {preset} click {i}: app drawn {a['drawn']:.0f} settled {a['full']:.0f} (glide {a['glide']:.0f}) ms,"
@@ -402,10 +422,13 @@ def run(presets: list[str], clicks: int, play_s: float, play_speeds: list[int]) 
                                  cells(got["net"]), cells(got["bare"]), rcells(r_d), rcells(r_s), goal(r_s["p50"] <= GOAL),
                                  rcells(r_n), goal(r_n["p50"] <= GOAL), fmt_ms(summary(got["render"])["p50"]),
                                  fmt_bytes(summary(got["app_bytes"])["p50"]), fmt_bytes(summary(got["bare_bytes"])["p50"])])
+                    p50 = lambda k: fmt_ms(summary(got[k])["p50"])  # noqa: E731
+                    wrows.append([preset, p50("app_first"), p50("app_big"), p50("drawn"), p50("app_last"), p50("settled"),
+                                  p50("bare_first"), p50("bare_last"), p50("bare")])
                 for speed in play_speeds if play_s > 0 else ():
                     try:
                         pr = play(app, play_s, speed)
-                        # one step either way is the window's edge, not the app: at 10 steps/s over 5 s, 49 counts as 10/s
+                        # one step either way is the window's edge, not the app: at 10 steps/s over 10 s, 99 counts as 10/s
                         met = pr["shown"] >= min(PLAY_GOALS[0], speed) - 1 / pr["secs"] and pr["raf"] >= PLAY_GOALS[1]
                         prows.append([preset, str(speed), f"{pr['secs']:.1f}", f"{pr['shown']:.1f}", f"{pr['advanced']:.1f}",
                                       fmt_ms(pr["gap_max"]), f"{pr['raf']:.1f}", f"{pr['frames']:.1f}",
@@ -418,7 +441,7 @@ def run(presets: list[str], clicks: int, play_s: float, play_speeds: list[int]) 
             errors += [f"bare page error: {e}" for e in bare.errors]
         finally:
             browser.close()
-    return rows, prows, errors
+    return rows, prows, wrows, errors
 
 
 def run_alone(presets: list[str], loads: int, clicks: int) -> tuple[list[list[str]], list[str]]:
@@ -468,7 +491,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clicks", type=int, default=10, help="Step clicks per preset (and as many bare clicks)")
     ap.add_argument("--presets", default="chapter,reviews_ko")
-    ap.add_argument("--play-seconds", type=float, default=5.0, help="seconds of Play watched per preset and speed (0: none)")
+    ap.add_argument("--play-seconds", type=float, default=10.0, help="seconds of Play watched per preset and speed (0: none)")
     ap.add_argument("--play-speeds", default="10,20", help="Play speeds (steps/s, of the app's choices) to watch")
     ap.add_argument("--no-play", action="store_true", help="no Play measurement")
     ap.add_argument("--alone", type=int, default=0, metavar="N",
@@ -482,13 +505,17 @@ def main() -> None:
                      "goal < 2 s (every one)"], rows))
     else:
         print(f"# bench_browser: Step click → settled, app vs the bare page; Play\n\n{machine_note()}\n")
-        rows, prows, errors = run(args.presets.split(","), args.clicks, 0 if args.no_play else args.play_seconds,
+        rows, prows, wrows, errors = run(args.presets.split(","), args.clicks, 0 if args.no_play else args.play_seconds,
                                   [int(x) for x in args.play_speeds.split(",") if x])
         print(f"Step click, {VIEWPORT['width']}×{VIEWPORT['height']}: p50 (p10–p90) ms; ratios are medians (p10–p90) of "
               f"paired ratios to the bare click taken next to it. The glide is the stage's animation ({TWEEN_MS} ms, eased).\n")
         print(table(["preset", "pairs", "app drawn", "app settled", "glide", "app settled − glide", "bare settled",
                      "drawn/bare", "settled/bare", f"≤ {GOAL}× (settled)", "(settled − glide)/bare",
                      f"≤ {GOAL}× (settled − glide)", "stage JS ms", "app bytes/click", "bare bytes/click"], rows))
+        print("\nWhere a Step's time goes (p50 ms from the click): the first websocket message (the server has "
+              "started answering), the one with the stage's data, the stage drawn, the last message, settled.\n")
+        print(table(["preset", "app first msg", "app stage data msg", "app drawn", "app last msg", "app settled",
+                     "bare first msg", "bare last msg", "bare settled"], wrows))
         if prows:
             print("\nPlay on the app's page (the stage glides through each tick's steps):\n")
             print(table(["preset", "speed (steps/s asked)", "seconds", "steps shown/s", "steps advanced/s",

@@ -1,7 +1,8 @@
 """Does a closed 100k session give its memory back? Server RSS before, during and after, per variant.
 
-    python bench/bench_rss.py                      # all variants side by side (~4 min, ~1.5 GB per server)
-    python bench/bench_rss.py --variants as_is,ttl10_gc_trim --after 60
+    python bench/bench_rss.py --variants as_is           # the app as shipped (~2.5 min, ~1.5 GB)
+    python bench/bench_rss.py --variants as_is_probe     # the same, with the server's own figures at each moment
+    python bench/bench_rss.py                            # all variants side by side (~4 min, ~1.5 GB per server)
     python bench/bench_rss.py --churn none         # nobody else Steps, opens or closes a tab after the close
 
 For each variant, its own server (all started at once, measured on the same timeline):
@@ -17,32 +18,49 @@ For each variant, its own server (all started at once, measured on the same time
 4. Steps 2–3 again (``--cycles``, default 2): a level that stays up after the first cycle but not
    after the second is a one-time cost (imports, first-use buffers), not a leak per session.
 
-Goal (issue 17): "after" within 10 % of "before". Why it is missed as the app stands: Streamlit
-keeps a disconnected session for ``server.disconnectedSessionTTL`` (120 s) so that the tab can
-reconnect, and drops an expired one only when its session store is next written (another tab
-disconnecting); the dropped session's objects are in reference cycles, which only a full
-collection frees (the app turns Streamlit's post-run ``gc.collect(2)`` off); and glibc may keep
-freed heap pages. The variants measure each remedy:
+Goal (issue 17): "after" within 10 % of "before". What the app ships for it: Streamlit keeps a
+disconnected session for ``server.disconnectedSessionTTL`` (.streamlit/config.toml: 30 s; Streamlit's
+default is 120) so that the tab can reconnect, and drops an expired one only when its session store
+is next written (another tab disconnecting); the dropped session's objects are in reference cycles,
+which only a full collection frees (the app turns Streamlit's post-run ``gc.collect(2)`` off), and
+glibc may keep freed heap pages: upkeep.py's thread runs ``gc.collect()`` and ``malloc_trim(0)``
+every 10 s. The variants:
 
-- ``as_is``: the app as it stands.
-- ``ttl10``: ``--server.disconnectedSessionTTL 10`` (a tab can reconnect for 10 s instead of 120).
+- ``as_is``: the app as it ships (TTL 30 s, upkeep.py's thread).
+- ``as_is_probe``: the same, run through a wrapper with a probe thread that, when asked, reports
+  the server's own figures: RSS split into anonymous and file-backed memory (/proc/self/smaps_rollup),
+  glibc's heap (``mallinfo2``: in use, free but kept, mmapped chunks), the bytes of live torch
+  storages, modules imported, objects the collector tracks, Lab objects alive, and the sessions in
+  Streamlit's store; with ``--traced`` also tracemalloc's Python and numpy allocations (the server
+  then runs with ``PYTHONTRACEMALLOC=1``: slower, and the traces take memory of their own).
+
+- ``as_is_blas1``: the shipped app with numpy's BLAS (OpenBLAS) held to one thread
+  (``threadpoolctl.threadpool_limits(1, "blas")`` once per process, in a wrapper). Projecting a
+  100,000 × 300 table onto its axes runs OpenBLAS on every core, and OpenBLAS keeps a ~32 MB work
+  buffer per thread it used for the life of the process.
+
+Variants from before upkeep.py (each now also runs the app's own upkeep thread; the ``ttl10…``
+ones override the shipped TTL):
+
+- ``ttl10``: ``--server.disconnectedSessionTTL 10`` (a tab can reconnect for 10 s instead of 30).
 - ``ttl10_postgc``: also ``--runner.postScriptGC true`` (a full collection after every run).
 - ``ttl10_gc``: TTL 10 s and, in the server, a thread that runs ``gc.collect()`` every 10 s.
 - ``ttl10_gc_trim``: as ``ttl10_gc``, plus glibc's ``malloc_trim(0)`` after each collection.
-- ``as_is_gc_trim``: TTL 120 s with the collecting and trimming thread (does the TTL matter?).
+- ``as_is_gc_trim``: the shipped TTL with a second collecting and trimming thread.
 - ``ttl10_reap_gc_trim``: as ``ttl10_gc_trim``, and the thread first drops expired disconnected
   sessions from Streamlit's session store (a private API: ``Runtime.instance()._session_mgr.
   _session_storage._cache.expire()``), which Streamlit otherwise does only when another tab
   disconnects.
 
-The thread variants run app.py through a wrapper script written to a temporary folder (the app is
-not changed); the wrapper starts the thread once per process.
+The thread and probe variants run app.py through a wrapper script written to a temporary folder
+(the app is not changed); the wrapper starts its thread once per process.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 import tempfile
 import time
@@ -84,9 +102,133 @@ if not any(t.name == "bench-janitor" for t in threading.enumerate()):
 runpy.run_path(ROOT + "/app.py", run_name="__bench_app__")
 '''
 
+PROBE_WRAPPER = r'''"""app.py as shipped, with a probe thread (bench/bench_rss.py): on request, what the process holds."""
+import sys, threading, time, gc, ctypes, json, os, runpy
+ROOT = {root!r}
+PROBE_DIR = {probe_dir!r}
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                                                "uordblks", "fordblks", "keepcost")]
+
+
+def _snapshot():
+    import tracemalloc
+    out = {{"t": time.time()}}
+    for line in open("/proc/self/smaps_rollup"):
+        k, _, v = line.partition(":")
+        if k in ("Rss", "Anonymous", "Pss_File", "Pss_Anon", "Shared_Clean", "Private_Clean"):
+            out[k] = int(v.split()[0]) * 1024
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallinfo2.restype = _Mallinfo2
+    m = libc.mallinfo2()
+    out.update({{"malloc_" + n: getattr(m, n) for n, _ in _Mallinfo2._fields_}})
+    out["modules"] = len(sys.modules)
+    # anonymous memory by kind of mapping: glibc's main heap, mappings of 8 MB or more (glibc's
+    # per-thread arenas are 64 MB ones; library work buffers), and smaller ones (pymalloc arenas…)
+    kinds, cur = {{"anon_heap": 0, "anon_big": 0, "anon_small": 0, "anon_other": 0}}, None
+    for line in open("/proc/self/smaps"):
+        parts = line.split()
+        if parts and "-" in parts[0] and len(parts) >= 5 and ":" in parts[3]:
+            a, b = (int(x, 16) for x in parts[0].split("-"))
+            name = parts[5] if len(parts) > 5 else ""
+            cur = ("anon_heap" if name == "[heap]" else "anon_other" if name else
+                   "anon_big" if b - a >= 8 << 20 else "anon_small")
+        elif parts and parts[0] == "Anonymous:" and cur:
+            kinds[cur] += int(parts[1]) * 1024
+    out.update(kinds)
+    # pymalloc (Python's allocator for objects up to 512 bytes): its arenas, from the interpreter itself
+    import tempfile
+    with tempfile.TemporaryFile("w+") as f:
+        saved = os.dup(2)
+        try:
+            sys.stderr.flush()
+            os.dup2(f.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        for line in f:
+            if line.startswith("# arenas allocated current"):
+                out["pymalloc_arenas"] = int(line.split("=")[1].replace(",", ""))
+            elif line.startswith("Total"):
+                out["pymalloc_total"] = int(line.split("=")[1].replace(",", ""))
+            elif line.startswith("# bytes in allocated blocks"):
+                out["pymalloc_used"] = int(line.split("=")[1].replace(",", ""))
+    out["traced"] = tracemalloc.get_traced_memory()[0] if tracemalloc.is_tracing() else None
+    out["tracemalloc_overhead"] = tracemalloc.get_tracemalloc_memory() if tracemalloc.is_tracing() else None
+    objs = gc.get_objects()
+    out["gc_objects"] = len(objs)
+    seen, tensor_bytes, n_tensors, n_labs, n_arrays = set(), 0, 0, 0, 0
+    torch = sys.modules.get("torch")
+    for o in objs:
+        if torch is not None and isinstance(o, torch.Tensor):
+            try:
+                st = o.untyped_storage()
+                if st.data_ptr() not in seen:
+                    seen.add(st.data_ptr())
+                    tensor_bytes += st.nbytes()
+                    n_tensors += 1
+            except Exception:
+                pass
+        elif type(o).__name__ == "Lab":
+            n_labs += 1
+    del objs
+    out.update({{"tensor_bytes": tensor_bytes, "tensors": n_tensors, "labs": n_labs}})
+    try:
+        from streamlit.runtime import Runtime
+        mgr = Runtime.instance()._session_mgr
+        out["sessions"] = len(mgr.list_sessions())
+        out["active_sessions"] = len(mgr.list_active_sessions())
+    except Exception as e:
+        out["sessions"] = repr(e)
+    if tracemalloc.is_tracing():
+        snap = tracemalloc.take_snapshot()
+        out["traced_top"] = [(str(st.traceback[0]), st.size) for st in snap.statistics("lineno")[:8]]
+    return out
+
+
+def _probe():
+    while True:
+        time.sleep(0.3)
+        for name in os.listdir(PROBE_DIR):
+            if name.startswith("ask-"):
+                label = name[4:]
+                try:
+                    res = _snapshot()
+                except Exception as e:
+                    res = {{"error": repr(e)}}
+                with open(os.path.join(PROBE_DIR, "got-" + label + ".json"), "w") as f:
+                    json.dump(res, f)
+                os.unlink(os.path.join(PROBE_DIR, name))
+
+
+if not any(t.name == "bench-probe" for t in threading.enumerate()):
+    threading.Thread(target=_probe, name="bench-probe", daemon=True).start()
+runpy.run_path(ROOT + "/app.py", run_name="__bench_app__")
+'''
+
+BLAS1_WRAPPER = '''"""app.py as shipped, with numpy's BLAS (OpenBLAS) held to one thread in the server (bench/bench_rss.py)."""
+import sys, runpy
+ROOT = {root!r}
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+if not getattr(sys, "_bench_blas1", False):
+    import threadpoolctl
+    threadpoolctl.threadpool_limits(1, "blas")  # process-wide: OpenBLAS's own thread count
+    sys._bench_blas1 = True
+runpy.run_path(ROOT + "/app.py", run_name="__bench_app__")
+'''
+
 TTL10 = ["--server.disconnectedSessionTTL", "10"]
 VARIANTS = {
     "as_is": ([], None),
+    "as_is_probe": ([], {"probe": True}),
+    "as_is_blas1": ([], {"blas1": True}),
     "ttl10": (TTL10, None),
     "ttl10_postgc": (TTL10 + ["--runner.postScriptGC", "true"], None),
     "ttl10_gc": (TTL10, {"trim": False}),
@@ -99,6 +241,15 @@ VARIANTS = {
 def script_for(janitor: dict | None, tmp: Path, period: int) -> Path:
     if janitor is None:
         return ROOT / "app.py"
+    if janitor.get("blas1"):
+        path = tmp / "app_blas1.py"
+        path.write_text(BLAS1_WRAPPER.format(root=str(ROOT)))
+        return path
+    if janitor.get("probe"):
+        (tmp / "probe").mkdir(exist_ok=True)
+        path = tmp / "app_probe.py"
+        path.write_text(PROBE_WRAPPER.format(root=str(ROOT), probe_dir=str(tmp / "probe")))
+        return path
     reap = janitor.get("reap", False)
     path = tmp / f"app_janitor_trim{int(janitor['trim'])}_reap{int(reap)}.py"
     path.write_text(WRAPPER.format(period=period, root=str(ROOT), trim=janitor["trim"], reap=reap,
@@ -106,14 +257,31 @@ def script_for(janitor: dict | None, tmp: Path, period: int) -> Path:
     return path
 
 
-async def timeline(name: str, srv: StreamlitServer, after: int, churn: str, cycles: int, out: dict) -> None:
-    r = out[name] = {"errors": [], "samples": [], "open": [], "after": []}
+async def ask_probe(probe_dir: Path | None, label: str, into: dict) -> None:
+    """The probe wrapper's snapshot of the server's own figures (PROBE_WRAPPER), under ``label``."""
+    if probe_dir is None:
+        return
+    (probe_dir / f"ask-{label}").touch()
+    got = probe_dir / f"got-{label}.json"
+    for _ in range(600):
+        if got.exists():
+            await asyncio.sleep(0.2)  # written in one go, but let it close
+            into[label] = json.loads(got.read_text())
+            return
+        await asyncio.sleep(0.1)
+    into[label] = {"error": "the probe did not answer in 60 s"}
+
+
+async def timeline(name: str, srv: StreamlitServer, after: int, churn: str, cycles: int, out: dict,
+                   probe_dir: Path | None = None) -> None:
+    r = out[name] = {"errors": [], "samples": [], "open": [], "after": [], "probe": {}}
     try:
         bystander = Tab(srv.ws_url, f"{name} bystander", 300)
         await open_view(bystander)
         await step(bystander, 1)
         await asyncio.sleep(3)
         r["before"] = srv.rss()
+        await ask_probe(probe_dir, "before", r["probe"])
         k = 1
         for cycle in range(cycles):
             big = Tab(srv.ws_url, f"{name} large {cycle + 1}", 600)
@@ -121,6 +289,7 @@ async def timeline(name: str, srv: StreamlitServer, after: int, churn: str, cycl
             await step(big, 1, verify=False)
             await asyncio.sleep(1)
             r["open"].append(srv.rss())
+            await ask_probe(probe_dir, f"open{cycle + 1}", r["probe"])
             await big.close()
             t_close = time.monotonic()
             next_churn = t_close + 10
@@ -139,10 +308,43 @@ async def timeline(name: str, srv: StreamlitServer, after: int, churn: str, cycl
                     await passer.close()
                 await asyncio.sleep(1)
             r["after"].append(srv.rss())
+            await ask_probe(probe_dir, f"after{cycle + 1}", r["probe"])
         r["samples"].append((time.monotonic() - t_close, r["after"][-1]))
         await bystander.close()
     except Exception as e:  # noqa: BLE001 - a failed variant is a result
         r["errors"].append(f"{type(e).__name__}: {e}")
+
+
+PROBE_ROWS = (("Rss", "RSS (smaps_rollup)"), ("Anonymous", "anonymous memory"),
+              ("anon_heap", "  of it: glibc's main heap"), ("anon_big", "  of it: mappings ≥ 8 MB (thread arenas, buffers)"),
+              ("anon_small", "  of it: smaller mappings (pymalloc arenas…)"),
+              ("pymalloc_total", "pymalloc arenas (Python objects ≤ 512 B)"), ("pymalloc_used", "  of it: in allocated blocks"),
+              ("Pss_File", "file-backed (code, .so), proportional"),
+              ("malloc_arena", "malloc heap (sbrk)"), ("malloc_uordblks", "malloc in use"), ("malloc_fordblks", "malloc free, kept"),
+              ("malloc_hblkhd", "malloc mmapped chunks"), ("tensor_bytes", "live torch tensor storage"),
+              ("traced", "Python + numpy allocations (tracemalloc)"), ("tracemalloc_overhead", "tracemalloc's own memory"))
+
+
+def print_probe(name: str, snaps: dict) -> None:
+    """What the server holds at each moment, by its own figures (the probe variant)."""
+    if not snaps:
+        return
+    labels = list(snaps)
+    rows = []
+    for key, title in PROBE_ROWS:
+        if any(isinstance(snaps[label].get(key), (int, float)) for label in labels):
+            rows.append([title] + [fmt_bytes(snaps[label][key]) if isinstance(snaps[label].get(key), (int, float)) else "–"
+                                   for label in labels])
+    for key, title in (("modules", "modules imported"), ("gc_objects", "objects the collector tracks"),
+                       ("tensors", "torch storages alive"), ("labs", "Lab objects alive"),
+                       ("sessions", "sessions in the store"), ("active_sessions", "connected sessions")):
+        rows.append([title] + [str(snaps[label].get(key, "–")) for label in labels])
+    print(f"\n{name}: what the server holds, by its own figures (a probe thread inside it)\n")
+    print(table(["", *labels], rows))
+    last = snaps[labels[-1]]
+    if last.get("traced_top"):
+        print(f"\n{name}, {labels[-1]}: largest Python/numpy allocations by line: "
+              + "; ".join(f"{fmt_bytes(b)} {where}" for where, b in last["traced_top"][:6]))
 
 
 def main() -> None:
@@ -154,6 +356,8 @@ def main() -> None:
                     help="100k sessions opened and closed one after another (the second tells a one-time cost from a leak)")
     ap.add_argument("--churn", choices=("both", "steps", "none"), default="both",
                     help="after the close, every 10 s: the bystander Steps and a tab passes (both), only the Step, or nothing")
+    ap.add_argument("--traced", action="store_true",
+                    help="the probe variant's server runs with tracemalloc (PYTHONTRACEMALLOC=1: slower, and its traces take memory)")
     args = ap.parse_args()
     need_websockets()
     names = [v for v in args.variants.split(",") if v]
@@ -167,14 +371,17 @@ def main() -> None:
     t0 = time.perf_counter()
     out: dict = {}
     with tempfile.TemporaryDirectory(prefix="bench_rss_") as tmp:
-        servers = {}
+        servers, probes = {}, {}
         try:
             for n in names:
                 extra, janitor = VARIANTS[n]
-                servers[n] = StreamlitServer(script_for(janitor, Path(tmp), args.period), extra=extra)
+                probe = bool(janitor and janitor.get("probe"))
+                servers[n] = StreamlitServer(script_for(janitor, Path(tmp), args.period), extra=extra,
+                                             env={"PYTHONTRACEMALLOC": "1"} if probe and args.traced else None)
+                probes[n] = Path(tmp) / "probe" if probe else None
 
             async def go():
-                await asyncio.gather(*(timeline(n, servers[n], after, args.churn, cycles, out) for n in names))
+                await asyncio.gather(*(timeline(n, servers[n], after, args.churn, cycles, out, probes[n]) for n in names))
 
             asyncio.run(go())
             for n, srv in servers.items():
@@ -204,6 +411,8 @@ def main() -> None:
         if s:
             marks = [f"{t:.0f}s {v / 1e6:.0f}" for t, v in s[:: max(1, len(s) // 8)]]
             print(f"\n{n} RSS (MB) after the close: " + ", ".join(marks))
+    for n in names:
+        print_probe(n, out.get(n, {}).get("probe", {}))
     errs = [f"{n}: {e}" for n in names for e in out.get(n, {}).get("errors", [])]
     if errs:
         print("\nErrors:\n" + "\n".join(f"- {e}" for e in errs))

@@ -1,7 +1,7 @@
 """Run every benchmark, one after the other, and write their tables into bench/RESULTS.md.
 
-    python bench/run_all.py                 # everything (~12–15 min on 2 cores)
-    python bench/run_all.py --quick         # the quick variants (~5–7 min)
+    python bench/run_all.py                 # everything (~25 min on 2 cores)
+    python bench/run_all.py --quick         # the quick variants (~10 min)
     python bench/run_all.py --only training,server
     python bench/run_all.py --no-write      # print only
 
@@ -42,6 +42,8 @@ SCRIPTS = {
                       ["--presets", "large", "--alone", "1", "--clicks", "2"], 600),
     "scale": ([], ["--no-browser"], 900),
     "classroom": ([], ["--sessions", "10", "--clicks", "3"], 900),
+    "load": ([], ["--sessions", "20", "--clicks", "2", "--skip-large"], 900),
+    "rss": (["--variants", "as_is,as_is_probe"], ["--variants", "as_is", "--cycles", "1"], 600),
 }
 
 
