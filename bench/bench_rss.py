@@ -39,6 +39,13 @@ every 10 s. The variants:
   100,000 × 300 table onto its axes runs OpenBLAS on every core, and OpenBLAS keeps a ~32 MB work
   buffer per thread it used for the life of the process.
 
+- ``as_is_mallopt``: the shipped app with glibc's malloc thresholds fixed at process start
+  (``mallopt``: ``M_MMAP_THRESHOLD`` 1 MiB, ``M_TRIM_THRESHOLD`` 4 MiB, in a wrapper). By default
+  glibc raises both after a large mmapped block is freed (up to 32 MB and 64 MB), so a script
+  thread's arena can then keep up to 64 MB of free memory at its top, which neither ``free`` nor
+  ``malloc_trim(0)`` gives back (malloc_trim releases free chunks in the bins, not a thread
+  arena's top).
+
 Variants from before upkeep.py (each now also runs the app's own upkeep thread; the ``ttl10…``
 ones override the shipped TTL):
 
@@ -128,7 +135,7 @@ def _snapshot():
     out.update({{"malloc_" + n: getattr(m, n) for n, _ in _Mallinfo2._fields_}})
     out["modules"] = len(sys.modules)
     # anonymous memory by kind of mapping: glibc's main heap, mappings of 8 MB or more (glibc's
-    # per-thread arenas are 64 MB ones; library work buffers), and smaller ones (pymalloc arenas…)
+    # per-thread arenas are 64 MB ones; the kernel merges adjacent 1 MiB pymalloc arenas), smaller ones
     kinds, cur = {{"anon_heap": 0, "anon_big": 0, "anon_small": 0, "anon_other": 0}}, None
     for line in open("/proc/self/smaps"):
         parts = line.split()
@@ -153,9 +160,7 @@ def _snapshot():
             os.close(saved)
         f.seek(0)
         for line in f:
-            if line.startswith("# arenas allocated current"):
-                out["pymalloc_arenas"] = int(line.split("=")[1].replace(",", ""))
-            elif line.startswith("Total"):
+            if "bytes/arena" in line:  # "N arenas * 1048576 bytes/arena = bytes"
                 out["pymalloc_total"] = int(line.split("=")[1].replace(",", ""))
             elif line.startswith("# bytes in allocated blocks"):
                 out["pymalloc_used"] = int(line.split("=")[1].replace(",", ""))
@@ -224,11 +229,25 @@ if not getattr(sys, "_bench_blas1", False):
 runpy.run_path(ROOT + "/app.py", run_name="__bench_app__")
 '''
 
+MALLOPT_WRAPPER = '''"""app.py as shipped, with glibc's malloc thresholds fixed (bench/bench_rss.py)."""
+import sys, ctypes, runpy
+ROOT = {root!r}
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+if not getattr(sys, "_bench_mallopt", False):
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallopt(-3, {mmap})  # M_MMAP_THRESHOLD: blocks this large are mmapped, and unmapped when freed
+    libc.mallopt(-1, {trim})  # M_TRIM_THRESHOLD: a heap's free top above this goes back at free()
+    sys._bench_mallopt = True
+runpy.run_path(ROOT + "/app.py", run_name="__bench_app__")
+'''
+
 TTL10 = ["--server.disconnectedSessionTTL", "10"]
 VARIANTS = {
     "as_is": ([], None),
     "as_is_probe": ([], {"probe": True}),
     "as_is_blas1": ([], {"blas1": True}),
+    "as_is_mallopt": ([], {"mallopt": True}),
     "ttl10": (TTL10, None),
     "ttl10_postgc": (TTL10 + ["--runner.postScriptGC", "true"], None),
     "ttl10_gc": (TTL10, {"trim": False}),
@@ -241,6 +260,10 @@ VARIANTS = {
 def script_for(janitor: dict | None, tmp: Path, period: int) -> Path:
     if janitor is None:
         return ROOT / "app.py"
+    if janitor.get("mallopt"):
+        path = tmp / "app_mallopt.py"
+        path.write_text(MALLOPT_WRAPPER.format(root=str(ROOT), mmap=1 << 20, trim=4 << 20))
+        return path
     if janitor.get("blas1"):
         path = tmp / "app_blas1.py"
         path.write_text(BLAS1_WRAPPER.format(root=str(ROOT)))
@@ -316,8 +339,8 @@ async def timeline(name: str, srv: StreamlitServer, after: int, churn: str, cycl
 
 
 PROBE_ROWS = (("Rss", "RSS (smaps_rollup)"), ("Anonymous", "anonymous memory"),
-              ("anon_heap", "  of it: glibc's main heap"), ("anon_big", "  of it: mappings ≥ 8 MB (thread arenas, buffers)"),
-              ("anon_small", "  of it: smaller mappings (pymalloc arenas…)"),
+              ("anon_heap", "  of it: glibc's main heap"), ("anon_big", "  of it: mappings ≥ 8 MB (thread arenas; adjacent pymalloc arenas merge into these too)"),
+              ("anon_small", "  of it: smaller mappings"),
               ("pymalloc_total", "pymalloc arenas (Python objects ≤ 512 B)"), ("pymalloc_used", "  of it: in allocated blocks"),
               ("Pss_File", "file-backed (code, .so), proportional"),
               ("malloc_arena", "malloc heap (sbrk)"), ("malloc_uordblks", "malloc in use"), ("malloc_fordblks", "malloc free, kept"),
