@@ -37,7 +37,6 @@ SCRIPTS = {
     "server": ([], ["--quick"], 900),
     "charts": ([], ["--quick"], 600),
     "browser": (["--clicks", "20"], ["--clicks", "5"], 600),
-    "browser_large": (["--presets", "large", "--clicks", "8"], ["--presets", "large", "--clicks", "1"], 600),
     "browser_alone": (["--presets", "large", "--alone", "3", "--clicks", "3"],
                       ["--presets", "large", "--alone", "1", "--clicks", "2"], 600),
     "scale": ([], ["--no-browser"], 900),
@@ -61,7 +60,7 @@ def main() -> None:
     sections: dict[str, str] = {}
     for name in names:
         full, quick, limit = SCRIPTS[name]
-        script = name.split("_")[0]  # browser_large → bench_browser.py
+        script = name.split("_")[0]  # browser_alone → bench_browser.py
         cmd = [sys.executable, f"bench/bench_{script}.py", *(quick if args.quick else full)]
         shown = "python " + " ".join(cmd[1:])
         print(f"\n==> {shown}", flush=True)
