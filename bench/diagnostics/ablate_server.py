@@ -43,7 +43,6 @@ def parts():
         "page style (CSS)": (style, "page_style", noop),
         "page language component": (page, "page_lang", noop),
         "keeper (work kept in the browser)": (keeper, "keep", noop),
-        "training bar (Step … knobs)": (training, "bar", None),
         "stage's data (stage_data.train_data)": (stage_data, "train_data", None),
         "stage component (the element)": (training_section, "stage", noop),
         "timeline slider": (training, "timeline", noop),
