@@ -58,6 +58,7 @@ ones override the shipped TTL):
   sessions from Streamlit's session store (a private API: ``Runtime.instance()._session_mgr.
   _session_storage._cache.expire()``), which Streamlit otherwise does only when another tab
   disconnects.
+- ``as_is_reap_gc_trim``: the same thread at the shipped TTL (30 s).
 
 The thread and probe variants run app.py through a wrapper script written to a temporary folder
 (the app is not changed); the wrapper starts its thread once per process.
@@ -254,6 +255,7 @@ VARIANTS = {
     "ttl10_gc_trim": (TTL10, {"trim": True}),
     "as_is_gc_trim": ([], {"trim": True}),
     "ttl10_reap_gc_trim": (TTL10, {"trim": True, "reap": True}),
+    "as_is_reap_gc_trim": ([], {"trim": True, "reap": True}),
 }
 
 
