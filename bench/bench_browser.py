@@ -2,7 +2,7 @@
 versus the bare page's button (bench/bare_app.py), each served by its own ``streamlit run``; and
 Play on the app's own page.
 
-    python bench/bench_browser.py                      # chapter example, then the 40-review preset, Step and Play (~2 min)
+    python bench/bench_browser.py                      # chapter example, then the 40-review preset, Step and Play (~3 min)
     python bench/bench_browser.py --clicks 5 --presets chapter --no-play
     python bench/bench_browser.py --presets large --alone 3 --clicks 3   # 100k × 300: every interaction, the app alone (~3 min)
 
@@ -29,11 +29,12 @@ median of the paired ratios (each app click divided by the bare click taken righ
 bytes column is what the server sent over the websocket per click. Goal (issue 14): Step click →
 settled ≤ 1.5× the bare page; see bench/README.md for which column answers it.
 
-Play (``--play-seconds``, on the app's page, after the Step clicks): the Play button (key
-``play``) at the default speed (``play_speed``, 10 steps/s), watched for a few seconds after a
-warm-up: step numbers the stage's counter showed per second, how far the step advanced per second,
-``requestAnimationFrame`` callbacks per second (the page's frame rate) and frames the stage itself
-drew per second (``data-frames``). Goal: ≥ 10 steps/s and ≥ 30 fps.
+Play (on the app's page, after the Step clicks): the Play button (key ``play``, read back from
+its label) at each of ``--play-speeds`` (``play_speed``; default 10, the app's default, and 20
+steps/s), watched for ``--play-seconds`` (default 10) after a warm-up of 15 shown steps: changes of
+the stage's step counter per second, how far the step advanced per second, the longest time one
+step stayed on screen, ``requestAnimationFrame`` callbacks per second (the page's frame rate) and
+frames the stage itself drew per second (``data-frames``). Goal: ≥ 10 steps/s and ≥ 30 fps.
 
 ``--alone N`` measures the app with nothing else running (no bare server, no second page), as one
 learner uses it, over N page loads, each interaction timed from its click until the page is settled

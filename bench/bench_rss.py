@@ -198,6 +198,44 @@ def _snapshot():
     return out
 
 
+def _why():
+    """Drop expired sessions, collect, then: who still refers to each large Lab (referrer chains)."""
+    from streamlit.runtime import Runtime
+    dropped = Runtime.instance()._session_mgr._session_storage._cache.expire()
+    gc.collect()
+    labs = [o for o in gc.get_objects() if type(o).__name__ == "Lab"
+            and getattr(getattr(getattr(o, "recipe", None), "vocab", None), "size", 0) > 2000]
+    chains = []
+    skip = {{id(labs)}}
+    def name(o, child):
+        t = type(o).__name__
+        if isinstance(o, dict):
+            keys = [k for k, v in o.items() if v is child][:2]
+            return f"dict[{{keys!r}}]"
+        if t == "frame":
+            return f"frame {{o.f_code.co_name}} ({{o.f_code.co_filename.rsplit('/', 2)[-2:]}}:{{o.f_lineno}})"
+        if t == "cell":
+            return "cell"
+        return t
+    for lab in labs:
+        paths = [[lab]]
+        for depth in range(7):
+            nxt = []
+            for path in paths:
+                refs = [r for r in gc.get_referrers(path[-1]) if id(r) not in skip and r is not paths
+                        and r is not path and r is not nxt and type(r).__name__ != "frame" or
+                        (type(r).__name__ == "frame" and "bench_rss" not in r.f_code.co_filename and "app_probe" not in r.f_code.co_filename)]
+                refs = [r for r in refs if r is not path and not (isinstance(r, list) and any(r is p for p in paths))]
+                for r in refs[:4]:
+                    nxt.append(path + [r])
+            if not nxt:
+                break
+            paths = nxt[:24]
+        for path in paths[:12]:
+            chains.append(" <- ".join(name(o, path[i - 1]) if i else "Lab" for i, o in enumerate(path)))
+    return {{"dropped": len(dropped) if dropped else 0, "large_labs": len(labs), "chains": chains}}
+
+
 def _probe():
     while True:
         time.sleep(0.3)
@@ -205,7 +243,7 @@ def _probe():
             if name.startswith("ask-"):
                 label = name[4:]
                 try:
-                    res = _snapshot()
+                    res = _why() if label == "why" else _snapshot()
                 except Exception as e:
                     res = {{"error": repr(e)}}
                 with open(os.path.join(PROBE_DIR, "got-" + label + ".json"), "w") as f:
@@ -335,6 +373,10 @@ async def timeline(name: str, srv: StreamlitServer, after: int, churn: str, cycl
             r["after"].append(srv.rss())
             await ask_probe(probe_dir, f"after{cycle + 1}", r["probe"])
         r["samples"].append((time.monotonic() - t_close, r["after"][-1]))
+        if probe_dir is not None and churn == "none":  # who keeps the closed session's lab
+            await ask_probe(probe_dir, "why", r["probe"])
+            await asyncio.sleep(12)  # upkeep.py's next collection and trim
+            r["after_why"] = srv.rss()
         await bystander.close()
     except Exception as e:  # noqa: BLE001 - a failed variant is a result
         r["errors"].append(f"{type(e).__name__}: {e}")
@@ -350,8 +392,17 @@ PROBE_ROWS = (("Rss", "RSS (smaps_rollup)"), ("Anonymous", "anonymous memory"),
               ("traced", "Python + numpy allocations (tracemalloc)"), ("tracemalloc_overhead", "tracemalloc's own memory"))
 
 
-def print_probe(name: str, snaps: dict) -> None:
+def print_probe(name: str, snaps: dict, rss_after_why: int | None = None) -> None:
     """What the server holds at each moment, by its own figures (the probe variant)."""
+    why = snaps.pop("why", None)
+    if why is not None:
+        print(f"\n{name}: after the last sample, the probe dropped {why.get('dropped')} expired session(s) and "
+              f"collected; large Labs still alive: {why.get('large_labs')}"
+              + (f"; RSS 12 s later {fmt_bytes(rss_after_why)}" if rss_after_why else "") + ". Who refers to them:\n")
+        for c in why.get("chains", [])[:12]:
+            print(f"- {c}")
+        if why.get("error"):
+            print(f"- probe error: {why['error']}")
     if not snaps:
         return
     labels = list(snaps)
@@ -437,7 +488,7 @@ def main() -> None:
             marks = [f"{t:.0f}s {v / 1e6:.0f}" for t, v in s[:: max(1, len(s) // 8)]]
             print(f"\n{n} RSS (MB) after the close: " + ", ".join(marks))
     for n in names:
-        print_probe(n, out.get(n, {}).get("probe", {}))
+        print_probe(n, out.get(n, {}).get("probe", {}), out.get(n, {}).get("after_why"))
     errs = [f"{n}: {e}" for n in names for e in out.get(n, {}).get("errors", [])]
     if errs:
         print("\nErrors:\n" + "\n".join(f"- {e}" for e in errs))
