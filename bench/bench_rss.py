@@ -59,6 +59,12 @@ ones override the shipped TTL):
   _session_storage._cache.expire()``), which Streamlit otherwise does only when another tab
   disconnects.
 - ``as_is_reap_gc_trim``: the same thread at the shipped TTL (30 s).
+- ``as_is_release``: as ``as_is_reap_gc_trim``, and the thread also empties each dropped session's
+  state and its widgets' callbacks (``info.session._session_state.clear()`` and its
+  ``_new_widget_state.widget_metadata``, private: a callback's ``args`` or closure holds the explorer). Streamlit's message flush loop
+  (``Runtime._loop_coroutine``: ``for active_session_info in …``) keeps the last session it flushed
+  in its loop variable until another session's messages are flushed, so a session dropped from the
+  store can stay alive, lab and all, on a server where nobody else is doing anything.
 
 The thread and probe variants run app.py through a wrapper script written to a temporary folder
 (the app is not changed); the wrapper starts its thread once per process.
@@ -98,6 +104,11 @@ def _janitor():
                 dropped = Runtime.instance()._session_mgr._session_storage._cache.expire()
                 if dropped:
                     print(f"bench janitor: dropped {{len(dropped)}} expired session(s)", file=sys.stderr, flush=True)
+                if {release}:  # and empty their session state: Streamlit's flush loop may still hold the session
+                    for _, info in dropped:
+                        state = info.session._session_state
+                        state.clear()
+                        state._new_widget_state.widget_metadata.clear()  # callbacks and their args (the explorer)
             except Exception as e:
                 print(f"bench janitor: could not reap: {{e!r}}", file=sys.stderr, flush=True)
         gc.collect()
@@ -233,7 +244,27 @@ def _why():
             paths = nxt[:24]
         for path in paths[:12]:
             chains.append(" <- ".join(name(o, path[i - 1]) if i else "Lab" for i, o in enumerate(path)))
-    return {{"dropped": len(dropped) if dropped else 0, "large_labs": len(labs), "chains": chains}}
+    # the AppSessions that are in no store any more, and what refers to them
+    mgr = Runtime.instance()._session_mgr
+    known = {{id(i.session) for i in mgr.list_sessions()}}
+    orphans = [o for o in gc.get_objects() if type(o).__name__ == "AppSession" and id(o) not in known]
+    for sess in orphans:
+        for r in gc.get_referrers(sess):
+            if r is orphans:
+                continue
+            rr = [type(x).__name__ + (f"({{x.f_code.co_name}})" if type(x).__name__ == "frame" else "")
+                  + (f"[{{[k for k, v in x.items() if v is r][:1]!r}}]" if isinstance(x, dict) else "")
+                  for x in gc.get_referrers(r) if x is not orphans][:5]
+            desc = type(r).__name__
+            if type(r).__name__ == "method":
+                desc = f"bound method {{r.__func__.__qualname__}}"
+            elif type(r).__name__ == "cell":
+                desc = "cell of " + ", ".join(f.__qualname__ for f in gc.get_referrers(r) if callable(f) and hasattr(f, "__qualname__"))[:200]
+            elif isinstance(r, dict):
+                desc = "dict with keys " + repr([k for k, v in r.items() if v is sess][:3])
+            chains.append(f"AppSession (in no store) <- {{desc}} <- {{rr}}")
+    return {{"dropped": len(dropped) if dropped else 0, "large_labs": len(labs), "orphan_sessions": len(orphans),
+            "chains": chains}}
 
 
 def _probe():
@@ -294,6 +325,7 @@ VARIANTS = {
     "as_is_gc_trim": ([], {"trim": True}),
     "ttl10_reap_gc_trim": (TTL10, {"trim": True, "reap": True}),
     "as_is_reap_gc_trim": ([], {"trim": True, "reap": True}),
+    "as_is_release": ([], {"trim": True, "reap": True, "release": True}),
 }
 
 
@@ -314,8 +346,9 @@ def script_for(janitor: dict | None, tmp: Path, period: int) -> Path:
         path.write_text(PROBE_WRAPPER.format(root=str(ROOT), probe_dir=str(tmp / "probe")))
         return path
     reap = janitor.get("reap", False)
-    path = tmp / f"app_janitor_trim{int(janitor['trim'])}_reap{int(reap)}.py"
+    path = tmp / f"app_janitor_trim{int(janitor['trim'])}_reap{int(reap)}_release{int(janitor.get('release', False))}.py"
     path.write_text(WRAPPER.format(period=period, root=str(ROOT), trim=janitor["trim"], reap=reap,
+                                   release=janitor.get("release", False),
                                    trim_doc=", then malloc_trim(0)" if janitor["trim"] else ""))
     return path
 
@@ -397,9 +430,9 @@ def print_probe(name: str, snaps: dict, rss_after_why: int | None = None) -> Non
     why = snaps.pop("why", None)
     if why is not None:
         print(f"\n{name}: after the last sample, the probe dropped {why.get('dropped')} expired session(s) and "
-              f"collected; large Labs still alive: {why.get('large_labs')}"
+              f"collected; large Labs still alive: {why.get('large_labs')}, AppSessions in no store: {why.get('orphan_sessions')}"
               + (f"; RSS 12 s later {fmt_bytes(rss_after_why)}" if rss_after_why else "") + ". Who refers to them:\n")
-        for c in why.get("chains", [])[:12]:
+        for c in why.get("chains", [])[:24]:
             print(f"- {c}")
         if why.get("error"):
             print(f"- probe error: {why['error']}")
