@@ -2,7 +2,7 @@
 
     python bench/bench_rss.py --variants as_is           # the app as shipped (~2.5 min, ~1.5 GB)
     python bench/bench_rss.py --variants as_is_probe     # the same, with the server's own figures at each moment
-    python bench/bench_rss.py                            # all variants side by side (~4 min, ~1.5 GB per server)
+    python bench/bench_rss.py --variants as_is,as_is_mallopt,as_is_blas1   # side by side (~3 min, ~1.5 GB per server)
     python bench/bench_rss.py --churn none         # nobody else Steps, opens or closes a tab after the close
 
 For each variant, its own server (all started at once, measured on the same timeline):
@@ -458,7 +458,8 @@ def print_probe(name: str, snaps: dict, rss_after_why: int | None = None) -> Non
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of: {', '.join(VARIANTS)}")
+    ap.add_argument("--variants", default="as_is,as_is_probe",
+                    help=f"comma-separated, of: {', '.join(VARIANTS)} (each its own server, ~1.5 GB at its peak)")
     ap.add_argument("--after", type=int, default=60, help="seconds to watch after the close (at most 180)")
     ap.add_argument("--period", type=int, default=10, help="seconds between the janitor thread's collections")
     ap.add_argument("--cycles", type=int, default=2,
