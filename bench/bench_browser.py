@@ -1,37 +1,45 @@
-"""Click-to-settled in a real browser: the app's Step button (training view) versus the bare page's
-button (bench/bare_app.py), each served by its own ``streamlit run`` on a loopback port.
+"""Click-to-settled in a real browser: the app's Step button (training view, drawn by the stage)
+versus the bare page's button (bench/bare_app.py), each served by its own ``streamlit run``; and
+Play on the app's own page.
 
-    python bench/bench_browser.py                      # chapter example, then the 40-review preset (~1–2 min)
-    python bench/bench_browser.py --clicks 5 --presets chapter
-    python bench/bench_browser.py --presets large --clicks 2   # the 100k×300 preset (~2 min)
-    python bench/bench_browser.py --presets large --alone 3 --clicks 3   # the app alone, 3 page loads (~2 min)
+    python bench/bench_browser.py                      # chapter example, then the 40-review preset, Step and Play (~3 min)
+    python bench/bench_browser.py --clicks 5 --presets chapter --no-play
+    python bench/bench_browser.py --presets large --alone 3 --clicks 3   # 100k × 300: every interaction, the app alone (~3 min)
 
-Playwright drives Debian's Chromium (/usr/bin/chromium; never ``playwright install``). The click
-and the wait happen inside the page (one ``page.evaluate``), so the time is the browser's own
-``performance.now()`` from ``button.click()`` to:
+Playwright drives Debian's Chromium (/usr/bin/chromium; never ``playwright install``) at a
+projector's 1280×720. The click and the wait happen inside the page (one ``page.evaluate``), so
+each time is the browser's own ``performance.now()`` from ``button.click()`` to:
 
-- settled (the goal's measure): the status widget ``[data-testid="stStatusWidget"]`` is absent,
-  the expected text is on the page (app: the gradient summary "Step N: …"; bare: "clicks: N"),
-  every chart of the page shows this click (app: the loss chart "Loss (now at step N)" and the PCA
-  scatter "W at step N …"; bare: "bare chart N"), drawn by plotly.js, and the page has handled the
-  last websocket message of the click (timed by a wrapper around the page's WebSocket, waiting
-  400 ms for stragglers). Detected by a MutationObserver (no polling granularity). The bare
-  page's text alone arrives before its chart is drawn, and at 100k points the app's last elements
-  arrive after its charts are drawn: a page is settled when all of it is;
-- text + charts, text only (shown for comparison): the same without the last message, or also
-  without the charts.
+- **drawn**: the stage (components/stage/stage.js, in a shadow root under ``.st-key-stage``) has
+  taken the new data (its ``data-updates`` counter went up) with the new step in its step counter
+  (``[data-testid="stage-step"]``), timed at the next animation frame, the first that paints it;
+- **settled**: drawn, the glide over (``data-animating`` "0" and ``data-step`` the new step),
+  Streamlit idle (no status widget, no stale element, the script not running), and the page has
+  handled the last websocket message of the click (a wrapper around the page's WebSocket, waiting
+  400 ms for stragglers). Mutations are seen by MutationObservers on the page and on the stage;
+- **glide**: from the moment the stage started moving the points (``data-animating`` "1") to
+  its end. A single update glides for a fixed 320 ms (``TWEEN_MS`` in stage.js, eased) plus at
+  most one frame; ``settled − glide`` is what the page itself costs.
 
-The app's page is opened on the training view and its scatter drawn before the first click.
+The bare page is settled when the status widget is gone, its text "clicks: N" is shown, its chart
+"bare chart N" is drawn by plotly.js and its last message is handled; it has no animation.
 
-A Step click reruns only the training view's fragment (``st.fragment`` in
-sections/training_section.py), not the whole script, so the bytes per click are that fragment's.
-Clicks alternate between the two pages (app, bare, app, bare, …) so machine noise hits both. The
-bytes column is what the server sent over the websocket per click. Goal: app ≤ 1.5× bare.
+Step clicks alternate between the two pages (app, bare, app, bare, …), and each ratio is the
+median of the paired ratios (each app click divided by the bare click taken right after it). The
+bytes column is what the server sent over the websocket per click. Goal (issue 14): Step click →
+settled ≤ 1.5× the bare page; see bench/README.md for which column answers it.
+
+Play (on the app's page, after the Step clicks): the Play button (key ``play``, read back from
+its label) at each of ``--play-speeds`` (``play_speed``; default 10, the app's default, and 20
+steps/s), watched for ``--play-seconds`` (default 10) after a warm-up of 15 shown steps: changes of
+the stage's step counter per second, how far the step advanced per second, the longest time one
+step stayed on screen, ``requestAnimationFrame`` callbacks per second (the page's frame rate) and
+frames the stage itself drew per second (``data-frames``). Goal: ≥ 10 steps/s and ≥ 30 fps.
 
 ``--alone N`` measures the app with nothing else running (no bare server, no second page), as one
-learner uses it, over N page loads: the first Step after each load apart from the later ones, for
-the goal "every interaction under 2 s". On this VM the bare server and page running next to the
-app make the large preset's first Step ~0.5–1 s slower (bench/README.md).
+learner uses it, over N page loads, each interaction timed from its click until the page is settled
+(the stage done too): load the preset, switch to the training view, the first Step after loading,
+the later Steps, switch back to the lookup view. Goal: every interaction < 2 s.
 """
 
 from __future__ import annotations
@@ -42,19 +50,32 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import (Server, fmt_bytes, fmt_ms, fmt_ratio, goal, launch_chromium, machine_note, ms_cells,  # noqa: E402
+from _common import (ROOT, Server, fmt_bytes, fmt_ms, fmt_ratio, goal, launch_chromium, machine_note,  # noqa: E402
                      summary, table)
 
 GOAL = 1.5
+PLAY_GOALS = (10.0, 30.0)  # steps shown per second, frames per second
 TIMEOUT_MS = 120_000
+VIEWPORT = {"width": 1280, "height": 720}  # a classroom projector (issue 14)
+TWEEN_MS = 320  # components/stage/stage.js: a single update glides this long
 
 # Installed before the page's scripts: the time each websocket message reaches the page's code.
 WS_PROBE = """
 window.__wsTimes = [];
+window.__wsSizes = [];
+window.__wsStage = [];
 const NativeWebSocket = window.WebSocket;
 window.WebSocket = function (...args) {
   const ws = new NativeWebSocket(...args);
-  ws.addEventListener('message', () => window.__wsTimes.push(performance.now()));
+  ws.addEventListener('message', (e) => {
+    window.__wsTimes.push(performance.now());
+    const d = e.data;
+    window.__wsSizes.push(d ? (d.byteLength !== undefined ? d.byteLength : d.size !== undefined ? d.size : d.length || 0) : 0);
+    // the message that carries the training stage's data (its JSON names the scatter)
+    let stage = false;
+    try { stage = d instanceof ArrayBuffer && new TextDecoder().decode(d).includes('"scatter"'); } catch (err) {}
+    window.__wsStage.push(stage);
+  });
   return ws;
 };
 window.WebSocket.prototype = NativeWebSocket.prototype;
@@ -62,38 +83,121 @@ Object.assign(window.WebSocket, NativeWebSocket);
 """
 TRAILING_MS = 400  # after the page looks settled, how long to wait for messages still on their way
 
-CLICK_JS = """
-async ({button, text, charts, timeoutMs}) => {
-  const busy = () => !!document.querySelector('[data-testid="stStatusWidget"]');
-  const hasText = () => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
-      .some(e => e.textContent.startsWith(text));
-  const titles = () => [...document.querySelectorAll('.gtitle')].map(e => e.textContent);
-  const hasChart = () => charts.every(c => titles().some(x => x.startsWith(c)));
+# Page-side helpers, installed as globals before the page's scripts: the stage's root inside its
+# shadow root, Streamlit being idle, the stage's step counter, a markdown text on the page.
+LIB = r"""
+window.__stage = () => {
+  const host = document.querySelector('.st-key-stage');
+  if (!host) return null;
+  for (const e of host.querySelectorAll('*')) {
+    const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
+    if (s) return s;
+  }
+  return null;
+};
+window.__idle = () => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.getAttribute('data-test-script-state') !== 'running'
+    && !document.querySelector('[data-testid="stStatusWidget"]')
+    && !document.querySelector('[data-stale="true"]');
+};
+window.__stepText = (s) => { const n = s && s.querySelector('[data-testid="stage-step"]'); return n ? n.textContent : null; };
+window.__markdown = (t) => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
+    .some(e => e.textContent.includes(t));
+"""
+
+# A click on the app's Step button, timed to drawn, glide start/end and settled (see the docstring).
+APP_CLICK_JS = """
+async ({button, want, timeoutMs}) => {
+  const s0 = __stage();
+  if (!s0) return {error: 'no stage on the page'};
   const btn = document.querySelector(button);
   if (!btn) return {error: 'no button ' + button};
+  const before = Number(s0.dataset.updates || 0);
   return await new Promise(resolve => {
-    let settled = null, drawn = null, done = false;
+    let drawnSeen = null, drawn = null, animStart = null, animEnd = null, settled = null, renderMs = null, done = false;
     const t0 = performance.now();
     window.__clickT0 = t0;
-    window.__wsTimes = [];
+    window.__wsTimes = []; window.__wsSizes = []; window.__wsStage = [];
     const check = () => {
       if (done) return;
       const now = performance.now() - t0;
-      const idle = !busy();
-      if (settled === null && idle && hasText()) settled = now;
-      if (drawn === null && idle && hasText() && hasChart()) drawn = now;
-      if (settled !== null && drawn !== null) finish(null);
+      const s = __stage();
+      if (!s) return;
+      const updated = s !== s0 || Number(s.dataset.updates || 0) > before;  // a remounted stage counts afresh
+      if (drawnSeen === null && updated && __stepText(s) === want) {
+        drawnSeen = now;
+        renderMs = Number(s.dataset.renderMs);
+        requestAnimationFrame(() => { drawn = performance.now() - t0; check(); });
+      }
+      if (drawnSeen !== null && animStart === null && s.dataset.animating === '1') animStart = now;
+      if (drawnSeen !== null && animEnd === null && s.dataset.animating === '0' && s.dataset.step === want) animEnd = now;
+      if (drawn !== null && animEnd !== null && settled === null && __idle() && __stepText(s) === want) settled = now;
+      if (settled !== null) finish(null);
       else if (now > timeoutMs) finish('timeout');
+    };
+    const pageObs = new MutationObserver(check), stageObs = new MutationObserver(check);
+    const timer = setInterval(check, 25);
+    const finish = (error) => {
+      done = true; pageObs.disconnect(); stageObs.disconnect(); clearInterval(timer);
+      resolve({drawn, settled, error, renderMs,
+               glide: animStart === null ? 0 : (animEnd - animStart)});
+    };
+    pageObs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+    stageObs.observe(s0, {subtree: true, childList: true, characterData: true, attributes: true});
+    btn.click();
+  });
+}
+"""
+
+# The bare page's click: its text and its chart's title show this click, and Streamlit is idle.
+BARE_CLICK_JS = """
+async ({button, text, chart, timeoutMs}) => {
+  const hasText = () => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')]
+      .some(e => e.textContent.startsWith(text));
+  const hasChart = () => [...document.querySelectorAll('.gtitle')].some(e => e.textContent.startsWith(chart));
+  const btn = document.querySelector(button);
+  if (!btn) return {error: 'no button ' + button};
+  return await new Promise(resolve => {
+    let done = false;
+    const t0 = performance.now();
+    window.__clickT0 = t0;
+    window.__wsTimes = []; window.__wsSizes = []; window.__wsStage = [];
+    const check = () => {
+      if (done) return;
+      const now = performance.now() - t0;
+      if (__idle() && hasText() && hasChart()) finish(now, null);
+      else if (now > timeoutMs) finish(null, 'timeout');
     };
     const obs = new MutationObserver(check);
     const timer = setInterval(check, 25);
-    const finish = (error) => {
+    const finish = (settled, error) => {
       done = true; obs.disconnect(); clearInterval(timer);
-      resolve({settled, drawn, error});
+      resolve({drawn: settled, settled, error, glide: 0});
     };
     obs.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
     btn.click();
   });
+}
+"""
+
+# Any other interaction: click, then wait (rAF by rAF) for ``ready(arg)`` and a settled stage.
+ACT_JS = """
+async ({button, ready, arg, timeoutMs}) => {
+  const ok = new Function('arg', 'return (' + ready + ')(arg);');
+  const btn = button;
+  if (!btn) return {error: 'no button'};
+  const t0 = performance.now();
+  window.__clickT0 = t0;
+  window.__wsTimes = []; window.__wsSizes = []; window.__wsStage = [];
+  btn.click();
+  await new Promise(r => setTimeout(r, 30));  // let the rerun start before the first check
+  while (performance.now() - t0 < timeoutMs) {
+    const s = __stage();
+    if (__idle() && s && s.dataset.animating === '0' && ok(arg)) return {settled: performance.now() - t0, renderMs: Number(s.dataset.renderMs)};
+    await new Promise(r => requestAnimationFrame(r));
+  }
+  return {error: 'timeout'};
 }
 """
 
@@ -102,8 +206,9 @@ class Page:
     """One browser page on one server, counting the websocket bytes it receives."""
 
     def __init__(self, browser, url: str):
-        self.ctx = browser.new_context(locale="en-US", viewport={"width": 1400, "height": 1000})
-        self.ctx.add_init_script(WS_PROBE)
+        self.ctx = browser.new_context(locale="en-US", viewport=VIEWPORT)
+        self.ctx.set_default_timeout(TIMEOUT_MS)
+        self.ctx.add_init_script(WS_PROBE + LIB)
         self.page = self.ctx.new_page()
         self.bytes = 0
         self.errors: list[str] = []
@@ -114,27 +219,50 @@ class Page:
     def _ws(self, ws) -> None:
         ws.on("framereceived", lambda payload: setattr(self, "bytes", self.bytes + len(payload)))
 
-    def wait_idle(self, selector: str) -> None:
-        self.page.wait_for_selector(selector, timeout=TIMEOUT_MS)
-        self.page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-                                    timeout=TIMEOUT_MS)
+    def wait(self, predicate: str, arg=None, timeout: float = TIMEOUT_MS) -> None:
+        """Until ``predicate(arg)`` (LIB's helpers in scope), Streamlit idle and the stage still, for 300 ms."""
+        js = f"(arg) => {{ const s = __stage(); return __idle() && s && s.dataset.animating === '0' && ({predicate})(arg); }}"
+        self.page.wait_for_function(js, arg=arg, timeout=timeout, polling=50)
         self.page.wait_for_timeout(300)
+        self.page.wait_for_function(js, arg=arg, timeout=timeout, polling=50)
 
-    def click(self, button: str, text: str, charts: list[str]) -> dict:
-        before = self.bytes
-        res = self.page.evaluate(CLICK_JS, {"button": button, "text": text, "charts": charts, "timeoutMs": TIMEOUT_MS})
+    def _finish(self, res: dict) -> dict:
         self.page.wait_for_timeout(TRAILING_MS)  # messages still arriving after the page looked settled
-        res["last_msg"] = self.page.evaluate(
-            "() => window.__wsTimes.length ? Math.max(...window.__wsTimes) - window.__clickT0 : null")
-        if res.get("drawn") is not None:  # settled: the charts are drawn and the last message is handled
-            res["full"] = max(res["drawn"], res["last_msg"] or 0.0)
+        msgs = self.page.evaluate("() => window.__wsTimes.map((t, i) => [t - window.__clickT0, window.__wsSizes[i], window.__wsStage[i]])")
+        last = max((m[0] for m in msgs), default=None)
+        res["last_msg"] = last
+        res["first_msg"] = min((m[0] for m in msgs), default=None)
+        stage = [t for t, _, is_stage in msgs if is_stage]
+        res["big_msg"] = stage[0] if stage else None  # when the stage's data arrived
+        res["n_msgs"] = len(msgs)
+        if res.get("settled") is not None:
+            res["full"] = max(res["settled"], last or 0.0)
+        return res
+
+    def app_step(self, want: int) -> dict:
+        before = self.bytes
+        res = self.page.evaluate(APP_CLICK_JS, {"button": ".st-key-step button", "want": str(want), "timeoutMs": TIMEOUT_MS})
+        res = self._finish(res)
         res["bytes"] = self.bytes - before
         return res
+
+    def bare_click(self, n: int) -> dict:
+        before = self.bytes
+        res = self.page.evaluate(BARE_CLICK_JS, {"button": ".st-key-click button", "text": f"clicks: {n}",
+                                                 "chart": f"bare chart {n}", "timeoutMs": TIMEOUT_MS})
+        res = self._finish(res)
+        res["bytes"] = self.bytes - before
+        return res
+
+    def act(self, button: str, ready: str, arg=None) -> dict:
+        """Click ``button`` and time it until ``ready(arg)`` holds on a settled page (and its last message)."""
+        handle = self.page.locator(button).first.element_handle()
+        res = self.page.evaluate(ACT_JS, {"button": handle, "ready": ready, "arg": arg, "timeoutMs": TIMEOUT_MS})
+        return self._finish(res)
 
 
 def preset_shape(preset: str) -> tuple[int, int]:
     """(V, E) of a preset, for checking that the page really shows it."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from assets import presets
 
     if preset == "large":
@@ -143,115 +271,239 @@ def preset_shape(preset: str) -> tuple[int, int]:
     return len(p["vocab"]), p.get("config", {}).get("embedding_dim", 3)
 
 
-def app_page(browser, url: str, preset: str, charts: bool = True) -> Page:
-    """A page on the app's training view, settled; ``charts=False`` for a page that draws none
-    (diagnostics/ab_browser.py's no_charts variant): then only the chapter example, and no wait for the scatter."""
-    if not charts and preset != "chapter":
-        raise ValueError("a page without charts can only be opened on the chapter example")
+def shape_text(preset: str) -> str:
+    """The start of the lookup view's "Stored weights: V × E = …" line for this preset (English)."""
+    v, e = preset_shape(preset)
+    return f"V × E = {v:,} × {e} "
+
+
+IN_VIEW = {"lookup": "(a) => __stage().dataset.mode === 'lookup' && __markdown(a)",
+           "train": "(a) => __stage().dataset.mode === 'train' && !!document.querySelector('.st-key-step button')"}
+
+
+def section_button(name: str) -> str:
+    """The view switch's button for ``name`` (Playwright's text selector, the app's English label)."""
+    from components.i18n import t
+
+    return f".st-key-section button:has-text({t('en', f'section.{name}')!r})"
+
+
+def open_app(browser, url: str) -> Page:
     pg = Page(browser, url)
-    pg.wait_idle(".st-key-section")
+    pg.wait(IN_VIEW["lookup"], "V × E = ")
+    return pg
+
+
+def load_preset(pg: Page, preset: str) -> dict:
+    """Pick ``preset`` in the sidebar and click Load, timed from the click until the lookup view
+    shows its table's shape, settled."""
+    from assets import presets
+
+    title = presets.titles("en")[preset]
+    for attempt in range(3):  # a click that lands while a rerun is running can be lost
+        pg.page.locator(".st-key-preset [role='combobox']").first.click()
+        pg.page.get_by_role("option", name=title, exact=True).click()
+        pg.wait(f"() => document.querySelector('.st-key-preset input').value === {title!r}")
+        res = pg.act(".st-key-load_preset button", IN_VIEW["lookup"], shape_text(preset))
+        if not res.get("error"):
+            return res
+    return res
+
+
+def to_section(pg: Page, name: str) -> dict:
+    arg = "V × E = " if name == "lookup" else None
+    return pg.act(section_button(name), IN_VIEW[name], arg)
+
+
+def app_page(browser, url: str, preset: str) -> Page:
+    """A page on the app's training view at ``preset``, settled, as a learner's is before a click."""
+    pg = open_app(browser, url)
     if preset != "chapter":
-        pg.page.locator(".st-key-preset [role='combobox']").click()  # Streamlit 1.67: a react-aria ComboBox
-        title = {"reviews_ko": "(Korean)", "reviews_en": "(English)", "large": "Large"}.get(preset, preset)
-        pg.page.locator("[role='option']", has_text=title).first.click()
-        v, e = preset_shape(preset)
-        for attempt in range(3):  # a click that lands while the selectbox's rerun is running can be lost
-            pg.page.wait_for_timeout(2000)
-            pg.wait_idle(".st-key-load_preset")
-            pg.page.locator(".st-key-load_preset button[data-testid^='stBaseButton']:visible").first.click()
-            try:  # the lookup view's W chart names the table's shape once the preset is loaded and drawn
-                pg.page.wait_for_function(
-                    "(t) => [...document.querySelectorAll('.gtitle')].some(x => x.textContent.startsWith(t))",
-                    arg=f"W: {v} × {e}", timeout=TIMEOUT_MS if preset == "large" else 30_000)
-                break
-            except Exception:  # noqa: BLE001 - try the click again
-                if attempt == 2:
-                    raise
-        pg.wait_idle(".st-key-section")
-    pg.page.locator(".st-key-section button").nth(1).click()  # ② Training
-    pg.wait_idle(".st-key-step button")
-    if not charts:
-        pg.page.wait_for_timeout(500)
-        return pg
-    # The first click starts from a settled page, as a learner's does: the training view's scatter
-    # drawn (at 100k points plotly.js is still building it when the status widget is gone).
-    pg.page.wait_for_function("() => [...document.querySelectorAll('.gtitle')].some(x => x.textContent.startsWith('W at step 0 '))",
-                              timeout=TIMEOUT_MS)
+        r = load_preset(pg, preset)
+        if r.get("error"):
+            raise RuntimeError(f"could not load {preset}: {r['error']}")
+    r = to_section(pg, "train")
+    if r.get("error"):
+        raise RuntimeError(f"could not open the training view: {r['error']}")
     pg.page.wait_for_timeout(500)
     return pg
 
 
-def run(presets: list[str], clicks: int) -> tuple[list[list[str]], list[str]]:
+def set_playing(pg: Page, on: bool) -> None:
+    """Click Play (or Pause) until the button says the other one: a click during a rerun can be lost."""
+    from components.i18n import t
+
+    want = t("en", "train.pause_button" if on else "train.play_button")
+    button = pg.page.locator(".st-key-play button").first
+    for _ in range(4):
+        if want in button.inner_text():
+            break
+        button.click()
+        try:
+            pg.page.wait_for_function("([b, w]) => b.innerText.includes(w)", arg=[button.element_handle(), want],
+                                      timeout=10_000, polling=100)
+        except Exception:  # noqa: BLE001 - look again and click again
+            continue
+    if not on:
+        pg.wait("() => true")
+
+
+def play(pg: Page, seconds: float, speed: int) -> dict:
+    """Play at ``speed`` steps/s for ``seconds`` after a warm-up; then Pause."""
+    from components.i18n import t
+
+    pg.page.locator(".st-key-play_speed [role='combobox']").first.click()
+    label = t("en", "train.speed_value", n=speed)
+    pg.page.get_by_role("option", name=label, exact=True).click()
+    pg.wait("(a) => document.querySelector('.st-key-play_speed input').value === a", label)
+    pg.page.evaluate("""() => {
+        window.__shown = []; window.__raf = 0;
+        if (window.__playProbe) return;  // installed once per page: the counters are reset above
+        window.__playProbe = true;
+        const s = __stage();
+        const seen = () => {  // the counter is rewritten every frame: log a change of its value only
+          const v = Number(__stepText(__stage())), log = window.__shown;
+          if (!log.length || log[log.length - 1][1] !== v) log.push([performance.now(), v]);
+        };
+        new MutationObserver(seen).observe(s.querySelector('[data-testid="stage-step"]'), {childList: true, characterData: true, subtree: true});
+        const count = () => { window.__raf++; requestAnimationFrame(count); }; requestAnimationFrame(count);
+    }""")
+    set_playing(pg, True)
+    pg.page.wait_for_function("() => window.__shown.length >= 15", timeout=TIMEOUT_MS, polling=100)  # warmed up, playing
+    start = pg.page.evaluate("() => { window.__raf = 0; window.__from = window.__shown.length; const s = __stage();"
+                             " return {t: performance.now(), frames: Number(s.dataset.frames || 0), step: Number(__stepText(s))}; }")
+    pg.page.wait_for_timeout(seconds * 1e3)
+    end = pg.page.evaluate("() => { const s = __stage(); return {t: performance.now(), frames: Number(s.dataset.frames || 0),"
+                           " step: Number(__stepText(s)), raf: window.__raf, shown: window.__shown.slice(window.__from)}; }")
+    set_playing(pg, False)
+    secs = (end["t"] - start["t"]) / 1e3
+    times = [start["t"]] + [x[0] for x in end["shown"]] + [end["t"]]
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    return {"speed": speed, "secs": secs, "shown": len(end["shown"]) / secs, "advanced": (end["step"] - start["step"]) / secs,
+            "raf": end["raf"] / secs, "frames": (end["frames"] - start["frames"]) / secs, "gap_max": max(gaps) / 1e3}
+
+
+def cells(xs: list[float]) -> str:
+    s = summary(xs)
+    return f"{fmt_ms(s['p50'])} ({fmt_ms(s['p10'])}–{fmt_ms(s['p90'])})"
+
+
+def rcells(r: dict) -> str:
+    return f"{fmt_ratio(r['p50'])} ({fmt_ratio(r['p10'])}–{fmt_ratio(r['p90'])})"
+
+
+def run(presets: list[str], clicks: int, play_s: float, play_speeds: list[int]) -> tuple[list, list, list, list[str]]:
     from playwright.sync_api import sync_playwright
 
-    rows, errors = [], []
-    with Server(Path(__file__).resolve().parent.parent / "app.py") as app_srv, \
-            Server(Path(__file__).resolve().parent / "bare_app.py") as bare_srv, sync_playwright() as p:
+    rows, prows, wrows, errors = [], [], [], []
+    with Server(ROOT / "app.py") as app_srv, Server(Path(__file__).resolve().parent / "bare_app.py") as bare_srv, \
+            sync_playwright() as p:
         browser = launch_chromium(p)
         try:
             bare = Page(browser, bare_srv.url)
-            bare.wait_idle(".st-key-click button")
+            bare.page.wait_for_selector(".st-key-click button")
+            bare.page.wait_for_timeout(500)
             n_bare = 0
             for preset in presets:
                 app = app_page(browser, app_srv.url, preset)
-                got = {k: [] for k in ("app", "bare", "app_full", "bare_full", "app_chart", "app_bytes", "bare_bytes")}
+                got = {k: [] for k in ("drawn", "settled", "glide", "net", "render", "bare", "app_bytes", "bare_bytes",
+                                       "app_first", "app_big", "app_last", "bare_first", "bare_last")}
+                pairs = {"drawn": [], "settled": [], "net": []}
                 for i in range(1, clicks + 1):
-                    a = app.click(".st-key-step button", f"Step {i}:", [f"Loss (now at step {i})", f"W at step {i} "])
+                    a = app.app_step(i)
                     n_bare += 1
-                    b = bare.click(".st-key-click button", f"clicks: {n_bare}", [f"bare chart {n_bare}"])
+                    b = bare.bare_click(n_bare)
                     for who, r in (("app", a), ("bare", b)):
                         if r.get("error"):
                             errors.append(f"{preset} {who} click {i}: {r['error']}")
-                            continue
-                        got[who].append(r["settled"] / 1e3)
-                        got[f"{who}_full"].append(r["full"] / 1e3)
-                        if who == "app":
-                            got["app_chart"].append(r["drawn"] / 1e3)
-                        got[f"{who}_bytes"].append(r["bytes"])
-                    print(f"  {preset} click {i}: app {a.get('full')} ms, bare {b.get('full')} ms", file=sys.stderr)
+                    if a.get("error") or b.get("error"):
+                        continue
+                    net = a["full"] - a["glide"]
+                    got["drawn"].append(a["drawn"] / 1e3)
+                    got["settled"].append(a["full"] / 1e3)
+                    got["glide"].append(a["glide"] / 1e3)
+                    got["net"].append(net / 1e3)
+                    got["render"].append((a.get("renderMs") or float("nan")) / 1e3)
+                    got["bare"].append(b["full"] / 1e3)
+                    got["app_bytes"].append(a["bytes"])
+                    got["bare_bytes"].append(b["bytes"])
+                    for who, r in (("app", a), ("bare", b)):
+                        got[f"{who}_first"].append((r["first_msg"] if r["first_msg"] is not None else float("nan")) / 1e3)
+                        got[f"{who}_last"].append((r["last_msg"] if r["last_msg"] is not None else float("nan")) / 1e3)
+                    got["app_big"].append((a["big_msg"] if a["big_msg"] is not None else float("nan")) / 1e3)
+                    for k, v in (("drawn", a["drawn"]), ("settled", a["full"]), ("net", net)):
+                        pairs[k].append(v / b["full"])
+                    print(f"  {preset} click {i}: app drawn {a['drawn']:.0f} settled {a['full']:.0f} (glide {a['glide']:.0f}) ms,"
+                          f" bare {b['full']:.0f} ms", file=sys.stderr)
+                if got["bare"]:
+                    r_d, r_s, r_n = (summary(pairs[k]) for k in ("drawn", "settled", "net"))
+                    rows.append([preset, str(len(got["bare"])), cells(got["drawn"]), cells(got["settled"]), cells(got["glide"]),
+                                 cells(got["net"]), cells(got["bare"]), rcells(r_d), rcells(r_s), goal(r_s["p50"] <= GOAL),
+                                 rcells(r_n), goal(r_n["p50"] <= GOAL), fmt_ms(summary(got["render"])["p50"]),
+                                 fmt_bytes(summary(got["app_bytes"])["p50"]), fmt_bytes(summary(got["bare_bytes"])["p50"])])
+                    p50 = lambda k: fmt_ms(summary(got[k])["p50"])  # noqa: E731
+                    wrows.append([preset, p50("app_first"), p50("app_big"), p50("drawn"), p50("app_last"), p50("settled"),
+                                  p50("bare_first"), p50("bare_last"), p50("bare")])
+                for speed in play_speeds if play_s > 0 else ():
+                    try:
+                        pr = play(app, play_s, speed)
+                        # one step either way is the window's edge, not the app: at 10 steps/s over 10 s, 99 counts as 10/s
+                        met = pr["shown"] >= min(PLAY_GOALS[0], speed) - 1 / pr["secs"] and pr["raf"] >= PLAY_GOALS[1]
+                        prows.append([preset, str(speed), f"{pr['secs']:.1f}", f"{pr['shown']:.1f}", f"{pr['advanced']:.1f}",
+                                      fmt_ms(pr["gap_max"]), f"{pr['raf']:.1f}", f"{pr['frames']:.1f}",
+                                      goal(met) if speed >= PLAY_GOALS[0] else "–"])
+                        print(f"  {preset} play: {pr}", file=sys.stderr)
+                    except Exception as e:  # noqa: BLE001 - a failed measurement is a result
+                        errors.append(f"{preset} play at {speed}/s: {type(e).__name__}: {str(e)[:200]}")
                 errors += [f"{preset} app page error: {e}" for e in app.errors]
-                ratio_text = summary(got["app"])["p50"] / summary(got["bare"])["p50"]
-                ratio = summary(got["app_full"])["p50"] / summary(got["bare_full"])["p50"]
-                rows.append([preset, *ms_cells(got["app_full"])[:2], *ms_cells(got["bare_full"])[:2], fmt_ratio(ratio),
-                             goal(ratio <= GOAL), ms_cells(got["app_chart"])[0], ms_cells(got["app"])[0],
-                             ms_cells(got["bare"])[0], fmt_ratio(ratio_text), fmt_bytes(summary(got["app_bytes"])["p50"]),
-                             fmt_bytes(summary(got["bare_bytes"])["p50"]), str(len(got["app"]))])
-                if got["app"]:
-                    rows[-1].append(f"{fmt_ms(got['app_full'][0])} → {fmt_ms(got['app_full'][-1])}")
                 app.ctx.close()
             errors += [f"bare page error: {e}" for e in bare.errors]
         finally:
             browser.close()
-    return rows, errors
+    return rows, prows, wrows, errors
 
 
 def run_alone(presets: list[str], loads: int, clicks: int) -> tuple[list[list[str]], list[str]]:
-    """The app's Step clicks with no bare server or page: ``loads`` fresh pages, ``clicks`` each."""
+    """Every interaction of the app with no bare server or page: ``loads`` fresh pages, ``clicks`` Steps each."""
     from playwright.sync_api import sync_playwright
 
     rows, errors = [], []
-    with Server(Path(__file__).resolve().parent.parent / "app.py") as app_srv, sync_playwright() as p:
+    with Server(ROOT / "app.py") as app_srv, sync_playwright() as p:
         browser = launch_chromium(p)
         try:
             for preset in presets:
-                first, later = [], []
+                got: dict[str, list[float]] = {}
+                drawn: dict[str, list[float]] = {}
+                js: dict[str, list[float]] = {}  # the stage's own render() of its last data
                 for load in range(loads):
-                    app = app_page(browser, app_srv.url, preset)
+                    pg = open_app(browser, app_srv.url)
+                    steps: list[tuple[str, callable]] = []
+                    if preset != "chapter":
+                        steps.append(("load the preset (lookup view drawn)", lambda: load_preset(pg, preset)))
+                    steps.append(("switch lookup→train (step 0)", lambda: to_section(pg, "train")))
                     for i in range(1, clicks + 1):
-                        r = app.click(".st-key-step button", f"Step {i}:", [f"Loss (now at step {i})", f"W at step {i} "])
+                        name = "first Step after loading" if i == 1 else "later Steps"
+                        steps.append((name, lambda i=i: pg.app_step(i)))
+                    steps.append((f"switch train→lookup (step {clicks})", lambda: to_section(pg, "lookup")))
+                    for name, call in steps:
+                        r = call()
                         if r.get("error"):
-                            errors.append(f"{preset} load {load + 1} click {i}: {r['error']}")
+                            errors.append(f"{preset} load {load + 1} {name}: {r['error']}")
                             continue
-                        (first if i == 1 else later).append(r["full"] / 1e3)
-                        print(f"  {preset} load {load + 1} click {i}: {r['full']:.0f} ms", file=sys.stderr)
-                    errors += [f"{preset} app page error: {e}" for e in app.errors]
-                    app.ctx.close()
-                every = first + later
-                rows.append([preset, ms_cells(first)[0] if first else "—",
-                             f"{fmt_ms(min(first))}–{fmt_ms(max(first))}" if first else "—",
-                             *(ms_cells(later)[:2] if later else ["—", "—"]),
-                             fmt_ms(max(every)) if every else "—", goal(bool(every) and max(every) < 2.0),
-                             f"{loads} × {clicks}"])
+                        got.setdefault(name, []).append(r["full"] / 1e3)
+                        js.setdefault(name, []).append((r.get("renderMs") or float("nan")) / 1e3)
+                        if r.get("drawn") is not None:
+                            drawn.setdefault(name, []).append(r["drawn"] / 1e3)
+                        print(f"  {preset} load {load + 1} {name}: {r['full']:.0f} ms"
+                              + (f" (drawn {r['drawn']:.0f}, glide {r['glide']:.0f})" if "drawn" in r else ""), file=sys.stderr)
+                    errors += [f"{preset} app page error: {e}" for e in pg.errors]
+                    pg.ctx.close()
+                for name, xs in got.items():
+                    s = summary(xs)
+                    d = drawn.get(name)
+                    rows.append([preset, name, fmt_ms(s["p50"]), f"{fmt_ms(s['min'])}–{fmt_ms(s['max'])}",
+                                 fmt_ms(summary(d)["p50"]) if d else "–", fmt_ms(summary(js[name])["p50"]), str(s["n"]),
+                                 goal(s["max"] < 2.0)])
         finally:
             browser.close()
     return rows, errors
@@ -261,24 +513,38 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--clicks", type=int, default=10, help="Step clicks per preset (and as many bare clicks)")
     ap.add_argument("--presets", default="chapter,reviews_ko")
+    ap.add_argument("--play-seconds", type=float, default=10.0, help="seconds of Play watched per preset and speed (0: none)")
+    ap.add_argument("--play-speeds", default="10,20", help="Play speeds (steps/s, of the app's choices) to watch")
+    ap.add_argument("--no-play", action="store_true", help="no Play measurement")
     ap.add_argument("--alone", type=int, default=0, metavar="N",
-                    help="measure the app alone (no bare server or page) over N page loads; no ratio")
+                    help="every interaction of the app alone (no bare server or page) over N page loads; no ratio")
     args = ap.parse_args()
     t0 = time.perf_counter()
     if args.alone:
-        print(f"# bench_browser: click-to-settled of Step, the app alone\n\n{machine_note()}\n")
+        print(f"# bench_browser: every interaction, the app alone\n\n{machine_note()}\n")
         rows, errors = run_alone(args.presets.split(","), args.alone, args.clicks)
-        print(table(["preset", "first Step after loading p50 ms", "first Step min–max", "later Steps p50 ms",
-                     "later Steps p10–p90", "slowest Step ms", "goal < 2 s (every Step)", "loads × clicks"], rows))
-        if errors:
-            print("\nErrors:\n" + "\n".join(f"- {e}" for e in errors))
-        print(f"\n{machine_note()}; wall {time.perf_counter() - t0:.0f} s")
-        return
-    print(f"# bench_browser: click-to-settled, app Step vs bare button\n\n{machine_note()}\n")
-    rows, errors = run(args.presets.split(","), args.clicks)
-    print(table(["preset", "app settled p50 ms", "app p10–p90", "bare settled p50 ms", "bare p10–p90", "app/bare",
-                 f"goal ≤ {GOAL}×", "app text + charts p50", "app text only p50", "bare text only p50",
-                 "app/bare text only", "app bytes/click", "bare bytes/click", "n clicks", "app first → last click"], rows))
+        print(table(["preset", "interaction (click → settled)", "p50 ms", "min–max ms", "stage drawn p50 ms",
+                     "stage JS (render) p50 ms", "n", "goal < 2 s (every one)"], rows))
+    else:
+        print(f"# bench_browser: Step click → settled, app vs the bare page; Play\n\n{machine_note()}\n")
+        rows, prows, wrows, errors = run(args.presets.split(","), args.clicks, 0 if args.no_play else args.play_seconds,
+                                  [int(x) for x in args.play_speeds.split(",") if x])
+        print(f"Step click, {VIEWPORT['width']}×{VIEWPORT['height']}: p50 (p10–p90) ms; ratios are medians (p10–p90) of "
+              f"paired ratios to the bare click taken next to it. The glide is the stage's animation ({TWEEN_MS} ms, eased).\n")
+        print(table(["preset", "pairs", "app drawn", "app settled", "glide", "app settled − glide", "bare settled",
+                     "drawn/bare", "settled/bare", f"≤ {GOAL}× (settled)", "(settled − glide)/bare",
+                     f"≤ {GOAL}× (settled − glide)", "stage JS ms", "app bytes/click", "bare bytes/click"], rows))
+        print("\nWhere a Step's time goes (p50 ms from the click): the first websocket message (the server has "
+              "started answering), the one with the stage's data, the stage drawn, the last message, settled.\n")
+        print(table(["preset", "app first msg", "app stage data msg", "app drawn", "app last msg", "app settled",
+                     "bare first msg", "bare last msg", "bare settled"], wrows))
+        if prows:
+            print("\nPlay on the app's page (the stage glides through each tick's steps):\n")
+            print(table(["preset", "speed (steps/s asked)", "seconds", "steps shown/s", "steps advanced/s",
+                         "longest gap between shown steps ms", "rAF/s (fps)", "frames the stage drew/s",
+                         f"goal ≥ {PLAY_GOALS[0]:.0f} steps/s, ≥ {PLAY_GOALS[1]:.0f} fps"], prows))
+            print("\nSteps shown/s: changes of the stage's step counter per second; advanced/s: (last − first step) / "
+                  "seconds; a window's edge can cost one step, so the goal counts 10/s as met from 10 − 1/seconds.")
     if errors:
         print("\nErrors:\n" + "\n".join(f"- {e}" for e in errors))
     print(f"\n{machine_note()}; wall {time.perf_counter() - t0:.0f} s")

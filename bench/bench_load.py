@@ -265,7 +265,7 @@ async def open_bare(tab: Tab) -> float:
 
 # ---- a class --------------------------------------------------------------------------------
 async def classroom(ws_url: str, bare: bool, sessions: int, clicks: int, loads_at_once: int, think: float,
-                    budget_s: float, click_timeout: float, big: dict | None = None) -> dict:
+                    budget_s: float, click_timeout: float, big: dict | None = None, cpu=None) -> dict:
     """``sessions`` learners arrive, wait for each other, then click ``clicks`` times each.
     ``big``: {"clicks": n} adds one learner that loads the large preset and Steps once before the
     class, and ``n`` times during it (reported apart)."""
@@ -291,7 +291,9 @@ async def classroom(ws_url: str, bare: bool, sessions: int, clicks: int, loads_a
         except Exception as e:  # noqa: BLE001 - a failed learner is a result
             stats["errors"].append(f"learner {i} opening: {type(e).__name__}: {e}")
         await everyone.wait()
-        t_class[:] = t_class or [time.perf_counter()]
+        if not t_class:  # the first learner through the barrier: the class starts clicking now
+            t_class[:] = [time.perf_counter()]
+            stats["cpu_class_start"] = cpu() if cpu else float("nan")
         if not ok:
             return
         for k in range(1, clicks + 1):
@@ -358,7 +360,8 @@ def scenario(label: str, server: StreamlitServer, bare: bool, args, sessions: in
 
     async def go():
         s = await classroom(server.ws_url, bare, sessions, args.clicks, args.loads_at_once, args.think, args.budget,
-                            args.click_timeout, big)
+                            args.click_timeout, big, cpu=server.cpu)
+        s["cpu_class_end"] = server.cpu()
         s["rss_all_open"] = server.rss()
         await close_all(s.pop("tabs"))
         return s
@@ -373,7 +376,9 @@ def scenario(label: str, server: StreamlitServer, bare: bool, args, sessions: in
            fmt_ms(p95), fmt_ms(max(c) if c else float("nan")), str(len(s["errors"])),
            f"{served / s['class_s']:.1f}" if s["class_s"] == s["class_s"] and s["class_s"] > 0 else "–",
            fmt_ms(quantile(s["ready"], 0.5)), f"{fmt_bytes(rss0)} → {fmt_bytes(s['rss_all_open'] or 0)}",
-           f"{cpu:.0f} s / {wall:.0f} s"]
+           f"{cpu:.0f} s / {wall:.0f} s",
+           # the server's CPU while the class clicked (after everyone was in), per click served
+           fmt_ms((s["cpu_class_end"] - s.get("cpu_class_start", float("nan"))) / served) if served else "–"]
     if big:
         bc = s["big_clicks"]
         row.append(f"load+1st Step {s['big_ready'] or float('nan'):.1f} s (Step {fmt_ms(s.get('big_first_step', float('nan')))} ms); "
@@ -443,7 +448,8 @@ def main() -> None:
     for d in deaths:
         print(d)
     print(table(["scenario", "clicks served", "p50 ms", "p95 ms", "max ms", "errors", "served/s",
-                 "open→view p50 ms", "server RSS before → all open", "server CPU / wall", "100k session"], rows))
+                 "open→view p50 ms", "server RSS before → all open", "server CPU / wall", "server CPU ms per click",
+                 "100k session"], rows))
     if not args.skip_class:
         c = RESULTS[f"app, {args.sessions} learners"]
         p95 = quantile(c["clicks"], 0.95)

@@ -7,13 +7,14 @@ large preset's interactions once each (load, switch, Step, the replay, switch ba
     python bench/bench_server.py --threads 1   # torch.set_num_threads(1) in this process first
 
 AppTest runs the script in this process, so a rerun's time is the script's own work plus
-Streamlit's (widget state, element protos, serialising figures and tables), without the browser
-and the network: what the server spends per click. ``AppTest.run()`` executes the whole script,
-also for the training view's buttons, which in a browser rerun only that view's ``st.fragment``
-(bench_browser.py measures those). Each app sample is paired with one bare-page
-click taken right before it; the ratio column is the median of those paired ratios (so a burst of
-machine noise hits both), with its p10–p90 range. Goals: ≤ 4× bare at the chapter example, ≤ 10×
-at the review preset.
+Streamlit's (widget state, element protos, serialising the stage's data, figures and tables),
+without the browser and the network: what the server spends per click. The training bar's
+buttons (Step, Run N, Play, Reset) sit outside the training view's ``st.fragment``, so a Step
+reruns the whole script in the browser too; only Play's ticks rerun the fragment alone. Each app
+sample is paired with one bare-page click taken right before it; the ratio column is the median of
+those paired ratios (so a burst of machine noise hits both), with its p10–p90 range. Goals: ≤ 4×
+bare at the chapter example, ≤ 10× at the review preset; and issue 14's: a Step on the training
+view ≤ 2× the bare page (``--step-pairs`` interleaved pairs, 40 by default; its own table).
 
 Interactions, in this order (the order matters: training adds snapshots the training view draws):
 rerun with nothing changed; edit a sentence (two texts alternate); edit the vocabulary (a token
@@ -21,7 +22,8 @@ renamed through ``session_state["vocab"]["edited_rows"]``, two names alternate);
 lookup→train and train→lookup at step 0; Step; Run 50 steps (and, as a reference row, the same 50
 steps in ``core`` with no page: the floor of any page that trains); Step again after those runs; open and
 close the replay animation's expander (key ``replay``: the animation is built only while it is open)
-and Step with it open; switch train→lookup and lookup→train after training; switch to the lessons
+and Step with it open; the same for the last step's details (key ``details``); the lookup view's
+tables (key ``lookup_tables``); switch train→lookup and lookup→train after training; switch to the lessons
 view, walk through every
 lesson with "next" (guided mode), show every lesson at once (free mode), then the share view and
 back to training.
@@ -48,6 +50,8 @@ st_config.set_option("client.showErrorDetails", "full")  # the app's config reda
 APP = str(ROOT / "app.py")
 BARE = str(ROOT / "bench" / "bare_app.py")
 GOALS = {"chapter": 4.0, "reviews_ko": 10.0}
+STEP_GOAL = 2.0  # issue 14: through AppTest, a Step on the training view ≤ 2× the bare page
+STEP_ROW = "Step (train view)"
 REFERENCE = "(reference) "  # a row that is not an interaction: what part of one costs on its own
 TIMEOUT = 600
 
@@ -110,15 +114,16 @@ def find_widget(at: AppTest, key: str):
     return None
 
 
-def replay(at: AppTest, open_: bool):
-    """Open or close the replay animation's expander (st.expander(key="replay", on_change="rerun"))."""
+def replay(at: AppTest, open_: bool, key: str = "replay"):
+    """Open or close an expander built only while open (st.expander(key=…, on_change="rerun")): the
+    replay animation (``replay``), the last step's details (``details``), the lookup tables (``lookup_tables``)."""
     def run():
-        at.session_state["replay"] = open_
+        at.session_state[key] = open_
         at.run()
     return run
 
 
-def run_preset(b: Bench, preset: str, reps: int, run_reps: int) -> None:
+def run_preset(b: Bench, preset: str, reps: int, run_reps: int, step_pairs: int) -> None:
     at = b.at
     if preset != "chapter":
         def load(i):
@@ -148,7 +153,7 @@ def run_preset(b: Bench, preset: str, reps: int, run_reps: int) -> None:
         b.measure(preset, "switch lookup→train (step 0)", lambda _: b.section("train"), 1)
         b.measure(preset, "switch train→lookup (step 0)", lambda _: b.section("lookup"), 1)
     at.button_group(key="section").set_value("train").run()
-    b.measure(preset, "Step (train view)", lambda i: b.click("step"), reps)
+    b.measure(preset, STEP_ROW, lambda i: b.click("step"), step_pairs)
     b.measure(preset, "Run 50 steps", lambda i: b.click("run_steps"), run_reps)
 
     def core_run(i):  # the same 50 steps with no page: what any page that trains must spend first
@@ -164,8 +169,16 @@ def run_preset(b: Bench, preset: str, reps: int, run_reps: int) -> None:
     replay(at, True)()
     b.measure(preset, "Step with the replay open", lambda i: b.click("step"), max(2, reps // 2))
     replay(at, False)()
+    for i in range(switch_pairs):  # the last step's details (loss, predictions, gradient, rows moved)
+        b.measure(preset, "open the step's details (trained)", lambda _: replay(at, True, "details"), 1)
+        b.measure(preset, "close the step's details (trained)", lambda _: replay(at, False, "details"), 1)
+    replay(at, True, "details")()
+    b.measure(preset, "Step with the details open", lambda i: b.click("step"), max(2, reps // 2))
+    replay(at, False, "details")()
     for i in range(switch_pairs):
         b.measure(preset, "switch train→lookup (trained)", lambda _: b.section("lookup"), 1)
+        b.measure(preset, "open the lookup tables (trained)", lambda _: replay(at, True, "lookup_tables"), 1)
+        b.measure(preset, "close the lookup tables (trained)", lambda _: replay(at, False, "lookup_tables"), 1)
         b.measure(preset, "switch lookup→train (trained)", lambda _: b.section("train"), 1)
     b.measure(preset, "switch train→lessons", lambda _: b.section("lessons"), 1)
     lesson = find_widget(at, "lesson")
@@ -242,26 +255,39 @@ def main() -> None:
     ap.add_argument("--no-large", action="store_true", help="skip the large preset")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads first (0: torch's default)")
     ap.add_argument("--presets", default="chapter,reviews_ko")
+    ap.add_argument("--step-pairs", type=int, default=0,
+                    help="interleaved pairs for the Step on the training view (default 40; 10 with --quick)")
     args = ap.parse_args()
     import torch
 
     if args.threads:
         torch.set_num_threads(args.threads)
     reps, run_reps = (4, 1) if args.quick else (8, 3)
+    step_pairs = args.step_pairs or (10 if args.quick else 40)
     print(f"# bench_server: AppTest rerun time, app vs a bare page\n\n{machine_note()}\n")
     t0 = time.perf_counter()
-    rows, errors = [], []
+    rows, errors, step_rows = [], [], []
     for preset in args.presets.split(","):
         b = Bench(APP)
-        run_preset(b, preset, reps, run_reps)
+        run_preset(b, preset, reps, run_reps, step_pairs)
         errors += b.errors
         for r in b.rows:
+            if r["name"] == STEP_ROW:
+                s = summary(r["ratios"])
+                step_rows.append([preset, str(s["n"]), *ms_cells(r["app"])[:2], *ms_cells(r["bare"])[:2],
+                                  fmt_ratio(s["p50"]), f"{fmt_ratio(s['p10'])}–{fmt_ratio(s['p90'])}",
+                                  goal(s["p50"] <= STEP_GOAL)])
             s = summary(r["ratios"])
             limit = GOALS.get(preset)
             rows.append([preset, r["name"], str(r["steps"]), *ms_cells(r["app"])[:2], ms_cells(r["bare"])[0],
                          fmt_ratio(s["p50"]), f"{fmt_ratio(s['p10'])}–{fmt_ratio(s['p90'])}", str(s["n"]),
                          "reference" if r["name"].startswith(REFERENCE) else goal(s["p50"] <= limit) if limit else "–"])
         del b
+    if step_rows:
+        print(f"## Issue 14: a Step on the training view through AppTest, app vs the bare page's click ({step_pairs} interleaved pairs)\n")
+        print(table(["preset", "pairs", "app p50 ms", "app p10–p90", "bare p50 ms", "bare p10–p90", "app/bare p50 (paired)",
+                     "app/bare p10–p90", f"goal ≤ {STEP_GOAL:.0f}×"], step_rows))
+        print()
     if rows:
         print("## AppTest time per interaction (ms), app vs the bare page's button click\n")
         print(table(["preset", "interaction", "steps after", "app p50", "app p10–p90", "bare p50", "app/bare p50",

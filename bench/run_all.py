@@ -1,7 +1,7 @@
 """Run every benchmark, one after the other, and write their tables into bench/RESULTS.md.
 
-    python bench/run_all.py                 # everything (~12–15 min on 2 cores)
-    python bench/run_all.py --quick         # the quick variants (~5–7 min)
+    python bench/run_all.py                 # everything (~25 min on 2 cores)
+    python bench/run_all.py --quick         # the quick variants (~10 min)
     python bench/run_all.py --only training,server
     python bench/run_all.py --no-write      # print only
 
@@ -37,11 +37,12 @@ SCRIPTS = {
     "server": ([], ["--quick"], 900),
     "charts": ([], ["--quick"], 600),
     "browser": (["--clicks", "20"], ["--clicks", "5"], 600),
-    "browser_large": (["--presets", "large", "--clicks", "8"], ["--presets", "large", "--clicks", "1"], 600),
     "browser_alone": (["--presets", "large", "--alone", "3", "--clicks", "3"],
                       ["--presets", "large", "--alone", "1", "--clicks", "2"], 600),
     "scale": ([], ["--no-browser"], 900),
     "classroom": ([], ["--sessions", "10", "--clicks", "3"], 900),
+    "load": ([], ["--sessions", "20", "--clicks", "2", "--skip-large"], 900),
+    "rss": (["--variants", "as_is,as_is_probe"], ["--variants", "as_is", "--cycles", "1"], 600),
 }
 
 
@@ -59,7 +60,7 @@ def main() -> None:
     sections: dict[str, str] = {}
     for name in names:
         full, quick, limit = SCRIPTS[name]
-        script = name.split("_")[0]  # browser_large → bench_browser.py
+        script = name.split("_")[0]  # browser_alone → bench_browser.py
         cmd = [sys.executable, f"bench/bench_{script}.py", *(quick if args.quick else full)]
         shown = "python " + " ".join(cmd[1:])
         print(f"\n==> {shown}", flush=True)

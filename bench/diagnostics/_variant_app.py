@@ -1,57 +1,47 @@
 """page.main() (what app.py runs) with experimental changes, for ab_browser.py: never a mode of the app.
 
 ``BENCH_VARIANT`` is a comma-separated list of the changes below (empty: the app as it is). Each
-answers one question about where a browser Step's time goes:
+leaves one part of the page out, to say what that part costs a browser Step (its server time and
+the browser's work to draw it):
 
-- ``no_charts``: every ``st.plotly_chart`` draws nothing. What the rest of the page costs.
-- ``static_tables``: the training view's tables are ``st.table`` (HTML) instead of ``st.dataframe``
-  (a canvas grid). What the three grids cost.
-- ``no_modebar``: Plotly's mode bar is not built (``displayModeBar: False``). What it costs per draw.
+- ``no_editors``: the folded editors box (vocabulary table and sentences) is not drawn.
+- ``no_keeper``: the keeper component (work kept in the browser) is not drawn.
+- ``no_timeline``: the timeline slider under the stage is not drawn.
+- ``no_captions``: the captions under the stage are not drawn.
+- ``no_details``: nothing below the training view's stage (frame controls, predict box, details,
+  PAD editor, neighbours, replay) is drawn.
 """
 
 import os
 import sys
 from pathlib import Path
 
-VARIANTS = ("no_charts", "static_tables", "no_modebar")
+VARIANTS = ("no_editors", "no_keeper", "no_timeline", "no_captions", "no_details")
 
 
 def main() -> None:
     root = Path(__file__).resolve().parents[2]
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    import streamlit as st
-
-    from components import charts, training
+    import page
+    from components import keeper, training
     from sections import training_section
 
     asked = {v for v in os.environ.get("BENCH_VARIANT", "").split(",") if v}
     if asked - set(VARIANTS):
         raise SystemExit(f"unknown BENCH_VARIANT {sorted(asked - set(VARIANTS))}; known: {', '.join(VARIANTS)}")
-
-    class StaticTables:
-        """The streamlit module, but ``dataframe(data, **kw)`` draws ``st.table(data)``."""
-
-        def __getattr__(self, name):
-            return getattr(st, name)
-
-        @staticmethod
-        def dataframe(data, **_):
-            return st.table(data)
-
-    # Applied at every run (modules are imported once per server, this script runs per rerun);
-    # the mode bar's wrapper only once, so that it does not wrap itself.
-    if "no_charts" in asked:
-        st.plotly_chart = lambda *a, **k: None
-    if "static_tables" in asked:
-        training.st = training_section.st = StaticTables()
-    if "no_modebar" in asked and not getattr(charts, "_variant_patched", False):
-        config = charts.chart_config
-        charts.chart_config = lambda name: {**config(name), "displayModeBar": False}
-        charts._variant_patched = True
-
-    import page
-
+    noop = lambda *a, **k: None  # noqa: E731
+    # Applied at every run (modules are imported once per server; this script runs at each rerun).
+    if "no_editors" in asked:
+        page.editors = noop
+    if "no_keeper" in asked:
+        keeper.keep = noop
+    if "no_timeline" in asked:
+        training.timeline = noop
+    if "no_captions" in asked:
+        training_section.captions = noop
+    if "no_details" in asked:
+        training_section.details = noop
     page.main()
 
 

@@ -1,18 +1,18 @@
 """Browser A/B: the Step click of experimental page variants side by side, each against the bare page.
 
-    python bench/diagnostics/ab_browser.py                               # app, no_charts (~2 min)
-    python bench/diagnostics/ab_browser.py --variants app,static_tables,no_modebar --clicks 14
-    python bench/diagnostics/ab_browser.py --variants app,no_charts --preset reviews_ko
+    python bench/diagnostics/ab_browser.py                               # app, and the page with only the bar and the stage (~2 min)
+    python bench/diagnostics/ab_browser.py --variants app,no_editors,no_keeper,no_timeline --clicks 14
+    python bench/diagnostics/ab_browser.py --variants app,no_details --preset reviews_ko
 
 A diagnostic, not in run_all.py. Each variant is ``_variant_app.py`` beside this script (page.main()
-with the changes named in ``BENCH_VARIANT``; ``app`` is the page as it is) served by its own
-``streamlit run``; one Chromium opens a page on each and on the bare page. Clicks go round: variant
-1, bare, variant 2, bare, … so machine noise hits all of them, and each variant's ratio is the
-median of its clicks' ratios to the bare click taken right after. Settled is measured as in
-bench_browser.py (status widget gone, the gradient summary "Step N:" shown, the charts drawn for
-this click, the last websocket message handled); a variant without charts waits for no chart.
-With several servers and pages running at once the machine is busier than in bench_browser.py,
-so compare the variants with each other, in one run, not with that script's figures.
+with the parts named in ``BENCH_VARIANT`` left out; ``app`` is the page as it is; join several with
+``+``) served by its own ``streamlit run``; one Chromium opens a page on each and on the bare page.
+Clicks go round: variant 1, bare, variant 2, bare, … so machine noise hits all of them, and each
+variant's ratios are medians of its clicks' ratios to the bare click taken right after. Drawn,
+settled and the glide are measured as in bench_browser.py (the stage shows the new step; the glide
+over, Streamlit idle, the last websocket message handled). With several servers and pages running
+at once the machine is busier than in bench_browser.py, so compare the variants with each other,
+in one run, not with that script's figures.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from bench_browser import Page, app_page  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variants", default="app,no_charts",
+    ap.add_argument("--variants", default="app,no_editors+no_keeper+no_timeline+no_captions+no_details",
                     help="comma-separated: app, or a '+'-joined set of " + ", ".join(VARIANTS))
     ap.add_argument("--clicks", type=int, default=12)
     ap.add_argument("--preset", default="chapter")
@@ -57,24 +57,26 @@ def main() -> None:
             browser = launch_chromium(p)
             try:
                 bare = Page(browser, servers["bare"].url)
-                bare.wait_idle(".st-key-click button")
-                pages = {v: app_page(browser, servers[v].url, args.preset, charts="no_charts" not in v) for v in variants}
-                times = {v: [] for v in variants}
-                ratios = {v: [] for v in variants}
+                bare.page.wait_for_selector(".st-key-click button")
+                pages = {v: app_page(browser, servers[v].url, args.preset) for v in variants}
+                times = {v: {"drawn": [], "net": [], "full": []} for v in variants}
+                ratios = {v: {"drawn": [], "net": [], "full": []} for v in variants}
                 errors: list[str] = []
                 n_bare = 0
                 for i in range(1, args.clicks + 1):
                     for v, pg in pages.items():
-                        charts = [] if "no_charts" in v else [f"Loss (now at step {i})", f"W at step {i} "]
-                        a = pg.click(".st-key-step button", f"Step {i}:", charts)
+                        a = pg.app_step(i)
                         n_bare += 1
-                        b = bare.click(".st-key-click button", f"clicks: {n_bare}", [f"bare chart {n_bare}"])
+                        b = bare.bare_click(n_bare)
                         if a.get("error") or b.get("error"):
                             errors.append(f"{v} click {i}: {a.get('error') or b.get('error')}")
                             continue
-                        times[v].append(a["full"] / 1e3)
-                        ratios[v].append(a["full"] / b["full"])
-                        print(f"  {v} click {i}: {a['full']:.0f} ms, bare {b['full']:.0f} ms", file=sys.stderr)
+                        got = {"drawn": a["drawn"], "net": a["full"] - a["glide"], "full": a["full"]}
+                        for k, x in got.items():
+                            times[v][k].append(x / 1e3)
+                            ratios[v][k].append(x / b["full"])
+                        print(f"  {v} click {i}: drawn {a['drawn']:.0f}, settled − glide {got['net']:.0f} ms,"
+                              f" bare {b['full']:.0f} ms", file=sys.stderr)
                 for v, pg in pages.items():
                     errors += [f"{v} page error: {e}" for e in pg.errors]
             finally:
@@ -84,13 +86,15 @@ def main() -> None:
             srv.stop()
     rows = []
     for v in variants:
-        if not times[v]:
-            rows.append([v, "—", "—", "—", "—", "0"])
+        if not times[v]["full"]:
+            rows.append([v] + ["—"] * 6 + ["0"])
             continue
-        r = summary(ratios[v])
-        rows.append([v, *ms_cells(times[v])[:2], fmt_ratio(r["p50"]), f"{fmt_ratio(r['p10'])}–{fmt_ratio(r['p90'])}",
-                     str(len(times[v]))])
-    print(table(["variant", "settled p50 ms", "settled p10–p90", "/ bare p50", "/ bare p10–p90", "n clicks"], rows))
+        r = {k: summary(ratios[v][k]) for k in ratios[v]}
+        rows.append([v, ms_cells(times[v]["drawn"])[0], ms_cells(times[v]["net"])[0], ms_cells(times[v]["full"])[0],
+                     fmt_ratio(r["drawn"]["p50"]), f"{fmt_ratio(r['net']['p50'])} ({fmt_ratio(r['net']['p10'])}–{fmt_ratio(r['net']['p90'])})",
+                     fmt_ratio(r["full"]["p50"]), str(len(times[v]["full"]))])
+    print(table(["variant", "drawn p50 ms", "settled − glide p50 ms", "settled p50 ms", "drawn / bare",
+                 "(settled − glide) / bare (p10–p90)", "settled / bare", "n clicks"], rows))
     if errors:
         print("\nErrors:\n" + "\n".join(f"- {e}" for e in errors))
     print(f"\n{machine_note()}; wall {time.perf_counter() - t0:.0f} s")

@@ -1,7 +1,8 @@
-"""Where a chapter Step's AppTest time goes, in wall time: the Step with one part of the page left out.
+"""Where a Step's AppTest time goes, in wall time: the Step with one part of the page left out.
 
     python bench/diagnostics/ablate_server.py                 # 20 rounds, after 150 steps (~30 s)
     python bench/diagnostics/ablate_server.py --rounds 20 --steps 0
+    python bench/diagnostics/ablate_server.py --preset reviews_ko
 
 A diagnostic, not in run_all.py. cProfile (profile_server.py) inflates small calls; this
 takes each part out instead. Every round clicks Step once per variant, in turn, so machine noise
@@ -30,21 +31,26 @@ logging.getLogger("streamlit").setLevel(logging.ERROR)
 
 def parts():
     """name → (module, attribute, replacement or None for 'the first call's value, drawing nothing')."""
-    import streamlit as st
-
-    from components import inputs, sidebar, training
+    import page
+    from components import inputs, keeper, sidebar, stage_data, style, training
     from sections import training_section
 
+    noop = lambda *a, **k: None  # noqa: E731
     return {
         "sidebar knobs (config_inputs)": (sidebar, "config_inputs", None),
-        "vocabulary editor": (inputs, "vocab_editor", None),
-        "projection (PCA view)": (training_section, "projection", lambda *a, **k: None),
-        "loss chart + predictions": (training, "loss_and_predictions", lambda *a, **k: None),
-        "PAD editor": (training, "pad_editor", lambda *a, **k: training.Intent()),
-        "gradient table": (training, "grad_view", lambda *a, **k: None),
-        "rows moved": (training, "moved_view", lambda *a, **k: None),
+        "editors box (vocabulary table + sentences)": (page, "editors", noop),
+        "vocabulary editor alone": (inputs, "vocab_editor", None),
+        "page style (CSS)": (style, "page_style", noop),
+        "page language component": (page, "page_lang", noop),
+        "keeper (work kept in the browser)": (keeper, "keep", noop),
+        "stage's data (stage_data.train_data)": (stage_data, "train_data", None),
+        "stage component (the element)": (training_section, "stage", noop),
+        "timeline slider": (training, "timeline", noop),
+        "captions under the stage": (training_section, "captions", noop),
+        "details below the stage (all of it)": (training_section, "details", noop),
         "predict-first box": (training, "predict_rows", lambda *a, **k: []),
-        "every st.plotly_chart": (st, "plotly_chart", lambda *a, **k: None),
+        "PAD editor": (training, "pad_editor", lambda *a, **k: training.Intent()),
+        "neighbours table": (training_section, "neighbours_view", noop),
     }
 
 
@@ -52,22 +58,32 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--steps", type=int, default=150, help="train this many steps first (Run 50 clicks)")
+    ap.add_argument("--preset", default="chapter")
     args = ap.parse_args()
     from streamlit.testing.v1 import AppTest
 
-    print(f"# ablate_server: a chapter Step in AppTest with one part left out\n\n{machine_note()}\n")
+    print(f"# ablate_server: a Step in AppTest ({args.preset}) with one part left out\n\n{machine_note()}\n")
     at = AppTest.from_file(str(BENCH.parent / "app.py"), default_timeout=600)
     at.session_state["lang"] = "en"
     at.run()
+    if args.preset != "chapter":
+        at.selectbox(key="preset").set_value(args.preset)
+        at.button(key="load_preset").click().run()
+    bare = AppTest.from_file(str(BENCH / "bare_app.py"), default_timeout=600).run()
     at.button_group(key="section").set_value("train").run()
     for _ in range(args.steps // 50):
         at.button(key="run_steps").click().run()
-    variants = {"(the page as it is)": None, **parts()}
+    variants = {"(the page as it is)": None, "(the bare page's click, for scale)": "bare", **parts()}
     first: dict[str, object] = {}
     times: dict[str, list[float]] = {name: [] for name in variants}
     for _ in range(args.rounds):
         for name, part in variants.items():
             saved = None
+            if part == "bare":
+                t = time.perf_counter()
+                bare.button(key="click").click().run()
+                times[name].append(time.perf_counter() - t)
+                continue
             if part is not None:
                 mod, attr, repl = part
                 saved = getattr(mod, attr)
