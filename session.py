@@ -86,6 +86,7 @@ class Keys:
 
     PRESENT = "present"  # presentation mode: larger type for a projector
     PLAY_SPEED = "play_speed"
+    PLAY_CLOCK = "_play_clock"  # (when the last Play tick ran, the fraction of a step it still owes)
     FULL_RUN = "_full_run"  # set by a callback inside a fragment whose change the whole page must show
     BACK_TO = "back_to"  # after a divergence: go on from the last finite step
     PLAYING = "playing"  # True while Play runs (the Play/Pause button flips it)  # steps per second while playing

@@ -116,6 +116,7 @@ class Tab:
         self.ws = None
         self.widgets: dict[str, tuple[str, object]] = {}  # user key → (widget id, element proto)
         self.state: dict[str, object] = {}  # user key → WidgetState template (kept, like the frontend)
+        self.fragments: dict[str, str] = {}  # user key → the fragment the widget was drawn in (empty: none)
         self.received = 0
         self.received_bytes = 0
 
@@ -145,6 +146,8 @@ class Tab:
             ws_ = cs.widget_states.widgets.add()
             ws_.id = self.widget_id(trigger)
             ws_.trigger_value = True
+            if self.fragments.get(trigger):  # a button inside a fragment reruns that fragment, as the frontend asks
+                cs.fragment_id = self.fragments[trigger]
         t0 = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
         texts: list[str] = []
@@ -207,6 +210,7 @@ class Tab:
         wid = getattr(sub, "id", "") if hasattr(sub, "id") else ""
         if wid and "-" in wid:
             self.widgets[wid.rsplit("-", 1)[1]] = (wid, (kind, sub))
+            self.fragments[wid.rsplit("-", 1)[1]] = delta.fragment_id
         for field in ("body", "label", "text"):
             value = getattr(sub, field, None)
             if isinstance(value, str) and value:

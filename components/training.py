@@ -35,9 +35,10 @@ PLAY_SPEEDS = (1, 2, 5, 10, 20)  # steps per second the Play control offers
 STAGE_KNOBS = ("optimizer", "lr", "weight_decay")  # knobs that matter while training: on the bar, not the sidebar
 
 
-def clicked() -> Intent:
-    """What the bar's buttons asked in this run, read before the bar is drawn, so the bar (and the
-    stage below it) show the state after the click, not before it."""
+def clicked(dim: int) -> Intent:
+    """What the view's buttons asked in this run, read before anything is drawn, so the bar, the
+    stage and the tables below show the state after the click, not before it. ``dim``: E, the
+    length a PAD row typed in the PAD editor must have."""
     if session.get(Keys.RESET):
         return Intent("reset")
     if session.get(Keys.STEP):
@@ -45,7 +46,20 @@ def clicked() -> Intent:
     if session.get(Keys.RUN_STEPS):
         n = exact_int(session.get(Keys.N_STEPS), "n_steps")
         return Intent("run", n) if isinstance(n, int) else Intent("refused", problem=n)
+    if session.get(Keys.SET_PAD):
+        return pad_intent(session.get(Keys.PAD_VECTOR) or "", dim)
     return Intent()
+
+
+def pad_intent(text: str, dim: int) -> Intent:
+    """A PAD row typed as ``dim`` numbers (commas or spaces) → Intent("set_pad"), or refused naming the length."""
+    try:
+        values = tuple(float(x) for x in text.replace(",", " ").split())
+    except ValueError:
+        values = ()
+    if len(values) != dim or not all(np.isfinite(values)):
+        return Intent("refused", problem=Problem("pad_vector_shape", {"e": dim}))
+    return Intent("set_pad", pad_vector=values)
 
 
 def bar(lang: str, can_train: bool, on_knob_change=None) -> tuple[bool, int]:
@@ -84,22 +98,14 @@ def bar(lang: str, can_train: bool, on_knob_change=None) -> tuple[bool, int]:
     return playing, speed
 
 
-def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> Intent | list:
-    """Set the PAD row by hand (C13). Returns Intent("set_pad", …), or a list of problems for a bad vector."""
+def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> None:
+    """Set the PAD row by hand (C13): a text box and a button; `clicked` reads them at the top of the run."""
     with st.expander(t(lang, "train.pad_title", pad=pad_id)):
         st.caption(t(lang, "train.pad_help", e=dim))
         session.ensure(Keys.PAD_VECTOR, ", ".join(["1.0"] * dim))
-        text = st.text_input(t(lang, "train.pad_vector"), key=Keys.PAD_VECTOR, help=t(lang, "help.pad_vector"))
+        st.text_input(t(lang, "train.pad_vector"), key=Keys.PAD_VECTOR, help=t(lang, "help.pad_vector"))
         st.markdown(t(lang, "train.pad_now", row=np.array2string(pad_row, precision=4, separator=", ")))
-        if not st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD, help=t(lang, "help.set_pad")):
-            return Intent()
-        try:
-            values = tuple(float(x) for x in text.replace(",", " ").split())
-        except ValueError:
-            values = ()
-        if len(values) != dim or not all(np.isfinite(values)):
-            return [Problem("pad_vector_shape", {"e": dim})]
-        return Intent("set_pad", pad_vector=values)
+        st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD, help=t(lang, "help.set_pad"))
 
 
 def predict_rows(lang: str, tokens: tuple[str, ...]) -> list[int]:

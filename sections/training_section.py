@@ -45,7 +45,9 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
             session.forget(Keys.FULL_RUN)
             st.rerun()
         slot = st.empty()  # where a slow Step says it is working: the same place on every run
-        intent = training.clicked()
+        intent = training.clicked(ex.recipe.config.embedding_dim)
+        if intent.problem is not None and intent.problem.code == "pad_vector_shape":
+            ex.problems["pad"], intent = [intent.problem], training.Intent()  # said beside the PAD editor
         newest = ex.lab.steps
         if intent.action == "step":
             ex.predict(session.get(Keys.PREDICT_ROWS) or [])
@@ -59,12 +61,15 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
         playing, speed = training.bar(lang, can_train=not problems, on_knob_change=full_run)
         playing = playing and not problems
         tick = max(PLAY_TICK_S, 1.0 / speed)
+        if not playing:
+            session.forget(Keys.PLAY_CLOCK)
 
         @st.fragment(run_every=tick if playing else None)
         def live() -> None:
             before = ex.lab.steps
-            if playing:
-                apply(lang, ex, training.Intent(), playing=True, steps_per_tick=max(1, round(speed * tick)))
+            n = play_steps(speed, tick) if playing else 0
+            if n:
+                apply(lang, ex, training.Intent(), playing=True, steps_per_tick=n)
             since = before if ex.lab.steps > before else newest if ex.lab.steps > newest else None
             stage_view(lang, ex, since=since, playing=playing, speed=speed, present=present)
 
@@ -74,6 +79,19 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
             after(lang, ex)
 
     view()
+
+
+def play_steps(speed: int, tick: float) -> int:
+    """How many steps this Play tick takes: the time since the last tick × the speed asked, with the
+    fraction carried to the next tick, so a late tick (a busy server, a slow run) does not lower the
+    rate. A long stall is not made up at once: at most two ticks' worth."""
+    now = time.monotonic()
+    last = session.get(Keys.PLAY_CLOCK)
+    due = speed * tick if last is None else speed * (now - last[0]) + last[1]
+    whole = int(due + 1e-9)  # 5.9999999 steps owed by float arithmetic are 6
+    n = min(whole, 2 * max(1, round(speed * tick)))
+    session.set_value(Keys.PLAY_CLOCK, (now, max(0.0, due - n) if n == whole else 0.0))
+    return n
 
 
 SLOW_STEP_S = 0.3  # a Step estimated slower than this shows a status while it runs
@@ -168,6 +186,9 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
         training.prediction_result(lang, vocab.tokens, ex.guess[1], lab.last)
     if playing:
         return  # the details wait for Pause: each Play tick redraws only the stage
+    training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id,
+                        lab.weight.detach()[vocab.pad_id].numpy().copy())
+    inputs.show_problems(lang, "err.pad_title", ex.problems.pop("pad", []))
     box = st.expander(t(lang, "train.details"), key=Keys.DETAILS, on_change="rerun")
     if box.open:
         with box:
@@ -177,13 +198,8 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
             st.markdown(f"**{t(lang, 'train.moved_title')}**")
             training.moved_view(lang, moved_data(lab))
             coords_view(lang, ex)
-    pad = training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id,
-                              lab.weight.detach()[vocab.pad_id].numpy().copy())
-    if isinstance(pad, list):
-        inputs.show_problems(lang, "err.pad_title", pad)
-    else:
-        apply(lang, ex, pad, playing=False)
-    neighbours_view(lang, ex)
+            neighbours_view(lang, ex)
+    token_picker(lang, ex)
     replay_view(lang, ex)
 
 
@@ -303,20 +319,27 @@ def coords_view(lang: str, ex: Explorer) -> None:
     st.dataframe(pa.table(table), hide_index=True, height=min(300, 38 + 35 * len(order)))
 
 
-def neighbours_view(lang: str, ex: Explorer) -> None:
-    """The followed token's nearest rows at the first kept step and at the shown one, as a table."""
+def token_picker(lang: str, ex: Explorer) -> None:
+    """Which token the stage follows (its neighbours, its ring); a click on the stage picks one too."""
     lab, vocab = ex.lab, ex.vocab
-    steps = sorted(lab.snapshots)
+    if vocab.size > 5000:
+        return
     used = lab.batch.id_counts(vocab.size).numpy() > 0
     normal = [i for i in np.flatnonzero(used).tolist() if i not in (vocab.pad_id, vocab.unk_id)]
-    if vocab.size <= 5000:
-        session.sync_token_picker(ex, normal[0] if normal else 0)
-        st.selectbox(t(lang, "proj.token"), list(range(vocab.size)), key=Keys.TOKEN,
-                     on_change=lambda: session.select_token_from_picker(ex),
-                     format_func=lambda i: f"{i} · {vocab.tokens[i]}", help=t(lang, "help.token"))
+    session.sync_token_picker(ex, normal[0] if normal else 0)
+    st.selectbox(t(lang, "proj.token"), list(range(vocab.size)), key=Keys.TOKEN,
+                 on_change=lambda: session.select_token_from_picker(ex),
+                 format_func=lambda i: f"{i} · {vocab.tokens[i]}", help=t(lang, "help.token"))
+
+
+def neighbours_view(lang: str, ex: Explorer) -> None:
+    """The followed token's nearest rows at the first kept step and at the shown one, as a table
+    (the stage shows the shown step's neighbours; this puts them beside where they started)."""
+    lab, vocab = ex.lab, ex.vocab
     token = ex.selected_token
     if token is None:
         return
+    steps = sorted(lab.snapshots)
     shown = session.get(Keys.TIMELINE) if session.get(Keys.TIMELINE) in lab.snapshots else steps[-1]
     st.markdown(md(lang, "proj.neighbours", token=vocab.tokens[token], step=shown))
     st.dataframe(training.neighbours_then_now(lang, lab.snapshots, steps[0], shown, vocab.tokens, token,

@@ -166,6 +166,8 @@ def test_pad_row_set_by_hand_is_returned_by_lookups_and_reported(at):
     lab = at.session_state["_ws"].lab
     with torch.no_grad():
         np.testing.assert_array_equal(lab.model.embedding(torch.tensor([[2, 4, 1]]))[0, 2].numpy(), [0.5, -1.0, 2.0])
+    rows, values = stage_w(at)  # the stage drawn in the same run as the click already shows it
+    np.testing.assert_array_equal(values[rows.index(1)], np.float32([0.5, -1.0, 2.0]))
     at.text_input(key="pad_vector").input("1, nan, 3").run()
     at.button(key="set_pad").click().run()
     assert errors(at) and not at.exception
@@ -296,6 +298,7 @@ def _nearest_by_torch(w: torch.Tensor, token: int, k: int = 5) -> tuple[list[int
 
 
 def test_nearest_tokens_then_and_now_are_torch_cosine_similarities(at):
+    at.session_state["details"] = True  # the table is in the details, built only while open
     at.button_group(key="section").set_value("train").run()
     at.number_input(key="n_steps").set_value(7).run()
     at.button(key="run_steps").click().run()
@@ -428,6 +431,7 @@ def test_kept_figures_and_demos_do_not_keep_an_old_lab_alive(at):
     at.button(key="step").click().run()
     at.button_group(key="section").set_value("lessons").run()
     at.radio(key="mode").set_value("free").run()
+    at.session_state["details"] = True  # the neighbours table is built inside the details
     at.button_group(key="section").set_value("train").run()
     assert {"neighbours:first", "demo:C8"} <= set(at.session_state["_built"])
     old = weakref.ref(at.session_state["_ws"].lab)
