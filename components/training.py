@@ -32,6 +32,7 @@ class Intent:
 
 
 PLAY_SPEEDS = (1, 2, 5, 10, 20)  # steps per second the Play control offers
+DEFAULT_SPEED = 10
 STAGE_KNOBS = ("optimizer", "lr", "weight_decay")  # knobs that matter while training: on the bar, not the sidebar
 
 
@@ -86,7 +87,7 @@ def bar(lang: str, can_train: bool, on_knob_change=None) -> tuple[bool, int]:
     cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=Keys.PLAY,
                    disabled=not can_train, width="stretch", shortcut="p", help=t(lang, "train.play_button_help"),
                    type="primary" if playing and light else "secondary", on_click=session.flip, args=(Keys.PLAYING,))
-    session.ensure(Keys.PLAY_SPEED, 10)
+    session.ensure(Keys.PLAY_SPEED, DEFAULT_SPEED)
     speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=Keys.PLAY_SPEED, label_visibility="collapsed",
                               format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
     cols[5].button(t(lang, "train.reset"), key=Keys.RESET, width="stretch", shortcut="0",

@@ -29,56 +29,79 @@ PROGRESS_EVERY_S = 0.2  # the Run N progress bar moves at most this often
 
 
 def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
-    """The training view as a fragment: Step, Run, Reset and every control below rerun only this
-    view, not the sidebar and the editors (they cannot change what those show).
+    """The training view: a fragment, so nothing here reruns the sidebar and the editors (they
+    cannot change what those show), and inside it the stage's own fragment.
 
-    The bar (Step / Run N / Play / speed / Reset / the knobs that matter while training), the stage
-    (W, the scatter in the lab's one frame, the loss), then the details below the fold. While Play
-    is on, only the stage reruns, every tick, taking as many steps as the chosen speed asks; the
-    stage glides through each of them. ``after(lang, ex)`` is called at the end of every run of the
-    view, fragment runs included (the page keeps the learner's work with it).
+    The stage's fragment holds the bar (Step / Run N / Play / speed / Reset / the knobs that matter
+    while training), the stage (W, the scatter in the lab's one frame, the loss) and what a Step
+    changes; a Step, Run or Reset reruns only it. While Play is on it reruns every tick, taking as
+    many steps as the chosen speed asks; the stage glides through each of them. Below it, the
+    details: the frame's controls and the tables of the last step. ``after(lang, ex)`` is called at
+    the end of every run of the stage's fragment (the page keeps the learner's work with it).
     """
 
     @st.fragment
     def view() -> None:
-        if session.get(Keys.FULL_RUN):  # a knob changed: the page applies it and shows its problems
-            session.forget(Keys.FULL_RUN)
-            st.rerun()
-        slot = st.empty()  # where a slow Step says it is working: the same place on every run
-        intent = training.clicked(ex.recipe.config.embedding_dim)
-        if intent.problem is not None and intent.problem.code == "pad_vector_shape":
-            ex.problems["pad"], intent = [intent.problem], training.Intent()  # said beside the PAD editor
-        newest = ex.lab.steps
-        if intent.action == "step":
-            ex.predict(session.get(Keys.PREDICT_ROWS) or [])
-        with busy(slot, t(lang, "train.stepping")) if intent.action == "step" and slow_step(ex) else nullcontext():
-            apply(lang, ex, intent, playing=False)
-        notices(lang, ex)
         problems = ex.lab.train_problems()
-        if intent.action is None:  # a click's own problems were shown by apply
-            inputs.show_problems(lang, "err.train_title", problems)
-        diverged(lang, ex)
-        playing, speed = training.bar(lang, can_train=not problems, on_knob_change=full_run)
-        playing = playing and not problems
+        playing = bool(session.get(Keys.PLAYING)) and not problems
+        speed = session.get(Keys.PLAY_SPEED) or training.DEFAULT_SPEED
         tick = max(PLAY_TICK_S, 1.0 / speed)
         if not playing:
             session.forget(Keys.PLAY_CLOCK)
+        in_view = {"now": True}  # False once this run of the view is over: a later run of live is live's alone
 
         @st.fragment(run_every=tick if playing else None)
         def live() -> None:
+            if session.get(Keys.FULL_RUN):  # a knob changed: the page applies it and shows its problems
+                session.forget(Keys.FULL_RUN)
+                st.rerun()
             before = ex.lab.steps
-            n = play_steps(speed, tick) if playing else 0
+            intent = clicked_intent(lang, ex)
+            notices(lang, ex)
+            problems = ex.lab.train_problems()
+            if intent.action is None:  # a click's own problems were shown by apply
+                inputs.show_problems(lang, "err.train_title", problems)
+            diverged(lang, ex)
+            now_playing, now_speed = training.bar(lang, can_train=not problems, on_knob_change=full_run)
+            now_playing = now_playing and not problems
+            if now_playing != playing or (playing and now_speed != speed):
+                st.rerun()  # Play, Pause or a new speed: the ticks are set where this fragment is made
+            n = play_steps(speed, tick) if playing and intent.action is None else 0
             if n:
                 apply(lang, ex, training.Intent(), playing=True, steps_per_tick=n)
-            since = before if ex.lab.steps > before else newest if ex.lab.steps > newest else None
+            since = before if ex.lab.steps > before else None
             stage_view(lang, ex, since=since, playing=playing, speed=speed, present=present)
+            guess_result(lang, ex)
+            if after is not None:
+                after(lang, ex)
+            if intent.action is not None and session.get(Keys.DETAILS) and not in_view["now"]:
+                st.rerun()  # the details are open: their tables show the new step too
 
         live()
+        in_view["now"] = False
         details(lang, ex, playing)
-        if after is not None:
-            after(lang, ex)
 
     view()
+
+
+def clicked_intent(lang: str, ex: Explorer) -> training.Intent:
+    """Read the buttons of this run (the bar's and Set PAD) and carry the click out."""
+    slot = st.empty()  # where a slow Step says it is working: the same place on every run
+    intent = training.clicked(ex.recipe.config.embedding_dim)
+    if intent.problem is not None and intent.problem.code == "pad_vector_shape":
+        ex.problems["pad"], intent = [intent.problem], training.Intent()  # said beside the PAD editor
+    if intent.action == "step":
+        ex.predict(session.get(Keys.PREDICT_ROWS) or [])
+    with busy(slot, t(lang, "train.stepping")) if intent.action == "step" and slow_step(ex) else nullcontext():
+        apply(lang, ex, intent, playing=False)
+    return intent
+
+
+def guess_result(lang: str, ex: Explorer) -> None:
+    """The learner's guess of the rows the step would touch, beside the truth, after that step."""
+    lab = ex.lab
+    if ex.guess and lab.last is not None and ex.guess[0] == lab.last.step:
+        training.prediction_result(lang, ex.vocab.tokens, ex.guess[1], lab.last)
 
 
 def play_steps(speed: int, tick: float) -> int:
@@ -182,8 +205,6 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
         axis_picker(lang, ex)
     with c3:
         training.predict_rows(lang, vocab.tokens)  # read before a Step applies it (render)
-    if ex.guess and lab.last is not None and ex.guess[0] == lab.last.step:
-        training.prediction_result(lang, vocab.tokens, ex.guess[1], lab.last)
     if playing:
         return  # the details wait for Pause: each Play tick redraws only the stage
     training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id,

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import alerts, button, label, section, set_number, step_once, unavailable_reason, wait_idle, wait_js
+from .helpers import (alerts, button, label, open_expander, section, set_number, step_once, unavailable_reason,
+                      wait_idle, wait_js)
 
 _reason = unavailable_reason()
 if _reason:
@@ -58,3 +59,14 @@ def test_the_browser_keeps_the_work_after_each_step(ko_page):
         page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === {n}", timeout=10_000)
     button(page, "reset").click()
     page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === 0", timeout=10_000)
+
+
+def test_with_the_details_open_a_step_updates_them_too(ko_page):
+    """A Step reruns only the stage's part of the view; the details, when open, follow it."""
+    page = ko_page
+    section(page, "ko", "train")
+    open_expander(page, "details")
+    for n in (1, 2):
+        step_once(page, n)
+        title = label("ko", "train.coords_title", step=n)
+        wait_js(page, "(t) => document.querySelector('.st-key-details').innerText.includes(t)", title)
