@@ -43,7 +43,7 @@ def main() -> None:
         st.caption(t(lang, "app.subtitle"))
         present = sidebar.presentation(lang)
         sidebar.preset_picker(lang)
-        raw_config = sidebar.config_inputs(lang, elsewhere=on_stage)
+        raw_config = sidebar.config_inputs(lang, ex.config_values(), elsewhere=on_stage)
     style.page_style(present)
     page_lang(lang, key=Keys.PAGE_LANG)
     section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,

@@ -86,6 +86,7 @@ class Keys:
 
     PRESENT = "present"  # presentation mode: larger type for a projector
     PLAY_SPEED = "play_speed"
+    KNOBS = "knobs"  # the training bar's popover of knobs (built only while open)
     PLAY_CLOCK = "_play_clock"  # (when the last Play tick ran, the fraction of a step it still owes)
     FULL_RUN = "_full_run"  # set by a callback inside a fragment whose change the whole page must show
     BACK_TO = "back_to"  # after a divergence: go on from the last finite step
@@ -268,6 +269,13 @@ def config_widgets(values: dict) -> dict:
     out[Keys.PAD_MODE] = "fixed" if values["fixed_len"] else "longest"
     out[Keys.FIXED_LEN] = values["fixed_len"] or 4
     return out
+
+
+def show_knobs(values: dict) -> None:
+    """Give each knob widget that has no state (not drawn in the last run) the value in effect,
+    before it is drawn, so it never shows Streamlit's default instead."""
+    for key, value in config_widgets(values).items():
+        ensure(key, value)
 
 
 def set_widgets(ex: Explorer) -> None:

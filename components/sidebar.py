@@ -32,18 +32,20 @@ def preset_picker(lang: str) -> None:
               help=t(lang, "side.load_preset_help"))
 
 
-def config_inputs(lang: str, elsewhere: tuple[str, ...] = ()) -> dict:
+def config_inputs(lang: str, current: dict, elsewhere: tuple[str, ...] = ()) -> dict:
     """The raw values of every knob (core.knobs.KNOBS), exactly as typed; core validates them.
 
-    Knobs named in ``elsewhere`` are drawn by the view (the training bar); their values are read
-    from their widgets' state, which Streamlit sets before the script runs.
+    Knobs named in ``elsewhere`` are drawn by the view (the training bar's popover); their values
+    are read from their widgets' state, which Streamlit sets before the script runs, or are
+    ``current`` (the values in effect) while that popover is closed and they are not drawn.
     """
+    session.show_knobs(current)  # a knob not drawn in the last run lost its widget state
     values = {}
     for group in ("layer", "training"):
         st.header(t(lang, f"side.{group}"))  # h2, after the title's h1
         for k in KNOBS:
             if k.name in elsewhere:
-                values[k.name] = session.get(k.name)
+                values[k.name] = session.get(k.name, current[k.name])
             elif k.group == group:
                 values[k.name] = knob_input(lang, k)
     with st.expander(t(lang, "side.limits")):

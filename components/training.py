@@ -63,12 +63,13 @@ def pad_intent(text: str, dim: int) -> Intent:
     return Intent("set_pad", pad_vector=values)
 
 
-def bar(lang: str, can_train: bool, on_knob_change=None) -> tuple[bool, int]:
+def bar(lang: str, can_train: bool, current: dict, on_knob_change=None) -> tuple[bool, int]:
     """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover.
 
     Returns (whether Play is on, Play's steps per second); `clicked` reads the buttons. Disabled
-    (with the reason shown by the caller) when training cannot run. ``on_knob_change`` is the knobs'
-    callback.
+    (with the reason shown by the caller) when training cannot run. ``current``: the knob values in
+    effect, which the knobs show when their popover opens (it is built only while open);
+    ``on_knob_change`` is the knobs' callback.
     """
     cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
     # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
@@ -92,10 +93,14 @@ def bar(lang: str, can_train: bool, on_knob_change=None) -> tuple[bool, int]:
                               format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
     cols[5].button(t(lang, "train.reset"), key=Keys.RESET, width="stretch", shortcut="0",
                            help=t(lang, "train.reset_help"))
-    with cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help")):
-        for k in KNOBS:
-            if k.name in STAGE_KNOBS:
-                knob_input(lang, k, on_change=on_knob_change)
+    knobs = cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help"),
+                            key=Keys.KNOBS, on_change="rerun")
+    if knobs.open:
+        session.show_knobs(current)  # its widgets were not drawn while it was closed
+        with knobs:
+            for k in KNOBS:
+                if k.name in STAGE_KNOBS:
+                    knob_input(lang, k, on_change=on_knob_change)
     return playing, speed
 
 

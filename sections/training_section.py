@@ -62,7 +62,8 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
             if intent.action is None:  # a click's own problems were shown by apply
                 inputs.show_problems(lang, "err.train_title", problems)
             diverged(lang, ex)
-            now_playing, now_speed = training.bar(lang, can_train=not problems, on_knob_change=full_run)
+            now_playing, now_speed = training.bar(lang, can_train=not problems, current=ex.config_values(),
+                                                   on_knob_change=full_run)
             now_playing = now_playing and not problems
             if now_playing != playing or (playing and now_speed != speed):
                 st.rerun()  # Play, Pause or a new speed: the ticks are set where this fragment is made

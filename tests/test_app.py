@@ -458,6 +458,7 @@ def test_a_custom_axis_from_two_tokens_is_drawn_and_named_on_the_stage(at):
 
 def test_a_divergence_is_a_message_not_a_crash_and_reset_works(at):
     """Issue 17's recipe through the page: AdamW, lr 10, weight decay 10, Run 50."""
+    at.session_state["knobs"] = True  # the bar's popover of knobs, built only while open
     at.button_group(key="section").set_value("train").run()
     at.selectbox(key="optimizer").set_value("adamw").run()
     at.number_input(key="lr").set_value(10.0).run()
@@ -515,3 +516,20 @@ def test_a_token_list_becomes_the_vocabulary_in_one_go(at):
     vocab = at.session_state["_ws"].vocab
     assert vocab.size == 3005 and vocab.tokens[:5] == tuple(tokens[:5]) and (vocab.unk_id, vocab.pad_id) == (0, 1)
     assert id_matrix(at) == [[2, 4, 3], [2, 0, 1]]  # 정말 is known now; 나쁘다 is not
+
+
+def test_the_bar_knobs_keep_their_values_while_their_popover_is_closed(at):
+    """The training bar's knobs are drawn only while their popover is open; closed, they keep the
+    value in effect (never Streamlit's default), and the sidebar shows it on the other views."""
+    at.session_state["knobs"] = True
+    at.button_group(key="section").set_value("train").run()
+    at.number_input(key="lr").set_value(0.05).run()
+    at.selectbox(key="optimizer").set_value("sgd").run()
+    at.session_state["knobs"] = False
+    at.run()
+    at.button(key="step").click().run()
+    ex = at.session_state["_ws"]
+    assert (ex.config.lr, ex.config.optimizer, ex.lab.steps) == (0.05, "sgd", 1) and not errors(at)
+    at.button_group(key="section").set_value("lookup").run()
+    assert at.number_input(key="lr").value == 0.05 and at.selectbox(key="optimizer").value == "sgd"
+    assert (ex.config.lr, ex.config.optimizer) == (0.05, "sgd") and not errors(at)

@@ -127,6 +127,8 @@ def test_an_address_opens_exactly_its_view_language_example_and_knobs():
     assert at.button_group(key="section").value == "train"
     assert at.radio(key="lang").value == "en"
     assert at.selectbox(key="preset").value == "reviews_en"
+    at.session_state["knobs"] = True  # open the training bar's settings: they show the address's knobs
+    at.run()
     assert at.number_input(key="lr").value == 0.25 and at.selectbox(key="optimizer").value == "sgd"
     assert at.radio(key="pad_mode").value == "fixed" and at.number_input(key="fixed_len").value == 5
     ex = at.session_state["_ws"]
