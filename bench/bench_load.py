@@ -8,8 +8,9 @@ Each learner is one websocket to ``/_stcore/stream`` (subprotocol ``streamlit``)
 tab: it asks for the first run (a ``rerun_script`` BackMsg with an empty ClientState), reads the
 ForwardMsg deltas for the widget ids (Streamlit's ids end in ``-<user key>``), switches the view
 control (key ``section``) to the training view, then clicks Step (key ``step``) K times. A click is
-a ``rerun_script`` carrying the widget states; it is served when the ``script_finished`` message
-of that run arrives. No browser draws anything, so the times are the server's alone: send →
+a ``rerun_script`` carrying the widget states and, for a button drawn inside a fragment (the
+training view's Step is), that fragment's id, as the browser sends it: the server then reruns that
+fragment only. It is served when the ``script_finished`` message of that run arrives. No browser draws anything, so the times are the server's alone: send →
 script_finished, on loopback, with the client's own decoding included (a few ms).
 
 Two scenarios, each run against the app and, in the same run, against the bare page
