@@ -365,7 +365,9 @@ def play(pg: Page, seconds: float, speed: int) -> dict:
           const v = Number(__stepText(__stage())), log = window.__shown;
           if (!log.length || log[log.length - 1][1] !== v) log.push([performance.now(), v]);
         };
-        new MutationObserver(seen).observe(s.querySelector('[data-testid="stage-step"]'), {childList: true, characterData: true, subtree: true});
+        // The whole stage, not its counter node: a re-layout (a new preset, a scrollbar that changes
+        // the stage's width) replaces that node, and an observer of the old one would see nothing.
+        new MutationObserver(seen).observe(s, {childList: true, characterData: true, subtree: true});
         const count = () => { window.__raf++; requestAnimationFrame(count); }; requestAnimationFrame(count);
     }""")
     set_playing(pg, True)
