@@ -59,6 +59,8 @@ def main() -> None:
         st.info(md(lang, key, **params), icon=":material/info:")
     ex.notices.clear()
     offer = st.container()  # where the keeper offers work this browser kept
+    if section != "train":
+        session.forget(Keys.TIMELINE_FOLLOWS)  # back on the training view, the timeline follows the newest step
     if section == "lookup":
         lookup_section.render(lang, ex, present)
     elif section == "train":

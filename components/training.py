@@ -231,10 +231,12 @@ def timeline_step(steps: list[int], follow_from: int | None) -> int:
     """The step the timeline shows, decided before anything draws it (the stage sits above it).
 
     It follows the newest step while it sits on the newest one (``follow_from`` is the newest step
-    of the previous run); once the learner scrubs back, it stays where they put it.
+    of the previous run that drew it, None when the last run did not: the learner was on another
+    view, and the browser may send back a stale value of a slider it no longer shows); once the
+    learner scrubs back, it stays where they put it.
     """
     current = session.get(Keys.TIMELINE)
-    if current not in steps or current == follow_from:
+    if current not in steps or follow_from is None or current == follow_from:
         session.set_value(Keys.TIMELINE, steps[-1])
         return steps[-1]
     return current

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from .helpers import (alerts, button, label, open_expander, section, set_number, step_once, unavailable_reason,
-                      wait_idle, wait_js)
+                      wait_idle, wait_js, wait_step)
 
 _reason = unavailable_reason()
 if _reason:
@@ -70,3 +70,15 @@ def test_with_the_details_open_a_step_updates_them_too(ko_page):
         step_once(page, n)
         title = label("ko", "train.coords_title", step=n)
         wait_js(page, "(t) => document.querySelector('.st-key-details').innerText.includes(t)", title)
+
+
+def test_after_another_view_the_stage_shows_the_newest_step_and_steps_on(ko_page):
+    """Back from another view, the timeline follows the newest step again (the browser had sent a
+    stale value of the slider it no longer showed, and the stage stayed at step 0 while Step trained)."""
+    page = ko_page
+    section(page, "ko", "train")
+    step_once(page, 1)
+    section(page, "ko", "lookup")
+    section(page, "ko", "train")
+    wait_step(page, 1)
+    step_once(page, 2)
