@@ -662,11 +662,14 @@ function fillScatter(st, d, animate) {
   const sps = clamp(num(play.steps_per_second) || 10, 0.2, 120);
   const segMs = playing ? 1000 / sps : TWEEN_MS;
   const prev = st.anim;
-  let keyframes, offset = 0;
+  let keyframes, t0 = null;
   if (playing && prev && prev.linear && sameIds(prev.ids, ids)) {
-    // Play data arrived before the last frames were shown: queue after them, no jump, no skipped step.
-    keyframes = prev.keyframes.slice(prev.k);
-    offset = prev.u * segMs;
+    // Play data arrived before the last frames were shown: queue after them, no jump, no skipped
+    // step, and on the same clock (the segment under way keeps its start time, so the time taken to
+    // take the new data in is not lost from the rate).
+    const k = Math.min(prev.keyframes.length - 2, Math.floor(Math.max(0, performance.now() - prev.t0) / prev.segMs));
+    keyframes = prev.keyframes.slice(k);
+    t0 = prev.t0 + k * prev.segMs;
   } else {
     const now = startPositions(st, ids, fin);
     keyframes = [{ step: null, x: now.x, y: now.y }];
@@ -680,7 +683,7 @@ function fillScatter(st, d, animate) {
   }
   keyframes.push(fin);
   sc.trail = s.trail && Array.isArray(s.trail.ids) ? s.trail : null;
-  startAnimation(st, ids, keyframes, segMs, playing, animate, offset);
+  startAnimation(st, ids, keyframes, segMs, playing, animate, t0);
 }
 
 function sameIds(a, b) {
@@ -708,7 +711,7 @@ function startPositions(st, ids, fin) {
   return { x, y };
 }
 
-function startAnimation(st, ids, keyframes, segMs, linear, animate, offset) {
+function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
   cancelAnimationFrame(st.raf);
   const sc = st.scatter;
   const moving = animate && keyframes.some((k, j) => j > 0 && differs(k, keyframes[0]));
@@ -718,7 +721,7 @@ function startAnimation(st, ids, keyframes, segMs, linear, animate, offset) {
     finish(st);
     return;
   }
-  const a = { ids, keyframes, segMs, linear, t0: performance.now() - (offset || 0), k: 0, u: 0 };
+  const a = { ids, keyframes, segMs, linear, t0: t0 === null || t0 === undefined ? performance.now() : t0, k: 0, u: 0 };
   st.anim = a;
   st.root.dataset.animating = "1";
   const cur = { x: new Float64Array(keyframes[0].x.length), y: new Float64Array(keyframes[0].y.length) };
