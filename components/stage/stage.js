@@ -472,20 +472,28 @@ function fillW(st, panel, d, train) {
 }
 
 // Text wider than its box (a long token, "<UNK>" in a narrow cell) is set smaller, down to 8 px, rather than clipped.
+// Every node is measured first and written after, in rounds: the browser lays the panel out once a
+// round rather than once a node (thousands of id cells). A node's box never depends on another's type.
 function fitText(panel, selector) {
-  panel.querySelectorAll(selector).forEach((n) => {
+  let items = [];
+  for (const n of panel.querySelectorAll(selector)) {
     const cs = getComputedStyle(n);
     const room = n.getBoundingClientRect().width - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0);
-    if (!(room > 0)) return;
+    if (!(room > 0)) continue;
     const range = document.createRange();
     range.selectNodeContents(n);
-    let fs = parseFloat(cs.fontSize) || 12;
-    // The text's own width (unrounded, unlike scrollWidth), so a glyph's fraction never turns into "…".
-    for (let i = 0; i < 16 && range.getBoundingClientRect().width > room - 0.5 && fs > 8; i++) {
-      fs = Math.max(8, Math.min(fs - 0.5, (fs * (room - 0.5)) / range.getBoundingClientRect().width));
-      n.style.fontSize = fs + "px";
-    }
-  });
+    items.push({ n, range, room, fs: parseFloat(cs.fontSize) || 12 });
+  }
+  // The text's own width (unrounded, unlike scrollWidth), so a glyph's fraction never turns into "…".
+  for (let i = 0; i < 16 && items.length; i++) {
+    const widths = items.map((it) => it.range.getBoundingClientRect().width);
+    items = items.filter((it, k) => {
+      if (!(widths[k] > it.room - 0.5 && it.fs > 8)) return false;
+      it.fs = Math.max(8, Math.min(it.fs - 0.5, (it.fs * (it.room - 0.5)) / widths[k]));
+      return true;
+    });
+    for (const it of items) it.n.style.fontSize = it.fs + "px";
+  }
 }
 
 function fillHeadRow(head, label, e, shown, withGrad, hasCount) {
@@ -529,13 +537,24 @@ function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wan
   }
   // Too narrow even for "−0.0" at 11 px: show fewer columns, each wide enough for 2 decimals.
   const need = per100(2) * MIN_FS + 6;
+  const widthAt = (k) => {
+    setCols(k);
+    fillHeadRow(head, "", e, k, false, false); // measured with the "… +k" column in place
+    return cellW();
+  };
   for (const labw of [null, "4.4em"]) { // last resort: a narrower token column
     if (labw) grid.style.setProperty("--labw", labw);
-    for (let k = labw ? 1 : e - 1; k >= 1; k--) {
-      setCols(k);
-      fillHeadRow(head, "", e, k, false, false); // measured with the "… +k" column in place
-      w = cellW();
-      if (w >= need - 4) return { e, shown: k, dec: 2, fs: Math.min(maxFs, w / per100(2)), nums: true };
+    // The most columns that fit: fewer columns are never narrower, so a binary search finds it
+    // (a few layouts of the panel, not one per column).
+    let lo = 0, hi = labw ? 1 : e - 1; // widthAt(lo) fits (0: none), widthAt(hi + 1) does not
+    while (lo < hi) {
+      const k = Math.ceil((lo + hi) / 2);
+      if (widthAt(k) >= need - 4) lo = k;
+      else hi = k - 1;
+    }
+    if (lo >= 1) {
+      w = widthAt(lo);
+      return { e, shown: lo, dec: 2, fs: Math.min(maxFs, w / per100(2)), nums: true };
     }
   }
   // Not even one column fits a number: colours only, every column.
