@@ -518,13 +518,41 @@ function fillCells(st, row, vals, plan, showNums, absmax) {
 // How the numbers of a row of cells fit their width: type size, decimals, and how many columns are
 // shown. Measured with the stage's own font: 2 decimals at the largest size the row height allows,
 // then smaller type (down to 11 px), then 1 decimal, then fewer columns (the rest "… +k").
+// Colours only (rows too short for numbers, or no column wide enough): every column that is at
+// least MIN_SWATCH px wide; hundreds of columns in a narrow panel would otherwise be 0 px, unseen.
 const MIN_FS = 11;
+const MIN_SWATCH = 4;
 function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wanted) {
   const setCols = (k) => grid.style.setProperty("--cols", colsTemplate.replace("%COLS%",
     `repeat(${k}, minmax(0, 1fr))` + (k < e ? " minmax(2.6em, 0.4fr)" : "")));
-  if (!wanted) { setCols(e); return { e, shown: e, dec: 2, fs: MIN_FS, nums: false }; } // rows too short to read
-  const maxFs = clamp(rowH * 0.5, MIN_FS, present ? 26 : 21);
   const cellW = () => { const c = head.querySelector(".wdim"); return c ? c.getBoundingClientRect().width - 4 : 0; };
+  const widthAt = (k) => {
+    setCols(k);
+    fillHeadRow(head, "", e, k, false, false); // measured with the "… +k" column in place
+    return cellW();
+  };
+  // The most columns, at most hi, whose cells are `need` px wide (0: none). Fewer columns are never
+  // narrower, so a binary search finds it: a few layouts of the panel, not one per column.
+  const most = (hi, need) => {
+    let lo = 0;
+    while (lo < hi) {
+      const k = Math.ceil((lo + hi) / 2);
+      if (widthAt(k) >= need - 4) lo = k;
+      else hi = k - 1;
+    }
+    return lo;
+  };
+  const coloursOnly = () => {
+    grid.style.removeProperty("--labw");
+    let k = e;
+    if (e > 1 && widthAt(e) < MIN_SWATCH - 4) {
+      k = Math.max(1, most(e - 1, MIN_SWATCH));
+      widthAt(k); // the grid is left with the columns it shows
+    } else setCols(e);
+    return { e, shown: k, dec: 2, fs: MIN_FS, nums: false };
+  };
+  if (!wanted) return coloursOnly(); // rows too short to read
+  const maxFs = clamp(rowH * 0.5, MIN_FS, present ? 26 : 21);
   const ctx = (st.measure = st.measure || document.createElement("canvas").getContext("2d"));
   const cs = getComputedStyle(st.root);
   ctx.font = `600 100px ${cs.fontFamily}`;
@@ -537,30 +565,16 @@ function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wan
   }
   // Too narrow even for "−0.0" at 11 px: show fewer columns, each wide enough for 2 decimals.
   const need = per100(2) * MIN_FS + 6;
-  const widthAt = (k) => {
-    setCols(k);
-    fillHeadRow(head, "", e, k, false, false); // measured with the "… +k" column in place
-    return cellW();
-  };
   for (const labw of [null, "4.4em"]) { // last resort: a narrower token column
     if (labw) grid.style.setProperty("--labw", labw);
-    // The most columns that fit: fewer columns are never narrower, so a binary search finds it
-    // (a few layouts of the panel, not one per column).
-    let lo = 0, hi = labw ? 1 : e - 1; // widthAt(lo) fits (0: none), widthAt(hi + 1) does not
-    while (lo < hi) {
-      const k = Math.ceil((lo + hi) / 2);
-      if (widthAt(k) >= need - 4) lo = k;
-      else hi = k - 1;
-    }
-    if (lo >= 1) {
-      w = widthAt(lo);
-      return { e, shown: lo, dec: 2, fs: Math.min(maxFs, w / per100(2)), nums: true };
+    const k = most(labw ? 1 : e - 1, need);
+    if (k >= 1) {
+      w = widthAt(k);
+      return { e, shown: k, dec: 2, fs: Math.min(maxFs, w / per100(2)), nums: true };
     }
   }
-  // Not even one column fits a number: colours only, every column.
-  grid.style.removeProperty("--labw");
-  setCols(e);
-  return { e, shown: e, dec: 2, fs: MIN_FS, nums: false };
+  // Not even one column fits a number.
+  return coloursOnly();
 }
 
 // ---- scatter ---------------------------------------------------------------------------------
@@ -1012,7 +1026,8 @@ function fillIds(st, d) {
   grid.style.setProperty("--cellh", cellH + "px");
   el("div", "idh", grid, "");
   for (let j = 0; j < t; j++) el("div", "idh", grid, "t=" + j);
-  ids.forEach((row, i) => {
+  const addRow = (i) => {
+    const row = ids[i];
     const rh = el("div", "idh rowh" + (i === b ? " cur" : ""), grid, "b=" + i);
     rh.setAttribute("data-b", String(i));
     const typed = (Array.isArray(d.sentences) && d.sentences[i]) || [];
@@ -1031,7 +1046,18 @@ function fillIds(st, d) {
       el("div", "idtok", c, tok);
       if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
     }
-  });
+  };
+  // Only the rows the panel shows are built (a batch of 256 sentences is thousands of cells): rows are
+  // added until the grid reaches past the panel's bottom, which clips the rest, and the current row
+  // is in. A panel that grows with its rows (stacked, on a phone) never clips, so it gets them all.
+  const clipBottom = () => p.getBoundingClientRect().top + p.clientTop + p.clientHeight;
+  let built = 0;
+  for (let chunk = Math.ceil(p.clientHeight / (cellH + 6)) + 1; built < ids.length; chunk *= 2) {
+    const stop = Math.min(ids.length, built + chunk);
+    while (built < stop) addRow(built++);
+    if (built > b && built < ids.length && grid.getBoundingClientRect().bottom >= clipBottom()) break;
+  }
+  grid.dataset.rows = String(built);
   // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
   // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
   const sel = st.selected;
@@ -1074,7 +1100,7 @@ function fillOut(st, d) {
   if (wp && wp.e === e && wp.nums && plan.nums) {
     plan = { e, shown: Math.min(plan.shown, wp.shown), dec: Math.min(plan.dec, wp.dec), fs: Math.min(plan.fs, wp.fs), nums: true };
   } else if (wp && wp.e === e && !wp.nums) {
-    plan = { e, shown: e, dec: 2, fs: MIN_FS, nums: false }; // W shows colours only: so does its copy
+    plan = { e, shown: wp.shown, dec: 2, fs: MIN_FS, nums: false }; // W shows colours only: so does its copy
   }
   grid.style.setProperty("--cols", `var(--labw) repeat(${plan.shown}, minmax(0, 1fr))` + (plan.shown < e ? " minmax(2.6em, 0.4fr)" : ""));
   fillHeadRow(head, "t", e, plan.shown, false, false);
