@@ -432,8 +432,13 @@ function fillW(st, panel, d, train) {
   grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
   grid.classList.toggle("nonums", !showNums);
   grid.classList.toggle("nolabels", !showLabels);
+  grid.classList.toggle("thincols", plan.cw < THIN_COL);
   const gradCells = [];
+  // Rows past the room (the shortest rows, 3 px, and still too many) would be drawn over the footer: not built.
+  const fit = Math.max(1, Math.floor((avail + rows.length) / (rowH + 1)));
+  grid.dataset.rows = String(Math.min(fit, rows.length));
   rows.forEach((id, r) => {
+    if (r >= fit) return;
     const row = el("div", "wrow", grid);
     row.setAttribute("data-token", String(id));
     row.tabIndex = 0;
@@ -522,6 +527,7 @@ function fillCells(st, row, vals, plan, showNums, absmax) {
 // least MIN_SWATCH px wide; hundreds of columns in a narrow panel would otherwise be 0 px, unseen.
 const MIN_FS = 11;
 const MIN_SWATCH = 4;
+const THIN_COL = 12; // px: columns narrower than this have no index in the header (the digits would overlap)
 function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wanted) {
   const setCols = (k) => grid.style.setProperty("--cols", colsTemplate.replace("%COLS%",
     `repeat(${k}, minmax(0, 1fr))` + (k < e ? " minmax(2.6em, 0.4fr)" : "")));
@@ -544,12 +550,14 @@ function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wan
   };
   const coloursOnly = () => {
     grid.style.removeProperty("--labw");
-    let k = e;
-    if (e > 1 && widthAt(e) < MIN_SWATCH - 4) {
+    let k = e, cw = Infinity;
+    if (e) cw = widthAt(e) + 4;
+    else setCols(e);
+    if (e > 1 && cw < MIN_SWATCH) {
       k = Math.max(1, most(e - 1, MIN_SWATCH));
-      widthAt(k); // the grid is left with the columns it shows
-    } else setCols(e);
-    return { e, shown: k, dec: 2, fs: MIN_FS, nums: false };
+      cw = widthAt(k) + 4; // the grid is left with the columns it shows
+    }
+    return { e, shown: k, dec: 2, fs: MIN_FS, nums: false, cw };
   };
   if (!wanted) return coloursOnly(); // rows too short to read
   const maxFs = clamp(rowH * 0.5, MIN_FS, present ? 26 : 21);
@@ -1107,6 +1115,7 @@ function fillOut(st, d) {
   grid.style.setProperty("--cellfs", plan.fs + "px");
   grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
   grid.classList.toggle("nonums", !plan.nums);
+  grid.classList.toggle("thincols", (wp && wp.e === e && !wp.nums ? wp.cw : plan.cw) < THIN_COL);
   vals.forEach((row, t) => {
     const r = el("div", "wrow", grid);
     const id = ids[t];
