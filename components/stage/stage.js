@@ -432,6 +432,7 @@ function fillW(st, panel, d, train) {
   grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
   grid.classList.toggle("nonums", !showNums);
   grid.classList.toggle("nolabels", !showLabels);
+  grid.classList.toggle("tinyrows", rowH <= 4);
   grid.classList.toggle("thincols", plan.cw < THIN_COL);
   const gradCells = [];
   // Rows past the room (the shortest rows, 3 px, and still too many) would be drawn over the footer: not built.
@@ -1032,7 +1033,7 @@ function fillIds(st, d) {
   // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em).
   const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8, 58, d.present ? 120 : 96);
   grid.style.setProperty("--cellh", cellH + "px");
-  el("div", "idh", grid, "");
+  const corner = el("div", "idh", grid, "");
   for (let j = 0; j < t; j++) el("div", "idh", grid, "t=" + j);
   const addRow = (i) => {
     const row = ids[i];
@@ -1066,6 +1067,11 @@ function fillIds(st, d) {
     if (built > b && built < ids.length && grid.getBoundingClientRect().bottom >= clipBottom()) break;
   }
   grid.dataset.rows = String(built);
+  if (built < ids.length) {
+    // The row labels' column stays as wide as the widest label, built or not ("b=255": digits are tabular).
+    const widest = el("span", "", corner, "b=" + (ids.length - 1));
+    widest.style.cssText = "visibility: hidden; padding-right: 2px;";
+  }
   // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
   // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
   const sel = st.selected;
