@@ -1061,7 +1061,7 @@ function fillIds(st, d) {
   // is in. A panel that grows with its rows (stacked, on a phone) never clips, so it gets them all.
   const clipBottom = () => p.getBoundingClientRect().top + p.clientTop + p.clientHeight;
   let built = 0;
-  for (let chunk = Math.ceil(p.clientHeight / (cellH + 6)) + 1; built < ids.length; chunk *= 2) {
+  for (let chunk = Math.max(b + 1, Math.ceil(p.clientHeight / (cellH + 6)) + 1); built < ids.length; chunk *= 2) {
     const stop = Math.min(ids.length, built + chunk);
     while (built < stop) addRow(built++);
     if (built > b && built < ids.length && grid.getBoundingClientRect().bottom >= clipBottom()) break;
