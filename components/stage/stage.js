@@ -435,11 +435,15 @@ function fillW(st, panel, d, train) {
   grid.classList.toggle("tinyrows", rowH <= 4);
   grid.classList.toggle("thincols", plan.cw < THIN_COL);
   const gradCells = [];
-  // Rows past the room (the shortest rows, 3 px, and still too many) would be drawn over the footer: not built.
+  // Rows past the room (the shortest rows, 3 px, and still too many) would be drawn over the footer: not
+  // built. The selected row takes the last place when it is among them (its wires need it).
   const fit = Math.max(1, Math.floor((avail + rows.length) / (rowH + 1)));
+  const built = rows.map((_, r) => r < fit);
+  const selRow = fit < rows.length ? rows.indexOf(st.selected) : -1;
+  if (selRow >= fit) { built[fit - 1] = false; built[selRow] = true; }
   grid.dataset.rows = String(Math.min(fit, rows.length));
   rows.forEach((id, r) => {
-    if (r >= fit) return;
+    if (!built[r]) return;
     const row = el("div", "wrow", grid);
     row.setAttribute("data-token", String(id));
     row.tabIndex = 0;

@@ -449,3 +449,8 @@ def test_hundreds_of_dimensions_show_the_colour_columns_that_are_seen_and_rows_s
     assert min(w["widths"]) >= 3.99  # every colour column is seen; the rest are counted in "… +k"
     assert out["shown"] == w["shown"]  # the output shows the same columns as W
     assert 1 <= w["rows"] < 40 and w["lowest"] <= w["footTop"] + 0.5  # no row is drawn over the colour key
+
+    page = open_stage(light_url, "lang=en&mode=lookup&n=100&e=300&height=240&selected=39")
+    w_ids = page.locator(f"{STAGE} .wpanel .wrow[data-token]").evaluate_all("rs => rs.map(r => Number(r.dataset.token))")
+    assert len(w_ids) == w["rows"] and w_ids[-1] == 39  # a selected row past the room takes the last place
+    assert "sel" in classes(page, ".wpanel .wrow[data-token='39']")[0]
