@@ -14,7 +14,12 @@ turn and times, in wall-clock from the click (the server's rerun included, alike
 
 Then 3 s of Play (play=1&auto=1: a timed fragment sends 10 steps per update, 10 steps/s) at the
 chapter and review sizes: steps shown per second, requestAnimationFrame callbacks per second, and frames the stage
-drew per second. Nothing here asserts a time.
+drew per second.
+
+`--app-reps N` (0: skipped) then opens the real app (app.py) at the large preset (100,000 tokens,
+E=300, B=256) and switches the view lookup ↔ training N times: wall-clock from the click to the
+stage drawn (two frames after its render()), and the stage's own render() time (data-render-ms).
+Nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -119,11 +124,42 @@ def play(browser, url: str, n: int, seconds: float = 3.0) -> list[str]:
     return [f"{n:,}", f"{secs:.2f}", f"{steps / secs:.1f}", f"{raf / secs:.1f}", f"{frames / secs:.1f}"]
 
 
+STAGE_JS = """() => { const h = document.querySelector('.st-key-stage'); if (!h) return null;
+  for (const e of h.querySelectorAll('*')) { const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
+    if (s) return {mode: s.dataset.mode, ms: s.dataset.renderMs, busy: s.dataset.animating === '1',
+                   w: !!s.querySelector('.wpanel .wrow:not(.whead)')}; }
+  return null; }"""
+
+
+def app_large(browser, url: str, reps: int) -> list[list[str]]:
+    """The real app at the large preset: view switches, click → stage drawn, and the stage's render()."""
+    page = open_page(browser, url, "preset=large&section=train")
+    ready = f"(m) => {{ const s = ({STAGE_JS})(); return s && s.mode === m && s.w && !s.busy; }}"
+    page.wait_for_function(ready, arg="train", timeout=240_000)
+    page.wait_for_timeout(1000)
+    times: dict[str, list[float]] = {"lookup": [], "train": []}
+    render: dict[str, list[float]] = {"lookup": [], "train": []}
+    for _ in range(reps):
+        for i, view in enumerate(("lookup", "train")):
+            t0 = time.perf_counter()
+            page.locator(".st-key-section button:visible").nth(i).click()  # the views in order: lookup, train, …
+            page.wait_for_function(ready, arg=view, timeout=120_000, polling="raf")
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            times[view].append(time.perf_counter() - t0)
+            render[view].append(float(page.evaluate(STAGE_JS)["ms"]) / 1e3)
+            page.wait_for_timeout(500)
+    page.context.close()
+    return [[view, str(reps), fmt_ms(summary(times[view])["p50"]), f"{fmt_ms(min(times[view]))}–{fmt_ms(max(times[view]))}",
+             fmt_ms(summary(render[view])["p50"]), f"{fmt_ms(min(render[view]))}–{fmt_ms(max(render[view]))}"]
+            for view in ("lookup", "train")]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=6)
     ap.add_argument("--big-reps", type=int, default=3)
     ap.add_argument("--sizes", default="10,150,100000")
+    ap.add_argument("--app-reps", type=int, default=3, help="view switches at the app's large preset (0: skip)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -139,6 +175,13 @@ def main() -> None:
         print("\nPlay (a timed fragment sends 10 steps per update; 10 steps/s asked):\n")
         print(table(["points", "seconds", "steps shown/s", "rAF/s", "frames drawn/s"], prows))
         browser.close()
+    if args.app_reps > 0:
+        with Server(ROOT / "app.py") as server, sync_playwright() as p:
+            browser = launch_chromium(p)
+            arows = app_large(browser, server.url, args.app_reps)
+            browser.close()
+        print("\nThe app at the large preset (100,000 × 300, B=256): switching the view, click → stage drawn:\n")
+        print(table(["view", "switches", "click → drawn ms", "min–max ms", "stage render() ms", "min–max ms"], arows))
 
 
 if __name__ == "__main__":

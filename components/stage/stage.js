@@ -432,8 +432,18 @@ function fillW(st, panel, d, train) {
   grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
   grid.classList.toggle("nonums", !showNums);
   grid.classList.toggle("nolabels", !showLabels);
+  grid.classList.toggle("tinyrows", rowH <= 4);
+  grid.classList.toggle("thincols", plan.cw < THIN_COL);
   const gradCells = [];
+  // Rows past the room (the shortest rows, 3 px, and still too many) would be drawn over the footer: not
+  // built. The selected row takes the last place when it is among them (its wires need it).
+  const fit = Math.max(1, Math.floor((avail + rows.length) / (rowH + 1)));
+  const built = rows.map((_, r) => r < fit);
+  const selRow = fit < rows.length ? rows.indexOf(st.selected) : -1;
+  if (selRow >= fit) { built[fit - 1] = false; built[selRow] = true; }
+  grid.dataset.rows = String(Math.min(fit, rows.length));
   rows.forEach((id, r) => {
+    if (!built[r]) return;
     const row = el("div", "wrow", grid);
     row.setAttribute("data-token", String(id));
     row.tabIndex = 0;
@@ -472,20 +482,28 @@ function fillW(st, panel, d, train) {
 }
 
 // Text wider than its box (a long token, "<UNK>" in a narrow cell) is set smaller, down to 8 px, rather than clipped.
+// Every node is measured first and written after, in rounds: the browser lays the panel out once a
+// round rather than once a node (thousands of id cells). A node's box never depends on another's type.
 function fitText(panel, selector) {
-  panel.querySelectorAll(selector).forEach((n) => {
+  let items = [];
+  for (const n of panel.querySelectorAll(selector)) {
     const cs = getComputedStyle(n);
     const room = n.getBoundingClientRect().width - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0);
-    if (!(room > 0)) return;
+    if (!(room > 0)) continue;
     const range = document.createRange();
     range.selectNodeContents(n);
-    let fs = parseFloat(cs.fontSize) || 12;
-    // The text's own width (unrounded, unlike scrollWidth), so a glyph's fraction never turns into "…".
-    for (let i = 0; i < 16 && range.getBoundingClientRect().width > room - 0.5 && fs > 8; i++) {
-      fs = Math.max(8, Math.min(fs - 0.5, (fs * (room - 0.5)) / range.getBoundingClientRect().width));
-      n.style.fontSize = fs + "px";
-    }
-  });
+    items.push({ n, range, room, fs: parseFloat(cs.fontSize) || 12 });
+  }
+  // The text's own width (unrounded, unlike scrollWidth), so a glyph's fraction never turns into "…".
+  for (let i = 0; i < 16 && items.length; i++) {
+    const widths = items.map((it) => it.range.getBoundingClientRect().width);
+    items = items.filter((it, k) => {
+      if (!(widths[k] > it.room - 0.5 && it.fs > 8)) return false;
+      it.fs = Math.max(8, Math.min(it.fs - 0.5, (it.fs * (it.room - 0.5)) / widths[k]));
+      return true;
+    });
+    for (const it of items) it.n.style.fontSize = it.fs + "px";
+  }
 }
 
 function fillHeadRow(head, label, e, shown, withGrad, hasCount) {
@@ -510,13 +528,44 @@ function fillCells(st, row, vals, plan, showNums, absmax) {
 // How the numbers of a row of cells fit their width: type size, decimals, and how many columns are
 // shown. Measured with the stage's own font: 2 decimals at the largest size the row height allows,
 // then smaller type (down to 11 px), then 1 decimal, then fewer columns (the rest "… +k").
+// Colours only (rows too short for numbers, or no column wide enough): every column that is at
+// least MIN_SWATCH px wide; hundreds of columns in a narrow panel would otherwise be 0 px, unseen.
 const MIN_FS = 11;
+const MIN_SWATCH = 4;
+const THIN_COL = 12; // px: columns narrower than this have no index in the header (the digits would overlap)
 function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wanted) {
   const setCols = (k) => grid.style.setProperty("--cols", colsTemplate.replace("%COLS%",
     `repeat(${k}, minmax(0, 1fr))` + (k < e ? " minmax(2.6em, 0.4fr)" : "")));
-  if (!wanted) { setCols(e); return { e, shown: e, dec: 2, fs: MIN_FS, nums: false }; } // rows too short to read
-  const maxFs = clamp(rowH * 0.5, MIN_FS, present ? 26 : 21);
   const cellW = () => { const c = head.querySelector(".wdim"); return c ? c.getBoundingClientRect().width - 4 : 0; };
+  const widthAt = (k) => {
+    setCols(k);
+    fillHeadRow(head, "", e, k, false, false); // measured with the "… +k" column in place
+    return cellW();
+  };
+  // The most columns, at most hi, whose cells are `need` px wide (0: none). Fewer columns are never
+  // narrower, so a binary search finds it: a few layouts of the panel, not one per column.
+  const most = (hi, need) => {
+    let lo = 0;
+    while (lo < hi) {
+      const k = Math.ceil((lo + hi) / 2);
+      if (widthAt(k) >= need - 4) lo = k;
+      else hi = k - 1;
+    }
+    return lo;
+  };
+  const coloursOnly = () => {
+    grid.style.removeProperty("--labw");
+    let k = e, cw = Infinity;
+    if (e) cw = widthAt(e) + 4;
+    else setCols(e);
+    if (e > 1 && cw < MIN_SWATCH) {
+      k = Math.max(1, most(e - 1, MIN_SWATCH));
+      cw = widthAt(k) + 4; // the grid is left with the columns it shows
+    }
+    return { e, shown: k, dec: 2, fs: MIN_FS, nums: false, cw };
+  };
+  if (!wanted) return coloursOnly(); // rows too short to read
+  const maxFs = clamp(rowH * 0.5, MIN_FS, present ? 26 : 21);
   const ctx = (st.measure = st.measure || document.createElement("canvas").getContext("2d"));
   const cs = getComputedStyle(st.root);
   ctx.font = `600 100px ${cs.fontFamily}`;
@@ -531,17 +580,14 @@ function planNumbers(st, grid, head, e, rowH, absmax, present, colsTemplate, wan
   const need = per100(2) * MIN_FS + 6;
   for (const labw of [null, "4.4em"]) { // last resort: a narrower token column
     if (labw) grid.style.setProperty("--labw", labw);
-    for (let k = labw ? 1 : e - 1; k >= 1; k--) {
-      setCols(k);
-      fillHeadRow(head, "", e, k, false, false); // measured with the "… +k" column in place
-      w = cellW();
-      if (w >= need - 4) return { e, shown: k, dec: 2, fs: Math.min(maxFs, w / per100(2)), nums: true };
+    const k = most(labw ? 1 : e - 1, need);
+    if (k >= 1) {
+      w = widthAt(k);
+      return { e, shown: k, dec: 2, fs: Math.min(maxFs, w / per100(2)), nums: true };
     }
   }
-  // Not even one column fits a number: colours only, every column.
-  grid.style.removeProperty("--labw");
-  setCols(e);
-  return { e, shown: e, dec: 2, fs: MIN_FS, nums: false };
+  // Not even one column fits a number.
+  return coloursOnly();
 }
 
 // ---- scatter ---------------------------------------------------------------------------------
@@ -994,9 +1040,10 @@ function fillIds(st, d) {
   // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em).
   const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8, 58, d.present ? 120 : 96);
   grid.style.setProperty("--cellh", cellH + "px");
-  el("div", "idh", grid, "");
+  const corner = el("div", "idh", grid, "");
   for (let j = 0; j < t; j++) el("div", "idh", grid, "t=" + j);
-  ids.forEach((row, i) => {
+  const addRow = (i) => {
+    const row = ids[i];
     const rh = el("div", "idh rowh" + (i === b ? " cur" : ""), grid, "b=" + i);
     rh.setAttribute("data-b", String(i));
     const typed = (Array.isArray(d.sentences) && d.sentences[i]) || [];
@@ -1015,7 +1062,23 @@ function fillIds(st, d) {
       el("div", "idtok", c, tok);
       if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
     }
-  });
+  };
+  // Only the rows the panel shows are built (a batch of 256 sentences is thousands of cells): rows are
+  // added until the grid reaches past the panel's bottom, which clips the rest, and the current row
+  // is in. A panel that grows with its rows (stacked, on a phone) never clips, so it gets them all.
+  const clipBottom = () => p.getBoundingClientRect().top + p.clientTop + p.clientHeight;
+  let built = 0;
+  for (let chunk = Math.max(b + 1, Math.ceil(p.clientHeight / (cellH + 6)) + 1); built < ids.length; chunk *= 2) {
+    const stop = Math.min(ids.length, built + chunk);
+    while (built < stop) addRow(built++);
+    if (built > b && built < ids.length && grid.getBoundingClientRect().bottom >= clipBottom()) break;
+  }
+  grid.dataset.rows = String(built);
+  if (built < ids.length) {
+    // The row labels' column stays as wide as the widest label, built or not ("b=255": digits are tabular).
+    const widest = el("span", "", corner, "b=" + (ids.length - 1));
+    widest.style.cssText = "visibility: hidden; padding-right: 2px;";
+  }
   // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
   // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
   const sel = st.selected;
@@ -1058,13 +1121,14 @@ function fillOut(st, d) {
   if (wp && wp.e === e && wp.nums && plan.nums) {
     plan = { e, shown: Math.min(plan.shown, wp.shown), dec: Math.min(plan.dec, wp.dec), fs: Math.min(plan.fs, wp.fs), nums: true };
   } else if (wp && wp.e === e && !wp.nums) {
-    plan = { e, shown: e, dec: 2, fs: MIN_FS, nums: false }; // W shows colours only: so does its copy
+    plan = { e, shown: wp.shown, dec: 2, fs: MIN_FS, nums: false }; // W shows colours only: so does its copy
   }
   grid.style.setProperty("--cols", `var(--labw) repeat(${plan.shown}, minmax(0, 1fr))` + (plan.shown < e ? " minmax(2.6em, 0.4fr)" : ""));
   fillHeadRow(head, "t", e, plan.shown, false, false);
   grid.style.setProperty("--cellfs", plan.fs + "px");
   grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
   grid.classList.toggle("nonums", !plan.nums);
+  grid.classList.toggle("thincols", (wp && wp.e === e && !wp.nums ? wp.cw : plan.cw) < THIN_COL);
   vals.forEach((row, t) => {
     const r = el("div", "wrow", grid);
     const id = ids[t];

@@ -3,7 +3,9 @@
 Query parameters choose the picture: lang, mode (train|lookup), n (ids), e (dims), present (1),
 play (1: Play through `frames` intermediate steps per update), frames, sps (steps per second),
 height (px), view (stage|plotly: the same points as a plain st.plotly_chart, for the benchmark),
-auto (1, with play=1: a timed fragment sends the next frames on its own, as Play in an app would).
+auto (1, with play=1: a timed fragment sends the next frames on its own, as Play in an app would),
+rows and cur (lookup: a batch of `rows` sentences, the output showing sentence `cur`, an even number),
+selected (the id selected until the stage sends one).
 The "next" button advances one step (with play=1, `frames` steps); the text "selected=<id>" shows the state the stage sent back.
 """
 
@@ -41,12 +43,21 @@ def _advance() -> None:
 
 
 sps = int(q.get("sps", "10"))
+first_selected = int(q["selected"]) if "selected" in q else None  # until the stage sends a selection
 
 
 def draw(step: int) -> None:
     data = sample_data(step, n=n, e=e, lang=lang, mode=mode, present=q.get("present", "0") == "1", play=play,
                        frames=frames, steps_per_second=sps, height=height,
-                       selected=(st.session_state.get("stage") or {}).get("selected"))
+                       selected=(st.session_state.get("stage") or {}).get("selected", first_selected))
+    if mode == "lookup" and int(q.get("rows", "0")) > len(data["ids"]):
+        # A batch of `rows` sentences, copies of the sample's two in turn; `cur` (even: a copy of the
+        # first, so out.values still are its rows) is the one the output shows.
+        rows = int(q["rows"])
+        data["ids"] = [data["ids"][i % 2] for i in range(rows)]
+        data["sentences"] = [data["sentences"][i % 2] for i in range(rows)]
+        cur = int(q.get("cur", "0"))
+        data["out"]["b"] = cur if 0 <= cur < rows and cur % 2 == 0 else 0
     if view == "plotly":
         import plotly.graph_objects as go
 

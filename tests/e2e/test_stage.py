@@ -411,3 +411,46 @@ def test_every_panel_is_inside_the_stage_at_the_apps_height(open_stage, light_ur
     assert page.locator(STAGE).bounding_box()["height"] == 490
     assert outside == []
     assert page.locator(STAGE).evaluate(READ_CELLS) == []
+
+
+@pytest.mark.parametrize("cur", [0, 38])
+def test_a_long_batch_builds_every_id_row_the_panel_shows_and_the_current_one(open_stage, light_url, cur):
+    page = open_stage(light_url, f"lang=en&mode=lookup&rows=40&cur={cur}&height=490")
+    got = page.locator(STAGE).evaluate("""(root) => {
+        const p = root.querySelector('.idspanel'), g = p.querySelector('.idgrid');
+        const cells = Array.from(g.querySelectorAll('.idcell'));
+        return {built: Array.from(g.querySelectorAll('.idh.rowh')).map(e => Number(e.dataset.b)),
+                clip: p.getBoundingClientRect().top + p.clientTop + p.clientHeight,
+                lastBottom: Math.max(...cells.map(c => c.getBoundingClientRect().bottom)),
+                cur: cells.filter(c => c.classList.contains('cur')).map(c => [Number(c.dataset.b), Number(c.dataset.t)])};
+    }""")
+    n = len(got["built"])
+    assert got["built"] == list(range(n)) and n < 40  # from the first row on; rows below the panel's edge are not built
+    assert got["lastBottom"] >= got["clip"]  # every row the panel shows is there, the last one cut by its edge
+    assert got["cur"] == [[cur, t] for t in range(4)]  # the output's sentence is built, wherever it is
+
+
+def test_hundreds_of_dimensions_show_the_colour_columns_that_are_seen_and_rows_stay_above_the_footer(open_stage, light_url):
+    page = open_stage(light_url, "lang=en&mode=lookup&n=100&e=300&height=240")
+    got = page.locator(STAGE).evaluate("""(root) => {
+        const panel = (sel) => {
+            const p = root.querySelector(sel), rows = Array.from(p.querySelectorAll('.wrow[data-token]'));
+            const foot = p.querySelector('.pfoot');
+            return {shown: rows[0].querySelectorAll('.wcell').length,
+                    widths: rows.flatMap(r => Array.from(r.querySelectorAll('.wcell')).map(c => c.getBoundingClientRect().width)),
+                    more: (p.querySelector('.whead .wmore') || {}).textContent,
+                    lowest: Math.max(...rows.map(r => r.getBoundingClientRect().bottom)),
+                    footTop: foot ? foot.getBoundingClientRect().top : null, rows: rows.length};
+        };
+        return {w: panel('.wpanel'), out: panel('.outpanel')};
+    }""")
+    w, out = got["w"], got["out"]
+    assert 1 <= w["shown"] < 300 and w["more"] == f"\u2026 +{300 - w['shown']}"
+    assert min(w["widths"]) >= 3.99  # every colour column is seen; the rest are counted in "… +k"
+    assert out["shown"] == w["shown"]  # the output shows the same columns as W
+    assert 1 <= w["rows"] < 40 and w["lowest"] <= w["footTop"] + 0.5  # no row is drawn over the colour key
+
+    page = open_stage(light_url, "lang=en&mode=lookup&n=100&e=300&height=240&selected=39")
+    w_ids = page.locator(f"{STAGE} .wpanel .wrow[data-token]").evaluate_all("rs => rs.map(r => Number(r.dataset.token))")
+    assert len(w_ids) == w["rows"] and w_ids[-1] == 39  # a selected row past the room takes the last place
+    assert "sel" in classes(page, ".wpanel .wrow[data-token='39']")[0]
