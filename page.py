@@ -72,7 +72,7 @@ def main() -> None:
         from sections import share_section
         share_section.render(lang, ex)
     # The browser keeps the state this run's work left; the training view keeps it from its own
-    # runs too (a Step reruns only that view).
+    # runs too (a Step reruns only the stage's part of that view).
     found = keeper.found(Keys.KEEPER) if section == "train" else keeper.keep(lang, ex, key=Keys.KEEPER)
     keeper.offer(lang, ex, found, restore_key=Keys.KEEPER_RESTORE, where=offer)
 

@@ -110,7 +110,7 @@ def play_steps(speed: int, tick: float) -> int:
     fraction carried to the next tick, so a late tick (a busy server, a slow run) does not lower the
     rate. A long stall is not made up at once: at most two ticks' worth. The first tick takes two
     ticks' worth: the stage shows them at the asked rate, so it holds a tick in hand and a tick that
-    arrives a little late never leaves it waiting (that cost 3-6 % of the rate)."""
+    arrives a little late never leaves it waiting."""
     now = time.monotonic()
     last = session.get(Keys.PLAY_CLOCK)
     due = 2 * speed * tick if last is None else speed * (now - last[0]) + last[1]
