@@ -236,9 +236,28 @@ def wait_stage(page, predicate: str = "s => true", arg=None, timeout: float = 30
 
 
 def wait_step(page, n: int, timeout: float = 60_000) -> dict:
-    """Until the training stage shows step ``n``, settled."""
-    return wait_stage(page, "(s, n) => s.mode === 'train' && s.step === String(n) && s.stepText === String(n)", n,
-                      timeout=timeout)
+    """Until the training stage shows step ``n``, settled; a timeout says which step it shows instead."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        return wait_stage(page, "(s, n) => s.mode === 'train' && s.step === String(n) && s.stepText === String(n)", n,
+                          timeout=timeout)
+    except PlaywrightTimeout:
+        s = _eval(page, "stage()") or {}
+        raise AssertionError(f"the stage never showed step {n} settled: it shows step {s.get('step')} "
+                             f"(counter {s.get('stepText')!r}, animating {s.get('animating')!r})") from None
+
+
+def settled_step(page, quiet_ms: int = 1_500) -> int:
+    """The step the training stage shows once it has not changed for ``quiet_ms`` (after Pause, a
+    Play tick already on its way may still land)."""
+    step = int(wait_stage(page)["step"])
+    while True:
+        page.wait_for_timeout(quiet_ms)
+        now = int(wait_stage(page)["step"])
+        if now == step:
+            return step
+        step = now
 
 
 def grid_rows(page, key: str) -> list[list[str]]:

@@ -20,7 +20,7 @@ import os
 import pytest
 
 from .helpers import (LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, STAGE, button, click_token, label, run_steps,
-                      section, stage, step_once, unavailable_reason, wait_idle, wait_js, wait_stage, wait_step)
+                      section, settled_step, stage, step_once, unavailable_reason, wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
 if _reason:
@@ -143,8 +143,7 @@ def test_the_pad_point_does_not_move_by_a_pixel(ko_page):
     button(page, "play").click()
     wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
             label("ko", "train.play_button"))
-    s = wait_stage(page)
-    paused = int(s["step"])
+    paused = settled_step(page)
     spots.append((f"Pause at {paused}", _pad_spot(page), _why(page)))
     run_steps(page, "ko", 20, start=paused)
     spots.append((f"Run 20 → {paused + 20}", _pad_spot(page), _why(page)))
