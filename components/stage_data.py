@@ -121,6 +121,11 @@ def _tokens(ex: Explorer, *id_lists) -> dict[str, str]:
     return {str(i): tokens[i] for i in sorted(ids)}
 
 
+def scatter_data(ex: Explorer, dims: int = 2, shown: int | None = None) -> dict:
+    """The stage's scatter alone (its points at ``shown``, as `train_data` holds them), for a table of them."""
+    return _scatter(ex, ex.picture(dims, shown), ex.lab.batch.id_counts(ex.vocab.size).numpy() > 0, None)
+
+
 def train_data(ex: Explorer, lang: str, dims: int = 2, shown: int | None = None, since: int | None = None,
                playing: bool = False, steps_per_second: int = 10, height: int = 560, present: bool = False) -> dict:
     """The training stage: scatter at ``shown`` (gliding through the steps after ``since``), W, loss."""

@@ -328,9 +328,8 @@ def coords_view(lang: str, ex: Explorer) -> None:
     lab, vocab = ex.lab, ex.vocab
     steps = sorted(lab.snapshots)
     shown = session.get(Keys.TIMELINE) if session.get(Keys.TIMELINE) in lab.snapshots else steps[-1]
-    pic = ex.picture(2, shown)
-    data = stage_data.train_data(ex, lang, shown=shown)["scatter"]
-    st.markdown(f"**{t(lang, 'train.coords_title', step=pic.shown)}**")
+    data = stage_data.scatter_data(ex, 2, shown)  # not the whole stage's data: W, neighbours and text are not needed
+    st.markdown(f"**{t(lang, 'train.coords_title', step=data['step'])}**")
     order = sorted(range(len(data["ids"])), key=lambda i: (data["role"][i] == "unused", data["ids"][i]))
     if len(order) > MAX_COORD_ROWS:
         st.caption(t(lang, "train.coords_more", n=len(order), shown=MAX_COORD_ROWS))

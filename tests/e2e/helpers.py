@@ -318,6 +318,32 @@ def close_expander(page, key: str) -> None:
 
 
 # ---- acting ---------------------------------------------------------------------------------
+class OnePageAtATime:
+    """Pages of the app kept by a key, one open at a time: asking for a new key closes the previous
+    page's browser context (tests that visit the same page in several views reuse it)."""
+
+    def __init__(self, browser, url: str, viewport: dict):
+        self.browser, self.url, self.viewport, self.held = browser, url, dict(viewport), {}
+
+    def get(self, key, locale: str, scheme: str = "light", prepare=None):
+        """The page for ``key`` (opened with ``locale`` and ``scheme``, then ``prepare(page)``)."""
+        if key not in self.held:
+            self.close()
+            ctx = self.browser.new_context(locale=locale, viewport=dict(self.viewport), color_scheme=scheme)
+            ctx.set_default_timeout(30_000)
+            page = ctx.new_page()
+            open_app(page, self.url)
+            if prepare is not None:
+                prepare(page)
+            self.held[key] = (ctx, page)
+        return self.held[key][1]
+
+    def close(self) -> None:
+        for ctx, _ in self.held.values():
+            ctx.close()
+        self.held.clear()
+
+
 def open_app(page, url: str, timeout: float = 90_000) -> None:
     """Load the app and wait until the lookup stage has drawn W (the first run imports torch: slow)."""
     page.goto(url)

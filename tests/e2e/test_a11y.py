@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import ROOT, VIEWPORT, open_app, section, unavailable_reason, wait_idle
+from .helpers import ROOT, VIEWPORT, OnePageAtATime, open_app, section, unavailable_reason, wait_idle
 
 _reason = unavailable_reason()
 if _reason:
@@ -55,23 +55,9 @@ def cases():
 @pytest.fixture(scope="module")
 def page_for(browser, app_url):
     """One page per (language, scheme), reused across the four views; the previous one is closed."""
-    held: dict = {}
-
-    def get(lang: str, scheme: str):
-        if (lang, scheme) not in held:
-            for ctx, _ in held.values():
-                ctx.close()
-            held.clear()
-            ctx = browser.new_context(locale=LOCALES[lang], viewport=dict(VIEWPORT), color_scheme=scheme)
-            ctx.set_default_timeout(30_000)
-            page = ctx.new_page()
-            open_app(page, app_url)
-            held[(lang, scheme)] = (ctx, page)
-        return held[(lang, scheme)][1]
-
-    yield get
-    for ctx, _ in held.values():
-        ctx.close()
+    pages = OnePageAtATime(browser, app_url, VIEWPORT)
+    yield lambda lang, scheme: pages.get((lang, scheme), LOCALES[lang], scheme)
+    pages.close()
 
 
 def luminance(css_rgb: str) -> float:

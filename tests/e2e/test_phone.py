@@ -21,7 +21,7 @@ import os
 
 import pytest
 
-from .helpers import (ROOT, SCREENSHOTS, click_token, label, open_app, open_editors, section, set_number, stage, unavailable_reason,
+from .helpers import (ROOT, SCREENSHOTS, OnePageAtATime, click_token, label, open_editors, section, set_number, stage, unavailable_reason,
                       wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -99,29 +99,18 @@ STAGE_JS = """() => {
 @pytest.fixture(scope="module")
 def phone(browser, app_url):
     """One page per (language, theme, presentation mode) at 390×844; the previous one is closed."""
-    held: dict = {}
+    pages = OnePageAtATime(browser, app_url, PHONE)
 
-    def get(lang: str, scheme: str = "light", present: bool = False):
-        if (lang, scheme, present) not in held:
-            for ctx, _ in held.values():
-                ctx.close()
-            held.clear()
-            ctx = browser.new_context(locale=LOCALES[lang], viewport=dict(PHONE), color_scheme=scheme)
-            ctx.set_default_timeout(30_000)
-            page = ctx.new_page()
-            open_app(page, app_url)
-            if present:  # the switch is in the sidebar, folded away on a phone
-                page.locator("[data-testid='stExpandSidebarButton']").click()
-                page.locator(".st-key-present label").first.click()
-                wait_idle(page)
-                page.locator("[data-testid='stSidebarCollapseButton'] button").first.click()
-                wait_js(page, "() => stage() !== null && stage().text.length > 0")
-            held[(lang, scheme, present)] = (ctx, page)
-        return held[(lang, scheme, present)][1]
+    def present_on(page) -> None:  # the switch is in the sidebar, folded away on a phone
+        page.locator("[data-testid='stExpandSidebarButton']").click()
+        page.locator(".st-key-present label").first.click()
+        wait_idle(page)
+        page.locator("[data-testid='stSidebarCollapseButton'] button").first.click()
+        wait_js(page, "() => stage() !== null && stage().text.length > 0")
 
-    yield get
-    for ctx, _ in held.values():
-        ctx.close()
+    yield lambda lang, scheme="light", present=False: pages.get(
+        (lang, scheme, present), LOCALES[lang], scheme, prepare=present_on if present else None)
+    pages.close()
 
 
 def check_view(page, lang: str, view: str) -> None:
