@@ -222,6 +222,12 @@ def test_a_long_history_is_drawn_through_a_bounded_number_of_steps(at, monkeypat
     np.testing.assert_allclose(xy, expected * signs, rtol=1e-4, atol=1e-5)
     assert any("41" in c.value and "PAD" in c.value for c in at.caption)
     assert any("8" in c.value and "41" in c.value and "PCA" in c.value for c in at.caption)  # says the steps are thinned
+    trail_ids = trail["ids"]
+    past = [s for s in drawn if s < 17]
+    exact = np.stack([pca.transform(lab.snapshots[s].astype(np.float64))[trail_ids] for s in past], axis=1) * signs
+    spans = [hi - lo for lo, hi in scatter["range"]]  # the trails are a picture: within 1/16384 of each axis
+    for j, name in enumerate("xy"):
+        assert np.abs(np.array(trail[name]) - exact[..., j]).max() <= spans[j] / 16384 + 1e-5
 
 
 def _pad_and_ranges(at, step: int) -> tuple[list, list, list]:

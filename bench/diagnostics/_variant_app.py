@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-VARIANTS = ("no_editors", "no_keeper", "no_timeline", "no_captions", "no_details")
+VARIANTS = ("no_editors", "no_keeper", "no_timeline", "no_captions", "no_details", "flex_bar")
 
 
 def main() -> None:
@@ -42,6 +42,17 @@ def main() -> None:
         training_section.captions = noop
     if "no_details" in asked:
         training_section.details = noop
+    if "flex_bar" in asked:  # the bar in one horizontal container instead of seven columns
+        import streamlit as st
+
+        class _Flex:
+            def __getattr__(self, name):
+                return getattr(st, name)
+
+            def columns(self, spec, **kw):
+                row = st.container(horizontal=True, vertical_alignment="center")
+                return [row] * (spec if isinstance(spec, int) else len(spec))
+        training.st = _Flex()
     page.main()
 
 
