@@ -894,21 +894,35 @@ function drawPoints(st, p) {
   }
 }
 
+// Each trail is its past steps (fixed for one data update and one axis range) plus the point's
+// position now, the only part that moves during a glide: the past part's text and the polylines are
+// built once per update, and each frame only rewrites each polyline's last point.
 function drawTrails(st, p) {
   const sc = st.scatter;
   const tr = sc.trail;
-  sc.trails.textContent = "";
-  if (!tr || sc.canvasMode) return;
-  const idx = new Map(sc.ids.map((id, i) => [id, i]));
-  tr.ids.forEach((id, j) => {
-    const i = idx.get(id);
-    if (i === undefined) return;
-    const xs = (tr.x && tr.x[j]) || [], ys = (tr.y && tr.y[j]) || [];
-    const pts = xs.map((x, k) => `${mapX(sc, num(x)).toFixed(1)},${mapY(sc, num(ys[k])).toFixed(1)}`);
-    pts.push(`${sc.px[i].toFixed(1)},${sc.py[i].toFixed(1)}`);
-    const c = num(sc.clss[i]) >= 0 && sc.roles[i] !== "unused" ? CLASS_COLORS[sc.clss[i] % CLASS_COLORS.length] : "var(--muted)";
-    sv("polyline", { points: pts.join(" "), class: "trail", stroke: c, "data-token": String(id) }, sc.trails);
-  });
+  if (!tr || sc.canvasMode) {
+    if (sc.trailCache) { sc.trails.textContent = ""; sc.trailCache = null; }
+    return;
+  }
+  const [a, b, c, d] = sc.range;
+  let cache = sc.trailCache;
+  if (!cache || cache.tr !== tr || cache.ids !== sc.ids || cache.range.join() !== [a, b, c, d, sc.W, sc.H].join()) {
+    sc.trails.textContent = "";
+    const idx = new Map(sc.ids.map((id, i) => [id, i]));
+    const lines = [];
+    tr.ids.forEach((id, j) => {
+      const i = idx.get(id);
+      if (i === undefined) return;
+      const xs = (tr.x && tr.x[j]) || [], ys = (tr.y && tr.y[j]) || [];
+      let past = "";
+      for (let k = 0; k < xs.length; k++) past += `${mapX(sc, num(xs[k])).toFixed(1)},${mapY(sc, num(ys[k])).toFixed(1)} `;
+      const colour = num(sc.clss[i]) >= 0 && sc.roles[i] !== "unused" ? CLASS_COLORS[sc.clss[i] % CLASS_COLORS.length] : "var(--muted)";
+      const node = sv("polyline", { class: "trail", stroke: colour, "data-token": String(id) }, sc.trails);
+      lines.push({ i, past, node });
+    });
+    cache = sc.trailCache = { tr, ids: sc.ids, range: [a, b, c, d, sc.W, sc.H], lines };
+  }
+  for (const l of cache.lines) l.node.setAttribute("points", `${l.past}${sc.px[l.i].toFixed(1)},${sc.py[l.i].toFixed(1)}`);
 }
 
 // Many points: written straight into the canvas's pixels (a fillRect per point costs ~10× more),
