@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-VARIANTS = ("no_editors", "no_keeper", "no_timeline", "no_captions", "no_details", "flex_bar")
+VARIANTS = ("no_editors", "no_keeper", "no_timeline", "no_captions", "no_details", "flex_bar", "fat_js")
 
 
 def main() -> None:
@@ -53,6 +53,15 @@ def main() -> None:
                 row = st.container(horizontal=True, vertical_alignment="center")
                 return [row] * (spec if isinstance(spec, int) else len(spec))
         training.st = _Flex()
+    if "fat_js" in asked:  # the stage's JS twice as long (a comment): what its resending costs
+        import streamlit as st
+
+        from components import stage as stage_mod
+        if not getattr(stage_mod, "_fat", False):
+            stage_mod._fat = True
+            stage_mod._mount = st.components.v2.component(
+                "embedding_stage", html=stage_mod.HTML, css=stage_mod.CSS,
+                js=stage_mod.JS + "\n/*" + "x" * (len(stage_mod.JS) + len(stage_mod.CSS)) + "*/\n")
     page.main()
 
 

@@ -3,6 +3,7 @@
     python bench/diagnostics/ab_browser.py                               # app, and the page with only the bar and the stage (~2 min)
     python bench/diagnostics/ab_browser.py --variants app,no_editors,no_keeper,no_timeline --clicks 14
     python bench/diagnostics/ab_browser.py --variants app,no_details --preset reviews_ko
+    python bench/diagnostics/ab_browser.py --variants app,/path/to/worktree   # against another checkout
 
 A diagnostic, not in run_all.py. Each variant is ``_variant_app.py`` beside this script (page.main()
 with the parts named in ``BENCH_VARIANT`` left out; ``app`` is the page as it is; join several with
@@ -40,6 +41,8 @@ def main() -> None:
     args = ap.parse_args()
     variants = args.variants.split(",")
     for v in variants:
+        if v.startswith("/"):
+            continue  # another checkout's app.py (e.g. a git worktree at an earlier commit)
         unknown = set(v.split("+")) - set(VARIANTS) - {"app"}
         if unknown:
             raise SystemExit(f"unknown variant {sorted(unknown)}; known: app, {', '.join(VARIANTS)}")
@@ -50,6 +53,9 @@ def main() -> None:
     servers = {}
     try:
         for v in variants:
+            if v.startswith("/"):
+                servers[v] = Server(Path(v) / "app.py")
+                continue
             flags = "" if v == "app" else v.replace("+", ",")
             servers[v] = Server(HERE / "_variant_app.py", env={"BENCH_VARIANT": flags})
         servers["bare"] = Server(BENCH / "bare_app.py")
