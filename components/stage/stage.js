@@ -834,7 +834,10 @@ function placeLabels(st) {
   }
   const boxes = marks.map((m) => ({ l: m.x + m.ext.l - 2, r: m.x + m.ext.r + 2, t: m.y + m.ext.t - 2, b: m.y + m.ext.b + 2, i: m.i }));
   const overlap = (a, b) => Math.max(0, Math.min(a.r, b.r) - Math.max(a.l, b.l)) * Math.max(0, Math.min(a.b, b.b) - Math.max(a.t, b.t));
-  const order = marks.slice().sort((a, b) => (sc.roles[b.i] === "pad") - (sc.roles[a.i] === "pad"));
+  // PAD first, then the labels always shown (UNK, the selection), then the rest: the ones that must
+  // be read get their places before the crowd does.
+  const rank = (m) => (sc.roles[m.i] === "pad" ? 0 : sc.roles[m.i] === "unk" || sc.ids[m.i] === st.selected ? 1 : 2);
+  const order = marks.slice().sort((a, b) => rank(a) - rank(b));
   for (const m of order) {
     const lab = m.g.querySelector(".lbl");
     if (!lab) continue;
@@ -854,13 +857,28 @@ function placeLabels(st) {
       { x: 0, y: ext.b + gap + asc, a: "middle" },
     ];
     const isPad = sc.roles[m.i] === "pad";
+    const shown = rank(m) === 1;
+    if (shown) { // always shown, so it may stand a little further off, or diagonally, to stay clear of other labels
+      const far = gap + 10;
+      cands.push(
+        { x: ext.r + gap, y: ext.t - gap - desc, a: "start" },
+        { x: ext.l - gap, y: ext.t - gap - desc, a: "end" },
+        { x: ext.r + gap, y: ext.b + gap + asc, a: "start" },
+        { x: ext.l - gap, y: ext.b + gap + asc, a: "end" },
+        { x: ext.r + far, y: mid, a: "start" },
+        { x: ext.l - far, y: mid, a: "end" },
+        { x: 0, y: ext.t - far - desc, a: "middle" },
+        { x: 0, y: ext.b + far + asc, a: "middle" },
+      );
+    }
     const list = isPad ? [{ x: 0, y: y0, a: "middle" }] : cands; // PAD's label never moves: always above it
     let best = null, cost = Infinity;
     for (const c of list) {
       const l = c.a === "start" ? c.x : c.a === "end" ? c.x - w : c.x - w / 2;
       c.box = { l: m.x + l, r: m.x + l + w, t: m.y + c.y - asc, b: m.y + c.y + desc };
       let k = 0;
-      for (const bx of boxes) if (bx.i !== m.i || bx.label) k += overlap(c.box, bx);
+      // A label over a point can still be read; a label over another label cannot, and PAD's must stay clear.
+      for (const bx of boxes) if (bx.i !== m.i || bx.label) k += overlap(c.box, bx) * (bx.label ? (bx.pad ? 100 : 10) : 1);
       if (c.box.l < 0 || c.box.r > sc.W || c.box.t < 0 || c.box.b > sc.H - sc.m.b + 2) k += 1e6;
       if (k < cost) { cost = k; best = c; }
       if (k === 0) break;
@@ -871,7 +889,7 @@ function placeLabels(st) {
     // A label that would cover another is left for hover (PAD's, UNK's and the selection's never are).
     const keep = isPad || sc.roles[m.i] === "unk" || sc.ids[m.i] === st.selected;
     lab.classList.toggle("crowd", cost > 0 && !keep);
-    if (cost === 0 || keep) boxes.push({ ...best.box, i: m.i, label: true });
+    if (cost === 0 || keep) boxes.push({ ...best.box, i: m.i, label: true, pad: isPad });
   }
 }
 

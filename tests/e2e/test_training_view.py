@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import (alerts, button, label, open_expander, section, set_number, step_once, unavailable_reason,
+from .helpers import (STAGE, alerts, button, label, open_expander, section, set_number, step_once, unavailable_reason,
                       wait_idle, wait_js, wait_step)
 
 _reason = unavailable_reason()
@@ -82,3 +82,30 @@ def test_after_another_view_the_stage_shows_the_newest_step_and_steps_on(ko_page
     section(page, "ko", "train")
     wait_step(page, 1)
     step_once(page, 2)
+
+
+LABEL_CLASHES_JS = """(root) => {
+  const shown = [...root.querySelectorAll('.pt .lbl')].filter(l => getComputedStyle(l).display !== 'none');
+  const boxes = shown.map(l => [l.closest('.pt').dataset.token, l.closest('.pt').dataset.role, l.getBoundingClientRect()]);
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [ti, ri, a] = boxes[i], [tj, rj, b] = boxes[j];
+    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) out.push(`${ti}(${ri}) × ${tj}(${rj})`);
+  }
+  return {n: boxes.length, roles: boxes.map(b => b[1]), out};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_shown_labels_never_cover_each_other_pad_and_unk_included(new_page, app_url, lang):
+    """The 40 reviews after 5 steps at 1440×900: UNK sits next to PAD in the crowded middle, and its
+    label used to be drawn on PAD's."""
+    page = new_page("ko-KR" if lang == "ko" else "en-US", url=f"{app_url}/?lang={lang}&section=train&preset=reviews_{lang}")
+    page.set_viewport_size({"width": 1440, "height": 900})
+    wait_step(page, 0)
+    for n in range(1, 6):
+        step_once(page, n)
+    page.mouse.move(2, 2)
+    got = page.locator(STAGE).evaluate(LABEL_CLASHES_JS)
+    assert "pad" in got["roles"] and "unk" in got["roles"] and got["n"] > 10, got
+    assert got["out"] == [], got["out"]
