@@ -818,9 +818,10 @@ function finish(st) {
 const padLabelY = (r) => -r - 9;
 const LABEL_GAP = 4; // px between a mark's outline and any label
 
-// Labels go right, left, above or below their point, whichever covers the fewest other points and
-// labels (PAD first, so its label is never the one pushed aside), at LABEL_GAP from the mark's
-// own outline (measured: a square, a triangle and a ring differ). Placed when the picture settles.
+// Labels go right, left, above or below their point (then diagonally, then further off), whichever
+// covers the fewest other points and labels (PAD first, so its label is never the one pushed aside),
+// at LABEL_GAP from the mark's own outline (measured: a square, a triangle and a ring differ).
+// Placed when the picture settles.
 function placeLabels(st) {
   const sc = st.scatter;
   if (!sc || !sc.px) return;
@@ -850,27 +851,23 @@ function placeLabels(st) {
     const asc = y0 - tb.y, desc = tb.y + tb.height - y0; // the text's extent above and below its baseline
     const { ext } = m, gap = LABEL_GAP;
     const mid = (asc - desc) / 2; // baseline that centres the text on the mark
+    const far = gap + 10;
+    // Right, left, above, below; then diagonally, or a little further off, to keep clear of other marks and labels.
     const cands = [
       { x: ext.r + gap, y: mid, a: "start" },
       { x: ext.l - gap, y: mid, a: "end" },
       { x: 0, y: ext.t - gap - desc, a: "middle" },
       { x: 0, y: ext.b + gap + asc, a: "middle" },
+      { x: ext.r + gap, y: ext.t - gap - desc, a: "start" },
+      { x: ext.l - gap, y: ext.t - gap - desc, a: "end" },
+      { x: ext.r + gap, y: ext.b + gap + asc, a: "start" },
+      { x: ext.l - gap, y: ext.b + gap + asc, a: "end" },
+      { x: ext.r + far, y: mid, a: "start" },
+      { x: ext.l - far, y: mid, a: "end" },
+      { x: 0, y: ext.t - far - desc, a: "middle" },
+      { x: 0, y: ext.b + far + asc, a: "middle" },
     ];
     const isPad = sc.roles[m.i] === "pad";
-    const shown = rank(m) === 1;
-    if (shown) { // always shown, so it may stand a little further off, or diagonally, to stay clear of other labels
-      const far = gap + 10;
-      cands.push(
-        { x: ext.r + gap, y: ext.t - gap - desc, a: "start" },
-        { x: ext.l - gap, y: ext.t - gap - desc, a: "end" },
-        { x: ext.r + gap, y: ext.b + gap + asc, a: "start" },
-        { x: ext.l - gap, y: ext.b + gap + asc, a: "end" },
-        { x: ext.r + far, y: mid, a: "start" },
-        { x: ext.l - far, y: mid, a: "end" },
-        { x: 0, y: ext.t - far - desc, a: "middle" },
-        { x: 0, y: ext.b + far + asc, a: "middle" },
-      );
-    }
     const list = isPad ? [{ x: 0, y: y0, a: "middle" }] : cands; // PAD's label never moves: always above it
     let best = null, cost = Infinity;
     for (const c of list) {
