@@ -1,8 +1,8 @@
 """The large preset (V=100,000 tokens × E=300, B=256 sentences, T≤50): build, step, PCA, what the
 page sends, the replay drawn in a browser, memory per session.
 
-    python bench/bench_scale.py                 # ~2–4 min
-    python bench/bench_scale.py --no-apptest --no-browser   # core, stage data and figures only (~1 min)
+    python bench/bench_scale.py                 # ~1–2 min
+    python bench/bench_scale.py --no-apptest --no-browser   # core, stage data and figures only (~30 s)
 
 Sections:
 
