@@ -1,8 +1,8 @@
-"""The large preset (V=100,000 tokens × E=300, B=256 sentences, T≤50): build, step, PCA, chart
-payloads, browser render, memory per session.
+"""The large preset (V=100,000 tokens × E=300, B=256 sentences, T≤50): build, step, PCA, what the
+page sends, the replay drawn in a browser, memory per session.
 
-    python bench/bench_scale.py                 # ~2–4 min
-    python bench/bench_scale.py --no-apptest --no-browser   # core and figures only (~1 min)
+    python bench/bench_scale.py                 # ~1–2 min
+    python bench/bench_scale.py --no-apptest --no-browser   # core, stage data and figures only (~30 s)
 
 Sections:
 
@@ -13,16 +13,24 @@ Sections:
 3. PCA: ``fit_frame`` on every kept snapshot, ``transform`` of every snapshot, the C9 random-table
    baseline (``spectrum_is_flat``) cold and cached, ``axis_ranges``.
 4. Views: each component function the training and lookup sections call, called in Streamlit's
-   bare mode (the element is built and marshalled; nothing is sent).
-5. Payloads: ``len(fig.to_json())`` of every figure the sections draw, built with
-   components/charts.py the way sections/*.py build them; then, through AppTest, the serialized
-   size of every element the page really sends (the largest listed), per interaction, with its time.
+   bare mode (the element is built and marshalled; nothing is sent): the step's details, the
+   lookup view's tables, the vocabulary editor. Not the stage's element: without a script run
+   Streamlit returns before it serializes the component's data, so its cost is in section 5.
+5. Payloads: what the page sends, built the way sections/*.py build it, through an Explorer
+   around the lab: the stage's data, ``components/stage_data.py``'s ``train_data`` (the first, which
+   fits the lab's PCA frame, then after each of 3 Steps) and ``lookup_data``, as
+   ``len(json.dumps(data))`` with its build time; and the Plotly figures the page still draws
+   (``components/charts.py``: the loss curve in the open details, the 3-D scatter when 3-D is
+   chosen, the replay when it is open), as ``len(fig.to_json())``. Then, through AppTest, the
+   serialized size of every element the page really sends (the largest listed), per interaction,
+   with its time.
 6. Browser: plotly.js (the plotly package's bundled plotly.min.js, loaded with page.set_content)
-   drawing the PCA scatter and the replay animation at this size.
+   drawing the replay (``charts.pca_animation``, with its frames) at this size. The stage's own
+   drawing at this size is bench_browser.py's (``--presets large --alone``) and bench_stage.py's.
 7. Memory: in a fresh child process, RSS (/proc/self/status VmRSS) before and after building a
-   Lab, a few steps, the PCA points and the figure; then after dropping them; and a second Lab.
+   Lab, a few steps, the stage's picture and data; then after dropping them; and a second Lab.
 
-Goals: every interaction under 2 s, every chart payload ≤ 5 MB, memory per session reported and bounded.
+Goals: every interaction under 2 s, every payload ≤ 5 MB, memory per session reported and bounded.
 """
 
 from __future__ import annotations
@@ -136,27 +144,26 @@ def section_pca(rows: list, state: dict) -> None:
 
 def section_views(rows: list, state: dict) -> None:
     """Component functions in bare mode: what each costs the server per rerun at this size."""
-    from components import pipeline, training
+    from components import inputs, pipeline, training
+    from sections import training_section
 
     lab = state["lab"]
     vocab, batch = lab.recipe.vocab, lab.batch
-    w = lab.weight_numpy()
     counts = batch.id_counts(vocab.size).numpy()
     calls = [
-        ("training.loss_and_predictions", lambda: training.loss_and_predictions("en", lab, lab.predict().numpy())),
-        ("training.grad_view (last step's gradient table)", lambda: training.grad_view("en", lab)),
-        ("training.moved_view", lambda: training.moved_view("en", lab)),
-        ("pipeline.token_table", lambda: pipeline.token_table("en", vocab, batch, [l.tokens for l in state["lines"]])),
-        ("pipeline.id_matrix (256×50 table)", lambda: pipeline.id_matrix("en", vocab, batch)),
-        ("pipeline.w_table (heatmap of shown rows)", lambda: pipeline.w_table("en", w, vocab, counts, None)),
-        ("pipeline.output_view", lambda: pipeline.output_view("en", lab.vectors().numpy(), vocab, batch, None)),
+        ("training.loss_and_predictions (details)",
+         lambda: training.loss_and_predictions("en", lab.losses, training_section.prediction_rows(lab))),
+        ("training.grad_view (details: the last step's gradient table)",
+         lambda: training.grad_view("en", training_section.grad_data(lab))),
+        ("training.moved_view (details)", lambda: training.moved_view("en", training_section.moved_data(lab))),
+        ("pipeline.token_table (lookup tables)", lambda: pipeline.token_table("en", vocab, batch, lab.recipe.sentences)),
+        ("pipeline.id_matrix (lookup tables: 256×50)", lambda: pipeline.id_matrix("en", vocab, batch)),
+        ("pipeline.w_frame (lookup tables: W's shown rows)",
+         lambda: pipeline.w_frame("en", lab.weight.detach().numpy(), vocab, counts, None)),
+        ("pipeline.output_frame (lookup tables: output[0])",
+         lambda: pipeline.output_frame("en", lab.vectors()[0].numpy(), vocab, batch, 0)),
+        ("inputs.vocab_editor (a 200-row window of 100,000 rows)", lambda: inputs.vocab_editor("en", state["editor_df"])),
     ]
-    try:
-        from components import inputs
-
-        calls.append(("inputs.vocab_editor (a 200-row window of 100,000 rows)", lambda: inputs.vocab_editor("en", state["editor_df"])))
-    except ImportError:
-        pass
     for name, fn in calls:
         try:
             _, ts = timed(fn, 1)
@@ -165,49 +172,59 @@ def section_views(rows: list, state: dict) -> None:
             rows.append([name, "–", "–", "0", "–", f"failed: {type(e).__name__}: {str(e)[:80]}"])
 
 
-def section_payloads(rows: list, state: dict) -> list:
-    """Every figure the sections draw, built like sections/*.py build it; len(fig.to_json())."""
-    from components import charts, pipeline
-    from core.projection import axis_ranges
+def section_payloads(rows: list, state: dict, steps: int = 3) -> str | None:
+    """What the page sends at this size: the stage's data (``len(json.dumps(data))``), built as the
+    sections build it, and the Plotly figures the page still draws (``len(fig.to_json())``).
+    Returns the replay's JSON, for the browser section."""
+    from components import charts, stage_data
+    from core.explorer import Explorer
 
-    lab, frame, points = state["lab"], state["frame"], state["points"]
-    vocab, batch = lab.recipe.vocab, lab.batch
+    lab = state["lab"]
+    vocab = lab.recipe.vocab
     tokens = list(vocab.tokens)
-    w = lab.weight_numpy()
-    counts = batch.id_counts(vocab.size).numpy()
-    used = counts > 0
-    shown_rows = pipeline.shown_rows(vocab.size, counts, None, (vocab.pad_id, vocab.unk_id))
-    vectors = lab.vectors().numpy()
-    ids0 = batch.ids[0].tolist()
-    steps = sorted(points)
-    ranges = axis_ranges(list(points.values()))
-    axis_titles = [f"PC{j + 1}" for j in range(frame.dims)]
-    trail_ids = np.flatnonzero(used)[:60]
-    figs = [
-        ("lookup", "w_heatmap (rows shown: %d)" % len(shown_rows),
-         lambda: charts.w_heatmap(w[shown_rows], shown_rows, tokens, counts, vocab.pad_id, vocab.unk_id, None, "W")),
-        ("lookup", "output_heatmap (sentence 0, T×E)",
-         lambda: charts.output_heatmap(vectors[0], [tokens[i] for i in ids0], ids0, None, "out")),
-        ("train", f"loss_curve ({len(lab.losses)} steps)", lambda: charts.loss_curve(lab.losses, "loss")),
-        ("train", f"pca_scatter ({vocab.size:,} rows, never-looked-up ones thinned to ≤ {charts.MAX_PLAIN_POINTS:,}; {len(steps)} kept steps, trails for {len(trail_ids)})",
-         lambda: charts.pca_scatter(points, steps[-1], tokens, vocab.pad_id, vocab.unk_id, used, None, ranges,
-                                    trail_ids, "W", axis_titles)),
-        ("train", f"pca_animation ({len(steps)} frames)",
-         lambda: charts.pca_animation(points, tokens, vocab.pad_id, vocab.unk_id, used, None, ranges, "replay",
-                                      axis_titles)),
-    ]
-    out = []
-    for section, name, build in figs:
+    ex = Explorer.from_lab(lab, state["preset"]["sentences"], "large")  # no frame yet, as after loading
+
+    def sent(section: str, what: str, build, serialize, ts_build: list | None = None) -> str:
         t = time.perf_counter()
-        fig = build()
-        t_build = time.perf_counter() - t
+        out = build()
+        ts = ts_build if ts_build is not None else [time.perf_counter() - t]
         t = time.perf_counter()
-        spec = fig.to_json()
+        spec = serialize(out)
         t_json = time.perf_counter() - t
-        out.append((section, name, fig, spec))
-        rows.append([section, name, fmt_bytes(len(spec)), fmt_ms(t_build), fmt_ms(t_json),
+        rows.append([section, what, fmt_bytes(len(spec)), fmt_ms(summary(ts)["p50"]), str(len(ts)), fmt_ms(t_json),
                      goal(len(spec) <= GOAL_PAYLOAD)])
-    return out
+        return spec
+
+    height = 470  # sections/*.py's STAGE_HEIGHT
+    sent("train", "stage_data.train_data, the first (the lab's PCA frame fitted)",
+         lambda: stage_data.train_data(ex, "en", height=height), json.dumps)
+    data, ts = None, []
+    for _ in range(steps):  # a Step click: the new step's points in the same frame, gliding from the last
+        before = ex.lab.steps
+        ex.step()
+        t = time.perf_counter()
+        data = stage_data.train_data(ex, "en", since=before, height=height)
+        ts.append(time.perf_counter() - t)
+    sent("train", f"stage_data.train_data after a Step ({len(data['scatter']['ids']):,} points, W {len(data['w']['rows'])} rows)",
+         lambda: data, json.dumps, ts)
+    sent("lookup", "stage_data.lookup_data (sentence 0)", lambda: stage_data.lookup_data(ex, "en", height=height),
+         json.dumps)
+
+    used = lab.batch.id_counts(vocab.size).numpy() > 0
+    sent("train, details open", f"charts.loss_curve ({len(lab.losses)} steps)",
+         lambda: charts.loss_curve(lab.losses, "loss"), lambda f: f.to_json())
+    pic3 = ex.picture(3)
+    sent("train, 3-D chosen", f"charts.pca_scatter, 3-D ({vocab.size:,} rows, never-looked-up ones thinned to ≤ "
+         f"{charts.MAX_PLAIN_POINTS:,}; {len(pic3.steps)} steps, trails for ≤ 60)",
+         lambda: charts.pca_scatter({s: pic3.points[s] for s in pic3.steps}, pic3.shown, tokens, vocab.pad_id,
+                                    vocab.unk_id, used, None, list(pic3.ranges), np.flatnonzero(used)[:60], "W",
+                                    ["PC1", "PC2", "PC3"]),
+         lambda f: f.to_json())
+    pic = ex.picture(2)
+    return sent("train, replay open", f"charts.pca_animation ({len(pic.steps)} frames)",
+                lambda: charts.pca_animation({s: pic.points[s] for s in pic.steps}, tokens, vocab.pad_id, vocab.unk_id,
+                                             used, None, list(pic.ranges), "replay", ["PC1", "PC2"]),
+                lambda f: f.to_json())
 
 
 def apptest_elements(rows_time: list, rows_size: list, errors: list) -> None:
@@ -252,8 +269,9 @@ def apptest_elements(rows_time: list, rows_size: list, errors: list) -> None:
         print(f"  AppTest {name}: {dt:.1f} s, {fmt_bytes(total)}", file=sys.stderr)
 
 
-def browser_render(rows: list, figs: list, errors: list) -> None:
-    """plotly.js drawing the big figures in Chromium (page.set_content with the bundled plotly.min.js)."""
+def browser_render(rows: list, replay: str, errors: list) -> None:
+    """plotly.js drawing the replay (the one Plotly chart of this size the page draws with its
+    frames) in Chromium: page.set_content with the bundled plotly.min.js."""
     import plotly
     from playwright.sync_api import sync_playwright
 
@@ -265,24 +283,21 @@ def browser_render(rows: list, figs: list, errors: list) -> None:
             page.set_content(f"<html><body><div id='plot' style='width:1200px;height:600px'></div>"
                              f"<script>{js}</script></body></html>")
             page.wait_for_function("() => typeof Plotly !== 'undefined'", timeout=60_000)
-            for section, name, fig, spec in figs:
-                if not name.startswith(("pca_", "w_heatmap")):
-                    continue
-                ts = []
-                for _ in range(3):
-                    res = page.evaluate("""async (spec) => {
-                        const fig = JSON.parse(spec); const el = document.getElementById('plot');
-                        Plotly.purge(el);
-                        const t0 = performance.now();
-                        await Plotly.newPlot(el, fig.data, fig.layout, {displaylogo: false});
-                        if (fig.frames) await Plotly.addFrames(el, fig.frames);
-                        await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-                        return {ms: performance.now() - t0, gl: !!el.querySelector('canvas')};
-                    }""", spec)
-                    ts.append(res["ms"] / 1e3)
-                rows.append(row(f"browser: plotly.js draws {name}", ts,
-                                f"{fmt_bytes(len(spec))} JSON" + ("; WebGL canvas" if res.get("gl") else "")))
-                print(f"  browser {name}: {summary(ts)['p50']:.2f} s", file=sys.stderr)
+            ts = []
+            for _ in range(3):
+                res = page.evaluate("""async (spec) => {
+                    const fig = JSON.parse(spec); const el = document.getElementById('plot');
+                    Plotly.purge(el);
+                    const t0 = performance.now();
+                    await Plotly.newPlot(el, fig.data, fig.layout, {displaylogo: false});
+                    if (fig.frames) await Plotly.addFrames(el, fig.frames);
+                    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+                    return {ms: performance.now() - t0};
+                }""", replay)
+                ts.append(res["ms"] / 1e3)
+            rows.append(row("browser: plotly.js draws the replay (charts.pca_animation) and adds its frames", ts,
+                            f"{fmt_bytes(len(replay))} JSON"))
+            print(f"  browser replay: {summary(ts)['p50']:.2f} s", file=sys.stderr)
         except Exception as e:  # noqa: BLE001
             errors.append(f"browser render: {type(e).__name__}: {str(e)[:200]}")
         finally:
@@ -292,9 +307,9 @@ def browser_render(rows: list, figs: list, errors: list) -> None:
 def memory_child() -> dict:
     """Run in a fresh process (``--memory-child``): RSS deltas of one session's objects, as JSON."""
     from assets import presets
-    from components import charts
+    from components import stage_data
     from core.batch import parse_sentences
-    from core.projection import axis_ranges, fit_frame
+    from core.explorer import Explorer
     from core.training import Config, Lab, Recipe
     from core.vocab import Vocab
 
@@ -311,13 +326,10 @@ def memory_child() -> dict:
     out["lab"] = rss_bytes() - base
     lab.run(3)
     out["steps"] = rss_bytes() - base - out["lab"]
-    steps = sorted(lab.snapshots)
-    frame = fit_frame([lab.snapshots[s] for s in steps], 2)
-    points = {s: frame.transform(lab.snapshots[s]) for s in steps}
-    used = lab.batch.id_counts(vocab.size).numpy() > 0
-    fig = charts.pca_scatter(points, steps[-1], list(vocab.tokens), vocab.pad_id, vocab.unk_id, used, None,
-                             axis_ranges(list(points.values())), np.flatnonzero(used)[:60], "W", ["PC1", "PC2"])
-    spec = fig.to_json()
+    ex = Explorer.from_lab(lab, "", "large")
+    data = stage_data.train_data(ex, "en")
+    spec = json.dumps(data)
+    points = ex.picture(2).points
     out["views"] = rss_bytes() - base - out["lab"] - out["steps"]
     out["session"] = rss_bytes() - base
     v, e = lab.weight.shape
@@ -332,7 +344,7 @@ def memory_child() -> dict:
         "Lab.step's W-sized copy of W before a step (none: it reads the kept snapshot)": (
             lab._scratch.numel() * lab._scratch.element_size() if getattr(lab, "_scratch", None) is not None else 0),
     }
-    del lab, frame, points, fig, spec
+    del lab, ex, points, data, spec
     gc.collect()
     out["after_free"] = rss_bytes() - base
     lab2 = Lab(recipe)
@@ -358,7 +370,7 @@ def memory(rows: list) -> None:
         ["RSS with the recipe built (vocabulary, sentences)", fmt_bytes(m["rss_base"]), "baseline for the rows below"],
         ["+ Lab(recipe)", fmt_bytes(m["lab"]), "W, snapshot 0"],
         ["+ 3 steps", fmt_bytes(m["steps"]), "grad, Adam's moments, snapshots, allocator slack"],
-        ["+ PCA points and the scatter figure", fmt_bytes(m["views"]), ""],
+        ["+ the stage's picture and data (PCA frame, points, train_data and its JSON)", fmt_bytes(m["views"]), ""],
         ["one session's lab in total", fmt_bytes(m["session"]), "what a session on the large preset holds"],
         ["after dropping it (gc)", fmt_bytes(m["after_free"]), "relative to the baseline"],
         ["a second session's lab (+3 steps)", fmt_bytes(m["second"]), "each further session"],
@@ -381,7 +393,7 @@ def bound_note() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--no-apptest", action="store_true", help="skip the AppTest pass (the page as sent)")
-    ap.add_argument("--no-browser", action="store_true", help="skip the plotly.js render timing")
+    ap.add_argument("--no-browser", action="store_true", help="skip plotly.js drawing the replay in Chromium")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads first (0: torch's default)")
     ap.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -399,11 +411,11 @@ def main() -> None:
         fn(timing, state)
         print(f"  {name} done at {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     payload_rows: list = []
-    figs = section_payloads(payload_rows, state)
+    replay = section_payloads(payload_rows, state)
     print(f"  payloads done at {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     if not args.no_browser:
-        browser_render(timing, figs, errors)
-    del figs
+        browser_render(timing, replay, errors)
+    del replay
     element_rows: list = []
     mem_rows: list = []
     state.clear()
@@ -415,8 +427,9 @@ def main() -> None:
 
     print("## Time per operation\n")
     print(table(HEADER, timing))
-    print("\n## Chart payloads: len(fig.to_json()) of each figure as the sections build it\n")
-    print(table(["section", "figure", "JSON bytes", "build ms", "to_json ms", "goal ≤ 5 MB"], payload_rows))
+    print("\n## Payloads: the stage's data (json.dumps) and the Plotly figures the page still draws (fig.to_json()), "
+          "built as the sections build them\n")
+    print(table(["view", "what", "JSON bytes", "build ms (p50)", "n", "serialize ms", "goal ≤ 5 MB"], payload_rows))
     if element_rows:
         print("\n## What the page sends (AppTest: serialized element protos after each interaction)\n")
         print(table(["after", "page total", "largest elements", "goal: each ≤ 5 MB"], element_rows))

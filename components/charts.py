@@ -1,5 +1,8 @@
 """Pure Plotly figure builders: plain arrays in, figures out. No streamlit here, so tests read them directly.
 
+The stage (components/stage/) draws the lookup and training views; Plotly draws what is left: the
+loss curve in the step's details, the 3-D PCA scatter and the replay of every kept step.
+
 Each figure is built and validated by Plotly in one ``go.Figure`` call, its NumPy arrays already in
 plotly.js's typed-array form (``typed_array``), which is how Plotly would send them.
 
@@ -26,7 +29,6 @@ FONT = MappingProxyType(dict(size=15))
 def chart_config(name: str) -> dict:
     """Plotly's mode bar for st.plotly_chart: the camera button downloads the chart as PNG (``name``.png)."""
     return {"displaylogo": False, "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2}}
-MAX_CELL_TEXT = 400  # write numbers in heatmap cells only when there are at most this many
 MAX_LABELS = 300  # label points in a scatter only up to this many
 MAX_ANIMATION_POINTS = 200_000  # frames × points in a client-side animation
 MAX_ANIMATION_FRAMES = 100  # frames in a client-side animation (the steps are strided to fit)
@@ -71,71 +73,16 @@ def _layout(height: int, title: str, **kw) -> dict:
     call: each later ``update_*``/``add_shape`` would validate the whole figure again."""
     # template={}: no copy of Streamlit's Plotly template in every figure. It only holds colour
     # placeholders (every colour here is explicit); the browser applies Streamlit's theme either way.
-    kw.setdefault("margin", dict(l=10, r=10, t=40, b=10))  # the heatmaps' axes grow it to fit their labels
     return dict(height=height, font=dict(FONT), title=dict(text=title), template={}, **kw)
 
 
-# The charts a Step redraws (loss, PCA scatter) have numeric axes with room for their labels kept
-# in the margin, so plotly.js skips two passes on each draw: measuring every tick label against the
-# page (ticklabeloverflow "hide past div") and growing the margin to fit them (automargin), which
-# replots the chart. Those passes cost ~60 ms of a 180 ms chapter Step in Chromium (bench/RESULTS.md).
+# The charts a Step may redraw (the loss curve while the details are open, the 3-D scatter) have
+# numeric axes with room for their labels kept in the margin, so plotly.js skips two passes on each
+# draw: measuring every tick label against the page (ticklabeloverflow "hide past div") and growing
+# the margin to fit them (automargin), which replots the chart. Those passes cost ~60 ms of a 180 ms
+# chapter Step in Chromium when Plotly drew the training view (bench/README.md, "Charts in the browser").
 FIXED_MARGIN = MappingProxyType(dict(l=80, r=10, t=40, b=50))  # read-only: each layout gets its own copy
 FIXED_AXIS = MappingProxyType(dict(ticklabeloverflow="allow", automargin=False))
-
-
-def row_label(i: int, token: str, count: int = 0) -> str:
-    """'2 · 영화 ×2': id, token and how many times the batch looks it up."""
-    return f"{i} · {token}" + (f"  ×{count}" if count else "")
-
-
-def _cell_text(values: np.ndarray) -> list[list[str]] | None:
-    """Numbers written in heatmap cells, two decimals; None when there are too many cells to read."""
-    if values.size > MAX_CELL_TEXT:
-        return None
-    return [[f"{x:.2f}" for x in row] for row in values.tolist()]
-
-
-def _box(pos: int, e: int, color: str, width: int) -> dict:
-    return dict(type="rect", x0=-0.5, x1=e - 0.5, y0=pos - 0.5, y1=pos + 0.5, line=dict(color=color, width=width))
-
-
-def w_heatmap(w: np.ndarray, row_ids: np.ndarray, tokens: list[str], counts: np.ndarray, pad_id: int,
-              unk_id: int, selected: int | None, title: str) -> go.Figure:
-    """Rows ``row_ids`` of W (K, E) as a heatmap, labelled 'id · token ×count', the selected row boxed.
-
-    ``w`` holds only the shown rows (a window at large V), in the order of ``row_ids``.
-    """
-    k, e = w.shape
-    labels = [row_label(int(i), tokens[int(i)], int(counts[int(i)])) for i in row_ids]
-    text = _cell_text(w)
-    bound = float(np.abs(w).max()) if w.size else 1.0
-    shapes = []
-    for pos, i in enumerate(row_ids.tolist()):
-        color = SELECT_COLOR if selected == i else PAD_COLOR if i == pad_id else UNK_COLOR if i == unk_id else None
-        if color is not None and (selected == i or counts[i]):
-            if selected == i:  # a dark frame under the red one: visible on red (negative) cells too
-                shapes.append(_box(pos, e, "#202124", 8))
-            shapes.append(_box(pos, e, color, 4 if selected == i else 2))
-    heat = dict(type="heatmap", z=typed_array(w), x=[f"e{j}" for j in range(e)], y=labels, text=text,
-                texttemplate="%{text}" if text is not None else None, colorscale="RdBu", zmid=0,
-                zmin=-bound or -1, zmax=bound or 1, colorbar=dict(thickness=12),
-                hovertemplate="%{y}<br>%{x} = %{z:.4f}<extra></extra>")
-    return go.Figure(data=[heat], layout=_layout(min(900, 120 + 28 * k), title, shapes=shapes,
-                                                   yaxis=dict(autorange="reversed", type="category")))
-
-
-def output_heatmap(vectors: np.ndarray, tokens: list[str], ids: list[int], selected_t: int | None, title: str) -> go.Figure:
-    """One sentence's (T, E) output: row t is W[ids[t]]."""
-    t, e = vectors.shape
-    labels = [f"t={j} · {tok} → {i}" for j, (tok, i) in enumerate(zip(tokens, ids))]
-    text = _cell_text(vectors)
-    bound = float(np.abs(vectors).max()) or 1.0
-    shapes = [_box(selected_t, e, SELECT_COLOR, 4)] if selected_t is not None and 0 <= selected_t < t else []
-    heat = dict(type="heatmap", z=typed_array(vectors), x=[f"e{j}" for j in range(e)], y=labels, text=text,
-                texttemplate="%{text}" if text is not None else None, colorscale="RdBu", zmid=0,
-                zmin=-bound, zmax=bound, showscale=False)
-    return go.Figure(data=[heat], layout=_layout(min(600, 90 + 30 * t), title, shapes=shapes,
-                                                 yaxis=dict(autorange="reversed", type="category")))
 
 
 def loss_curve(losses: list[float], title: str, axis_titles: tuple[str, str] = ("step", "loss")) -> go.Figure:
