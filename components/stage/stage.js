@@ -1065,18 +1065,20 @@ function fillIds(st, d) {
   const b = d.out && Number.isInteger(d.out.b) ? d.out.b : 0;
   const t = ids.length ? Math.max(...ids.map((r) => r.length)) : 0;
   const grid = el("div", "idgrid", p);
-  grid.style.gridTemplateColumns = `auto repeat(${t}, minmax(0, 1fr))`;
+  const shown = idColumns(st, p, ids, t);
+  grid.style.gridTemplateColumns = `auto repeat(${shown}, minmax(0, 1fr))` + (shown < t ? " auto" : "");
   // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em).
   const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8, 58, d.present ? 120 : 96);
   grid.style.setProperty("--cellh", cellH + "px");
   const corner = el("div", "idh", grid, "");
-  for (let j = 0; j < t; j++) el("div", "idh", grid, "t=" + j);
+  for (let j = 0; j < shown; j++) el("div", "idh", grid, "t=" + j);
+  if (shown < t) el("div", "idh idmore", grid, `\u2026 +${t - shown}`);
   const addRow = (i) => {
     const row = ids[i];
     const rh = el("div", "idh rowh" + (i === b ? " cur" : ""), grid, "b=" + i);
     rh.setAttribute("data-b", String(i));
     const typed = (Array.isArray(d.sentences) && d.sentences[i]) || [];
-    for (let j = 0; j < t; j++) {
+    for (let j = 0; j < shown; j++) {
       const id = row[j];
       const c = el("div", "idcell" + (i === b ? " cur" : ""), grid);
       if (id === undefined) continue;
@@ -1091,6 +1093,7 @@ function fillIds(st, d) {
       el("div", "idtok", c, tok);
       if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
     }
+    if (shown < t) el("div", "idh idmore", grid, "\u2026");
   };
   // Only the rows the panel shows are built (a batch of 256 sentences is thousands of cells): rows are
   // added until the grid reaches past the panel's bottom, which clips the rest, and the current row
@@ -1121,8 +1124,38 @@ function fillIds(st, d) {
     el("span", "seltok", line, `${sel} · ${tokenOf(d, sel)}`);
     el("span", "selmath", line, `W[${sel}, :] = out[${b}, ${where.join(", ")}]`);
   }
-  fitText(p, ".idtok, .idtyped, .selmath");
-  requestAnimationFrame(() => fitText(p, ".idtok, .idtyped, .selmath")); // again once every panel has its width
+  const fit = () => {
+    fitText(p, ".idnum, .idtok, .idtyped, .selmath");
+    // Every id at one size, that of the longest: a short id set larger would read as more important.
+    const nums = [...p.querySelectorAll(".idnum")];
+    const least = Math.min(...nums.map((n) => parseFloat(n.style.fontSize) || Infinity));
+    if (isFinite(least)) for (const n of nums) n.style.fontSize = least + "px";
+  };
+  fit();
+  requestAnimationFrame(fit); // again once every panel has its width
+}
+
+// How many of the T columns of the id matrix are shown: all of them when each can be as wide as its
+// widest id at MIN_ID_FS px (the numbers shrink to fit, down to that size) and its "t=j" header;
+// else as many as fit beside a "… +k" column, as W does with its columns. Fifty columns of five-digit
+// ids in a third of a projector's width would otherwise print over each other.
+const MIN_ID_FS = 13;
+const ID_GAP = 6; // px: .idgrid's gap
+function idColumns(st, p, ids, t) {
+  if (t <= 1) return t;
+  let maxId = 0, rows = 0;
+  for (const r of ids) { rows += 1; for (const v of r) if (v > maxId) maxId = v; }
+  const cs = getComputedStyle(p);
+  const fs = parseFloat(cs.getPropertyValue("--fs")) || 15;
+  const ctx = (st.measure = st.measure || document.createElement("canvas").getContext("2d"));
+  const width = (text, size, weight) => { ctx.font = `${weight} ${size}px ${cs.fontFamily}`; return ctx.measureText(text).width; };
+  const zeros = (n) => String(n).replace(/\d/g, "0");
+  const cell = Math.max(width(zeros(maxId), MIN_ID_FS, 700), width("t=" + zeros(t - 1), fs * 0.8, 400)) + 14; // padding and border
+  const rowHead = width("b=" + zeros(Math.max(0, rows - 1)), fs * 0.8, 400) + 4;
+  const room = p.clientWidth - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0) - rowHead - ID_GAP;
+  if (t * (cell + ID_GAP) - ID_GAP <= room) return t;
+  const more = width(`\u2026 +${t}`, fs * 0.8, 400) + ID_GAP;
+  return clamp(Math.floor((room - more + ID_GAP) / (cell + ID_GAP)), 1, t);
 }
 
 function fillOut(st, d) {

@@ -5,6 +5,7 @@ play (1: Play through `frames` intermediate steps per update), frames, sps (step
 height (px), view (stage|plotly: the same points as a plain st.plotly_chart, for the benchmark),
 auto (1, with play=1: a timed fragment sends the next frames on its own, as Play in an app would),
 rows and cur (lookup: a batch of `rows` sentences, the output showing sentence `cur`, an even number),
+cols (lookup: every sentence `cols` tokens long, its ids repeated),
 selected (the id selected until the stage sends one).
 The "next" button advances one step (with play=1, `frames` steps); the text "selected=<id>" shows the state the stage sent back.
 """
@@ -58,6 +59,12 @@ def draw(step: int) -> None:
         data["sentences"] = [data["sentences"][i % 2] for i in range(rows)]
         cur = int(q.get("cur", "0"))
         data["out"]["b"] = cur if 0 <= cur < rows and cur % 2 == 0 else 0
+    if mode == "lookup" and int(q.get("cols", "0")) > 0:
+        cols = int(q["cols"])
+        data["ids"] = [[row[j % len(row)] for j in range(cols)] for row in data["ids"]]
+        data["sentences"] = [[toks[j % len(toks)] for j in range(cols)] for toks in data["sentences"]]
+        b = data["out"]["b"]
+        data["out"]["values"] = [data["out"]["values"][j % len(data["out"]["values"])] for j in range(cols)]
     if view == "plotly":
         import plotly.graph_objects as go
 

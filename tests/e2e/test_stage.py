@@ -386,6 +386,33 @@ def test_a_hollow_ring_answers_on_its_whole_disc(open_stage, light_url):
     assert "hl" in classes(page, f".wrow[data-token='{token}']")[0]
 
 
+@pytest.mark.parametrize("cols", [3, 50])
+def test_the_id_matrix_shows_the_columns_that_fit_and_says_how_many_more(open_stage, light_url, cols):
+    """Fifty tokens a sentence in a third of a projector's width: the columns that fit, every id whole
+    and on one line, and "… +k" for the rest; three columns all fit."""
+    page = open_stage(light_url, f"lang=en&mode=lookup&cols={cols}&rows=6", 1280, 720)
+    got = page.locator(STAGE).evaluate("""(root) => {
+        const grid = root.querySelector('.idgrid');
+        const heads = [...grid.querySelectorAll('.idh:not(.rowh)')].map(h => h.textContent).filter(Boolean);
+        const first = [...grid.querySelectorAll('.idcell[data-b="0"]')];
+        const cut = [...grid.querySelectorAll('.idnum')].filter(n => {
+            const c = n.closest('.idcell').getBoundingClientRect(), r = document.createRange();
+            r.selectNodeContents(n);
+            const t = r.getBoundingClientRect();
+            return t.left < c.left || t.right > c.right || t.height > 1.6 * parseFloat(getComputedStyle(n).fontSize);
+        }).length;
+        const sizes = new Set([...grid.querySelectorAll('.idnum')].map(n => getComputedStyle(n).fontSize));
+        return {heads, shown: first.length, cut, sizes: sizes.size};
+    }""")
+    more = [h for h in got["heads"] if h.startswith("… +")]  # the header's; each row ends in a plain "…"
+    if cols == 3:
+        assert got["shown"] == 3 and not more, got
+    else:
+        assert 1 <= got["shown"] < 50 and more == [f"… +{50 - got['shown']}"], got
+        assert got["heads"][:got["shown"]] == [f"t={j}" for j in range(got["shown"])]
+    assert got["cut"] == 0 and got["sizes"] == 1, got
+
+
 @pytest.mark.parametrize("size", [(1280, 720), (1440, 900), NARROW])
 @pytest.mark.parametrize("mode", ["train", "lookup"])
 def test_every_panel_is_inside_the_stage_at_the_apps_height(open_stage, light_url, size, mode):
