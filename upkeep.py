@@ -25,9 +25,10 @@ The first call also fixes two of glibc's malloc thresholds (``mallopt``): a bloc
 TRIM_THRESHOLD (32 MiB) gives it back at ``free``. By default glibc raises both after a large
 mapped block is freed, up to 32 and 64 MiB, and a script thread's heap then keeps up to 64 MiB free
 at its top, which ``malloc_trim(0)`` does not give back (it trims only the main heap's top).
-Lower thresholds give back more but cost every Step that allocates blocks above them fresh pages:
-at 16/32 MiB a 100k Step touches ~6,000 more pages (~25 MB) than with glibc's defaults, at
-1/4 MiB ~15,000; a chapter-sized click allocates no block that large (bench/bench_rss.py).
+Lower thresholds give back more but cost a Step that allocates blocks above them fresh pages: at
+16/32 MiB a 100k Step takes ~7,500 more page faults than with glibc's defaults (~8 % more of its
+thread's CPU time), at 1/4 MiB ~15,000 (~25 %); a chapter-sized click allocates no block that
+large (``bench/bench_rss.py --faults``; bench_load.py's CPU time per click).
 
 Before the thread starts, the objects alive then (the imported modules: torch, numpy, Streamlit,
 ~450,000 objects the collector tracks) are moved out of the collector's sight (``gc.freeze``).
@@ -139,7 +140,7 @@ def _release_gone(mgr, watched: dict) -> None:
 
 def _loop() -> None:
     trim = _glibc("malloc_trim")
-    watched: dict = {}  # session id → weak reference: sessions seen waiting for their tab
+    watched: dict = {}  # session id → weak reference: every session seen, until it is gone
     while True:
         time.sleep(PERIOD_S)
         mgr = _session_manager()
