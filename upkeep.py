@@ -7,6 +7,29 @@ every run: it cost 150–300 ms a click), and glibc keeps freed pages unless ask
 One daemon thread per server process collects and trims every PERIOD_S seconds. It holds no
 session's data. bench/bench_rss.py measures the effect.
 
+A dropped session can outlive its drop: Streamlit's message flush loop (``Runtime._loop_coroutine``)
+keeps the last session it flushed in a loop variable until another session sends something, and
+that session's widget callbacks and fragments hold its explorer. On a server where nobody else
+does anything, a closed 100k tab then kept its gigabyte indefinitely. So the thread also finds the
+sessions that can never run again (closed, or disconnected for longer than
+``disconnectedSessionTTL``: Streamlit no longer resumes it, whether or not it has dropped it from
+its store yet) and gives back what they hold (`release_state`): each lab's tensors are emptied in place
+(`core.training.Lab.release`), so the memory is freed whoever still refers to the lab, and the
+session's state, widget callbacks and fragments are cleared. A connected session, a session that
+can still reconnect and a session whose script is still running are never touched.
+This reads Streamlit's private session manager (Streamlit is pinned, requirements.txt): where it
+is not as expected the thread releases nothing and goes on collecting and trimming.
+
+The first call also fixes two of glibc's malloc thresholds (``mallopt``): a block of MMAP_THRESHOLD
+(16 MiB) or more is mapped on its own and unmapped when freed, and a heap whose free top exceeds
+TRIM_THRESHOLD (32 MiB) gives it back at ``free``. By default glibc raises both after a large
+mapped block is freed, up to 32 and 64 MiB, and a script thread's heap then keeps up to 64 MiB free
+at its top, which ``malloc_trim(0)`` does not give back (it trims only the main heap's top).
+Lower thresholds give back more but cost a Step that allocates blocks above them fresh pages: at
+16/32 MiB a 100k Step takes ~7,500 more page faults than with glibc's defaults (~8 % more of its
+thread's CPU time), at 1/4 MiB ~15,000 (~25 %); a chapter-sized click allocates no block that
+large (``bench/bench_rss.py --faults``; bench_load.py's CPU time per click).
+
 Before the thread starts, the objects alive then (the imported modules: torch, numpy, Streamlit,
 ~450,000 objects the collector tracks) are moved out of the collector's sight (``gc.freeze``).
 They live as long as the process, and without this every full collection walked them all: a
@@ -20,23 +43,109 @@ import ctypes
 import gc
 import threading
 import time
+import weakref
+
+from core.explorer import Explorer
 
 PERIOD_S = 10.0
 THREAD_NAME = "embedding-explorer-upkeep"
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc's malloc.h)
+MMAP_THRESHOLD = 16 << 20
+TRIM_THRESHOLD = 32 << 20
 
 
-def _trim():
-    """glibc's malloc_trim, or None where the C library has none (macOS, Windows, musl)."""
+def _glibc(name: str):
+    """glibc's function ``name``, or None where the C library has none (macOS, Windows, musl)."""
     try:
-        return ctypes.CDLL("libc.so.6").malloc_trim
+        return getattr(ctypes.CDLL("libc.so.6"), name)
     except (OSError, AttributeError):
         return None
 
 
+def _fix_malloc_thresholds() -> None:
+    mallopt = _glibc("mallopt")
+    if mallopt is not None:
+        mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+        mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+
+
+def release_state(state) -> int:
+    """Give back what a session's state holds, for a session that will never run again: every
+    explorer's lab releases its tensors, then the state, its widget values and its widget callbacks
+    (whose arguments hold the explorer) are cleared. Returns the number of labs released.
+
+    A state cleared this way that did run again would start afresh: session.explorer builds a new
+    explorer when it finds none."""
+    labs = 0
+    for key in list(state):
+        try:
+            value = state[key]
+        except (KeyError, TypeError, ValueError):  # a widget value Streamlit cannot read back: not an explorer
+            continue
+        if isinstance(value, Explorer) and value.lab.model is not None:
+            value.lab.release()
+            labs += 1
+    state.clear()
+    try:
+        state._new_widget_state.widget_metadata.clear()  # Streamlit private: callbacks and their args
+    except AttributeError:
+        pass
+    return labs
+
+
+def _session_manager():
+    """Streamlit's session manager, or None (no server: AppTest, a bare script). Private API."""
+    try:
+        from streamlit.runtime import Runtime
+
+        return Runtime.instance()._session_mgr if Runtime.exists() else None
+    except (ImportError, AttributeError, RuntimeError):
+        return None
+
+
+def _gone_sessions(mgr, watched: dict) -> list:
+    """The sessions that will never run again, among those seen before (``watched``: session id →
+    weak reference, kept by the caller between calls).
+
+    Every session seen connected or waiting for its tab is watched; once it is neither connected
+    nor resumable from the store (its TTL passed, or Streamlit dropped or closed it), nothing can
+    run it again. Read under the manager's storage lock, which a reconnection holds while it moves
+    a session from the store to the connected ones, so no reconnecting session looks gone. Private
+    API (Streamlit 1.67): any surprise raises, and the caller then releases nothing.
+    """
+    with mgr._storage_lock:
+        alive = {info.session.id: info.session for info in mgr.list_active_sessions()}
+        alive.update((info.session.id, info.session) for info in mgr._session_storage.list())
+    for sid, session in alive.items():
+        watched.setdefault(sid, weakref.ref(session))
+    gone = []
+    for sid, ref in list(watched.items()):
+        session = ref()
+        if session is None:  # collected: nothing to give back
+            del watched[sid]
+        elif sid not in alive and session._scriptrunner is None:  # a script still running finishes first
+            gone.append(session)
+            del watched[sid]
+    return gone
+
+
+def _release_gone(mgr, watched: dict) -> None:
+    try:
+        for session in _gone_sessions(mgr, watched):
+            release_state(session.session_state)
+            session._fragment_storage.clear()  # Streamlit private: the fragments' closures
+    except Exception:  # noqa: BLE001 - Streamlit's internals not as expected: collect and trim only
+        watched.clear()
+
+
 def _loop() -> None:
-    trim = _trim()
+    trim = _glibc("malloc_trim")
+    watched: dict = {}  # session id → weak reference: every session seen, until it is gone
     while True:
         time.sleep(PERIOD_S)
+        mgr = _session_manager()
+        if mgr is not None:
+            _release_gone(mgr, watched)
         gc.collect()
         if trim is not None:
             trim(0)
@@ -45,8 +154,10 @@ def _loop() -> None:
 def start_once() -> None:
     """Start the upkeep thread unless this process already runs it (every script run calls this).
     The first call also freezes what the process holds then: page.py calls this first, before any
-    session builds a lab, so nothing of a session that could become garbage is frozen."""
+    session builds a lab, so nothing of a session that could become garbage is frozen. It fixes
+    glibc's malloc thresholds too."""
     if not any(t.name == THREAD_NAME for t in threading.enumerate()):
+        _fix_malloc_thresholds()
         gc.collect()
         gc.freeze()
         threading.Thread(target=_loop, name=THREAD_NAME, daemon=True).start()

@@ -2,8 +2,9 @@
 
     python bench/bench_rss.py --variants as_is           # the app as shipped (~2.5 min, ~1.5 GB)
     python bench/bench_rss.py --variants as_is_probe     # the same, with the server's own figures at each moment
-    python bench/bench_rss.py --variants as_is,as_is_mallopt,as_is_blas1   # side by side (~3 min, ~1.5 GB per server)
+    python bench/bench_rss.py --variants as_is,as_is_glibc,as_is_gemm   # side by side (~3 min, ~1.5 GB per server)
     python bench/bench_rss.py --churn none         # nobody else Steps, opens or closes a tab after the close
+    python bench/bench_rss.py --faults             # what glibc's thresholds cost a 100k Step (no server, ~1 min)
 
 For each variant, its own server (all started at once, measured on the same timeline):
 
@@ -24,27 +25,43 @@ default is 120) so that the tab can reconnect, and drops an expired one only whe
 is next written (another tab disconnecting); the dropped session's objects are in reference cycles,
 which only a full collection frees (the app turns Streamlit's post-run ``gc.collect(2)`` off), and
 glibc may keep freed heap pages: upkeep.py's thread runs ``gc.collect()`` and ``malloc_trim(0)``
-every 10 s. The variants:
+every 10 s. Streamlit's message flush loop keeps the last session it flushed alive (see
+``as_is_release`` below), so the same thread also empties the labs of every session that can never
+run again (closed, or disconnected past the TTL) in place (``Lab.release``) and clears that
+session's state, callbacks and fragments. What then stayed was allocator memory, found with the
+probe's table of mappings: numpy's OpenBLAS keeps a 32 MB work buffer per thread once a
+(V, E) @ (E, k) product has packed a 100k table into it (~65 MB), so ``Frame.transform`` takes one
+matrix-vector product per axis; and glibc's dynamic thresholds let a script thread's heap keep up
+to 64 MB free at its top, so upkeep.py fixes them (16 MiB mmap, 32 MiB trim). The variants:
 
-- ``as_is``: the app as it ships (TTL 30 s, upkeep.py's thread).
+- ``as_is``: the app as it ships (TTL 30 s, upkeep.py's thread and thresholds).
 - ``as_is_probe``: the same, run through a wrapper with a probe thread that, when asked, reports
   the server's own figures: RSS split into anonymous and file-backed memory (/proc/self/smaps_rollup),
   glibc's heap (``mallinfo2``: in use, free but kept, mmapped chunks), the bytes of live torch
   storages, modules imported, objects the collector tracks, Lab objects alive, and the sessions in
   Streamlit's store; with ``--traced`` also tracemalloc's Python and numpy allocations (the server
-  then runs with ``PYTHONTRACEMALLOC=1``: slower, and the traces take memory of their own).
+  then runs with ``PYTHONTRACEMALLOC=1``: slower, and the traces take memory of their own). It also
+  lists the anonymous mappings that grew most from "before" to the last "after" (start, size,
+  whether 64 MB-aligned like glibc's thread heaps): the OpenBLAS buffers were two new 32 MiB
+  mappings, fully touched.
+
+- ``as_is_glibc``: the shipped app with glibc's own (dynamic) malloc thresholds: upkeep.py's
+  ``mallopt`` turned off in a wrapper.
+- ``as_is_mallopt_1m``: thresholds of 1 MiB (mmap) and 4 MiB (trim) instead of 16 and 32 MiB: a
+  little more memory back, but a 100k Step then maps and touches fresh pages for every block of a
+  MiB or more. ``--faults`` counts them: a 100k Step (and its picture) in one thread, per setting,
+  in a process of its own, the page faults and CPU time of each (a chapter-sized Step allocates
+  no block that large; ``bench_load.py`` gives a click's CPU time in a class).
+- ``as_is_arena1``, ``as_is_arena2``, ``as_is_arena1_1m``: glibc's ``M_ARENA_MAX`` 1 or 2 (fewer
+  thread heaps; the last with the 1/4 MiB thresholds), set at the first run; ``as_is_env_arena2``:
+  ``MALLOC_ARENA_MAX=2`` in the server's environment. None gave anything back (arena1/2: more stayed).
+- ``as_is_gemm``: ``Frame.transform`` as one (V, E) @ (E, k) product, as before it took one
+  matrix-vector product per axis (the OpenBLAS buffers stay); ``as_is_gemm_glibc``: that and
+  glibc's own thresholds, i.e. the allocator side as it was before both changes.
 
 - ``as_is_blas1``: the shipped app with numpy's BLAS (OpenBLAS) held to one thread
-  (``threadpoolctl.threadpool_limits(1, "blas")`` once per process, in a wrapper). Projecting a
-  100,000 × 300 table onto its axes runs OpenBLAS on every core, and OpenBLAS keeps a ~32 MB work
-  buffer per thread it used for the life of the process.
-
-- ``as_is_mallopt``: the shipped app with glibc's malloc thresholds fixed at process start
-  (``mallopt``: ``M_MMAP_THRESHOLD`` 1 MiB, ``M_TRIM_THRESHOLD`` 4 MiB, in a wrapper). By default
-  glibc raises both after a large mmapped block is freed (up to 32 MB and 64 MB), so a script
-  thread's arena can then keep up to 64 MB of free memory at its top, which neither ``free`` nor
-  ``malloc_trim(0)`` gives back (malloc_trim releases free chunks in the bins, not a thread
-  arena's top).
+  (``threadpoolctl.threadpool_limits(1, "blas")`` once per process, in a wrapper): one work buffer
+  instead of one per OpenBLAS thread.
 
 Variants from before upkeep.py (each now also runs the app's own upkeep thread; the ``ttl10…``
 ones override the shipped TTL):
@@ -60,14 +77,15 @@ ones override the shipped TTL):
   disconnects.
 - ``as_is_reap_gc_trim``: the same thread at the shipped TTL (30 s).
 - ``as_is_release``: as ``as_is_reap_gc_trim``, and the thread also empties each dropped session's
-  state and its widgets' callbacks (``info.session._session_state.clear()`` and its
+  state and its widgets' callbacks (what upkeep.py now does, with the labs emptied in place too) (``info.session._session_state.clear()`` and its
   ``_new_widget_state.widget_metadata``, private: a callback's ``args`` or closure holds the explorer). Streamlit's message flush loop
   (``Runtime._loop_coroutine``: ``for active_session_info in …``) keeps the last session it flushed
   in its loop variable until another session's messages are flushed, so a session dropped from the
   store can stay alive, lab and all, on a server where nobody else is doing anything.
 
-The thread and probe variants run app.py through a wrapper script written to a temporary folder
-(the app is not changed); the wrapper starts its thread once per process.
+The thread, probe and allocator variants run app.py through a wrapper script written to a
+temporary folder (the app is not changed); the wrapper starts its thread, or sets what it sets,
+once per process.
 """
 
 from __future__ import annotations
@@ -148,7 +166,7 @@ def _snapshot():
     out["modules"] = len(sys.modules)
     # anonymous memory by kind of mapping: glibc's main heap, mappings of 8 MB or more (glibc's
     # per-thread arenas are 64 MB ones; the kernel merges adjacent 1 MiB pymalloc arenas), smaller ones
-    kinds, cur = {{"anon_heap": 0, "anon_big": 0, "anon_small": 0, "anon_other": 0}}, None
+    kinds, cur, maps = {{"anon_heap": 0, "anon_big": 0, "anon_small": 0, "anon_other": 0}}, None, []
     for line in open("/proc/self/smaps"):
         parts = line.split()
         if parts and "-" in parts[0] and len(parts) >= 5 and ":" in parts[3]:
@@ -156,9 +174,12 @@ def _snapshot():
             name = parts[5] if len(parts) > 5 else ""
             cur = ("anon_heap" if name == "[heap]" else "anon_other" if name else
                    "anon_big" if b - a >= 8 << 20 else "anon_small")
+            maps.append([a, b - a, 0, name])
         elif parts and parts[0] == "Anonymous:" and cur:
             kinds[cur] += int(parts[1]) * 1024
+            maps[-1][2] = int(parts[1]) * 1024
     out.update(kinds)
+    out["maps"] = [m for m in maps if m[2] >= 256 << 10]  # (start, size, anonymous bytes, name): what grew where
     # pymalloc (Python's allocator for objects up to 512 bytes): its arenas, from the interpreter itself
     import tempfile
     with tempfile.TemporaryFile("w+") as f:
@@ -299,25 +320,61 @@ if not getattr(sys, "_bench_blas1", False):
 runpy.run_path(ROOT + "/app.py", run_name="__bench_app__")
 '''
 
-MALLOPT_WRAPPER = '''"""app.py as shipped, with glibc's malloc thresholds fixed (bench/bench_rss.py)."""
+MALLOPT_WRAPPER = '''"""app.py with glibc's malloc settings of the variant instead of upkeep.py's (bench/bench_rss.py): {doc}."""
 import sys, ctypes, runpy
 ROOT = {root!r}
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
-if not getattr(sys, "_bench_mallopt", False):
+PARAMS = {params!r}  # None: upkeep.py's own
+if not getattr(sys, "_bench_mallopt", False) and PARAMS is not None:
+    import upkeep
     libc = ctypes.CDLL("libc.so.6")
-    libc.mallopt(-3, {mmap})  # M_MMAP_THRESHOLD: blocks this large are mmapped, and unmapped when freed
-    libc.mallopt(-1, {trim})  # M_TRIM_THRESHOLD: a heap's free top above this goes back at free()
+    upkeep._fix_malloc_thresholds = lambda: [libc.mallopt(param, value) for param, value in PARAMS]
     sys._bench_mallopt = True
+{patch}
 runpy.run_path(ROOT + "/app.py", run_name="__bench_app__")
 '''
+
+# Frame.transform as one (V, E) @ (E, k) product, as it was before it took one matrix-vector
+# product per axis: numpy's OpenBLAS packs such a product into its per-thread work buffers, 32 MB
+# each, and keeps them for the life of the process.
+GEMM_PATCH = '''
+import numpy as np
+import core.projection as _projection
+
+
+def _transform(self, w):
+    w = np.asarray(w, dtype=np.float32)
+    return w @ self.axes.T.astype(np.float32) - (self.mean @ self.axes.T).astype(np.float32)
+
+
+_projection.Frame.transform = _transform
+'''
+
+# glibc's mallopt parameters (malloc.h); "shipped": upkeep.py's own
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8
+MALLOPTS = {
+    "shipped": None,
+    "glibc": (),
+    "1m": ((M_MMAP_THRESHOLD, 1 << 20), (M_TRIM_THRESHOLD, 4 << 20)),
+    "arena1": ((M_ARENA_MAX, 1),),
+    "arena2": ((M_ARENA_MAX, 2),),
+    "arena1_1m": ((M_ARENA_MAX, 1), (M_MMAP_THRESHOLD, 1 << 20), (M_TRIM_THRESHOLD, 4 << 20)),
+}
 
 TTL10 = ["--server.disconnectedSessionTTL", "10"]
 VARIANTS = {
     "as_is": ([], None),
     "as_is_probe": ([], {"probe": True}),
     "as_is_blas1": ([], {"blas1": True}),
-    "as_is_mallopt": ([], {"mallopt": True}),
+    "as_is_glibc": ([], {"mallopt": "glibc"}),
+    "as_is_mallopt_1m": ([], {"mallopt": "1m"}),
+    "as_is_arena1": ([], {"mallopt": "arena1"}),
+    "as_is_arena2": ([], {"mallopt": "arena2"}),
+    "as_is_arena1_1m": ([], {"mallopt": "arena1_1m"}),
+    "as_is_env_arena2": ([], {"env": {"MALLOC_ARENA_MAX": "2"}}),
+    "as_is_gemm": ([], {"mallopt": "shipped", "gemm": True}),
+    "as_is_gemm_glibc": ([], {"mallopt": "glibc", "gemm": True}),
     "ttl10": (TTL10, None),
     "ttl10_postgc": (TTL10 + ["--runner.postScriptGC", "true"], None),
     "ttl10_gc": (TTL10, {"trim": False}),
@@ -330,11 +387,16 @@ VARIANTS = {
 
 
 def script_for(janitor: dict | None, tmp: Path, period: int) -> Path:
-    if janitor is None:
+    if janitor is None or set(janitor) == {"env"}:
         return ROOT / "app.py"
     if janitor.get("mallopt"):
-        path = tmp / "app_mallopt.py"
-        path.write_text(MALLOPT_WRAPPER.format(root=str(ROOT), mmap=1 << 20, trim=4 << 20))
+        params = MALLOPTS[janitor["mallopt"]]
+        path = tmp / f"app_mallopt_{janitor['mallopt']}{'_gemm' if janitor.get('gemm') else ''}.py"
+        doc = ("upkeep.py's thresholds" if params is None else
+               ", ".join([f"mallopt({p}, {v})" for p, v in params] or ["glibc's own thresholds"]))
+        doc += ", Frame.transform as one matrix product" if janitor.get("gemm") else ""
+        path.write_text(MALLOPT_WRAPPER.format(root=str(ROOT), params=params, doc=doc,
+                                               patch=GEMM_PATCH if janitor.get("gemm") else ""))
         return path
     if janitor.get("blas1"):
         path = tmp / "app_blas1.py"
@@ -439,6 +501,20 @@ def print_probe(name: str, snaps: dict, rss_after_why: int | None = None) -> Non
     if not snaps:
         return
     labels = list(snaps)
+    first, last = snaps[labels[0]].get("maps"), snaps[labels[-1]].get("maps")
+    if first is not None and last is not None:
+        print(f"\n{name}: the anonymous mappings that grew most from {labels[0]} to {labels[-1]} "
+              "(glibc's thread arenas are 64 MB-aligned heaps of at most 64 MB; a thread's stack is 8 MB)\n")
+        before = {m[0]: m[2] for m in first}
+        grew = sorted(((m[2] - before.get(m[0], 0), m) for m in last), key=lambda g: -g[0])
+        rows = [[hex(m[0]), fmt_bytes(m[1]), "yes" if m[0] % (64 << 20) == 0 else "", fmt_bytes(before.get(m[0], 0)),
+                 fmt_bytes(m[2]), f"{d / 1e6:+.1f} MB", m[3] or "–"] for d, m in grew[:14] if d > 0]
+        gone = sum(v for a, v in before.items() if a not in {m[0] for m in last})
+        print(table(["start", "size", "64 MB-aligned", f"anon {labels[0]}", f"anon {labels[-1]}", "grew", "name"], rows))
+        print(f"\nin all: {sum(d for d, _ in grew if d > 0) / 1e6:+.1f} MB grew, "
+              f"{sum(d for d, _ in grew if d < 0) / 1e6:+.1f} MB shrank, {gone / 1e6:.1f} MB of mappings gone")
+        for label in labels:
+            snaps[label].pop("maps", None)
     rows = []
     for key, title in PROBE_ROWS:
         if any(isinstance(snaps[label].get(key), (int, float)) for label in labels):
@@ -456,6 +532,57 @@ def print_probe(name: str, snaps: dict, rss_after_why: int | None = None) -> Non
               + "; ".join(f"{fmt_bytes(b)} {where}" for where, b in last["traced_top"][:6]))
 
 
+FAULTS_SCRIPT = r'''
+import ctypes, resource, sys, threading, time
+sys.path.insert(0, {root!r})
+import torch
+from assets import presets
+from core.explorer import Explorer
+torch.set_num_threads(1)  # as page.py sets it
+libc = ctypes.CDLL("libc.so.6")
+for param, value in {params!r}:
+    libc.mallopt(param, value)
+ex = Explorer.from_preset(presets.load("large"))
+ex.picture(2)
+faults, cpu = [], []
+
+def steps():
+    for _ in range({steps}):
+        f0, t0 = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt, time.thread_time()
+        ex.step()
+        ex.picture(2)
+        cpu.append(time.thread_time() - t0)
+        faults.append(resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - f0)
+
+t = threading.Thread(target=steps)  # a script thread of its own, as Streamlit runs each run
+t.start()
+t.join()
+print(sorted(faults[2:])[len(faults[2:]) // 2], sorted(cpu[2:])[len(cpu[2:]) // 2])
+'''
+
+
+def faults(steps: int = 8) -> None:
+    """Page faults and CPU time of a 100k Step under each of glibc's threshold settings (``--faults``)."""
+    import subprocess
+
+    print(f"# bench_rss --faults: a 100k × 300 Step and its picture, median of steps 3–{steps}, "
+          f"one process per setting\n\n{machine_note()}\n")
+    settings = {"glibc's own (dynamic)": (), "upkeep.py's (16 MiB mmap, 32 MiB trim)":
+                ((M_MMAP_THRESHOLD, 16 << 20), (M_TRIM_THRESHOLD, 32 << 20)), "1 MiB mmap, 4 MiB trim":
+                MALLOPTS["1m"]}
+    rows = []
+    for name, params in settings.items():
+        out = subprocess.run([sys.executable, "-c", FAULTS_SCRIPT.format(root=str(ROOT), params=params, steps=steps)],
+                             capture_output=True, text=True, timeout=600)
+        if out.returncode:
+            rows.append([name, "–", "error: " + out.stderr.strip().splitlines()[-1][:120]])
+            continue
+        n, cpu = out.stdout.split()[-2:]
+        rows.append([name, n, f"{float(cpu) * 1e3:.0f}"])
+    print(table(["malloc thresholds", "minor page faults per Step", "CPU ms per Step"], rows))
+    print(f"\n{machine_note()}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variants", default="as_is,as_is_probe",
@@ -468,7 +595,11 @@ def main() -> None:
                     help="after the close, every 10 s: the bystander Steps and a tab passes (both), only the Step, or nothing")
     ap.add_argument("--traced", action="store_true",
                     help="the probe variant's server runs with tracemalloc (PYTHONTRACEMALLOC=1: slower, and its traces take memory)")
+    ap.add_argument("--faults", action="store_true",
+                    help="no server: page faults and CPU time of a 100k Step under glibc's own and upkeep.py's thresholds")
     args = ap.parse_args()
+    if args.faults:
+        return faults()
     need_websockets()
     names = [v for v in args.variants.split(",") if v]
     unknown = set(names) - set(VARIANTS)
@@ -486,8 +617,8 @@ def main() -> None:
             for n in names:
                 extra, janitor = VARIANTS[n]
                 probe = bool(janitor and janitor.get("probe"))
-                servers[n] = StreamlitServer(script_for(janitor, Path(tmp), args.period), extra=extra,
-                                             env={"PYTHONTRACEMALLOC": "1"} if probe and args.traced else None)
+                env = dict((janitor or {}).get("env", {}), **({"PYTHONTRACEMALLOC": "1"} if probe and args.traced else {}))
+                servers[n] = StreamlitServer(script_for(janitor, Path(tmp), args.period), extra=extra, env=env or None)
                 probes[n] = Path(tmp) / "probe" if probe else None
 
             async def go():

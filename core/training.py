@@ -385,6 +385,25 @@ class Lab:
         self.snapshots[self.steps] = self.weight_numpy()
         self._measure()
 
+    def release(self) -> None:
+        """Give this lab's memory back for good: for a lab whose session is gone (upkeep.py).
+
+        Something may still refer to the lab after its session is dropped (a closure of that
+        session's page; Streamlit keeps the last session it flushed), so dropping references is
+        not enough: each parameter's data is replaced by an empty tensor in place, and the
+        gradients, optimizer state, snapshots, loaded weights, batch and admission ticket go. The
+        lab cannot be used afterwards.
+        """
+        for p in self.model.parameters():
+            p.grad = None
+            p.data = torch.empty(0, dtype=p.dtype)
+        self.optimizer.state.clear()
+        self.snapshots.clear()
+        self.events.clear()
+        self.model = self.optimizer = self.batch = self._targets = self._scratch = self.last = None
+        self._ticket = None  # its weak entry in ADMISSIONS goes with it
+        self._held = 0
+
     def snapshot_limit(self) -> int:
         """How many W snapshots fit the per-session budget (at least first and latest)."""
         v, e = self.weight.shape
