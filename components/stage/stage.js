@@ -394,19 +394,40 @@ function fillW(st, panel, d, train) {
   const gmax = grads && grads.length ? Math.max(...grads) || 1 : 1;
   const counts = Array.isArray(w.counts) ? w.counts : null;
   const present = !!d.present;
+  const withGrad = train && grads !== null;
+  const hasCount = !train && counts !== null;
+  // The same rows, columns, tokens and room as the last update (a Step, a Play tick): only the numbers,
+  // colours, gradient bars and marks change, so they are written into the cells already there. Building
+  // the grid again costs a few layouts of the panel (the rows' height, the columns that fit).
+  const digits = String(Math.floor(Math.abs(num(absmax)))).length;
+  const shape = JSON.stringify([train, present, st.dark, rows, e, withGrad, hasCount, d.pad, d.unk, digits,
+    rows.map((id) => tokenOf(d, id)), words(d, "w_title", "W"), words(d, "touched", ""), words(d, "pad_zero_grad", ""),
+    st.selected]); // a selected row that does not fit takes the last place: the rows built depend on it
+  const kept = panel._w;
+  if (kept && kept.shape === shape) {
+    kept.keyLo.textContent = "\u2212" + num(absmax).toFixed(2);
+    kept.keyHi.textContent = "+" + num(absmax).toFixed(2);
+    const gradCells = [];
+    for (const k of kept.rows) {
+      k.row.classList.toggle("touched", touched.has(String(k.id)));
+      paintCells(st, k.cells, values[k.r] || [], kept.plan, kept.plan.nums, absmax);
+      if (k.gc) fillGrad(d, k.gc, grads[k.r] || 0, gmax, k.role, kept.plan.nums, gradCells);
+      if (k.cnt) k.cnt.textContent = counts[k.r] ? String(counts[k.r]) : "";
+    }
+    fitGradText(kept.grid, gradCells);
+    return;
+  }
   panel.textContent = "";
   const title = el("div", "ptitle", panel);
   el("span", "", title, words(d, "w_title", "W"));
   const grid = el("div", "wgrid", panel);
-  const withGrad = train && grads !== null;
-  const hasCount = !train && counts !== null;
   const extra = (withGrad ? " minmax(4.6em, 0.9fr)" : "") + (hasCount ? " 2.4em" : "");
   const foot = el("div", "pfoot", panel);
   // The colour key sits in the footer, so the title keeps the whole width.
   const key = el("span", "heatkey", foot);
-  el("span", "", key, "\u2212" + num(absmax).toFixed(2));
+  const keyLo = el("span", "", key, "\u2212" + num(absmax).toFixed(2));
   el("span", "heatbar", key);
-  el("span", "", key, "+" + num(absmax).toFixed(2));
+  const keyHi = el("span", "", key, "+" + num(absmax).toFixed(2));
   if (train) {
     const t = el("span", "fitem", foot);
     el("span", "touchmark", t);
@@ -442,6 +463,7 @@ function fillW(st, panel, d, train) {
   const selRow = fit < rows.length ? rows.indexOf(st.selected) : -1;
   if (selRow >= fit) { built[fit - 1] = false; built[selRow] = true; }
   grid.dataset.rows = String(Math.min(fit, rows.length));
+  const kept_ = [];
   rows.forEach((id, r) => {
     if (!built[r]) return;
     const row = el("div", "wrow", grid);
@@ -453,32 +475,43 @@ function fillW(st, panel, d, train) {
     const lab = el("div", "wlab", row);
     el("span", "wid", lab, String(id));
     el("span", "wtok", lab, tokenOf(d, id));
-    fillCells(st, row, values[r] || [], plan, showNums, absmax);
-    if (withGrad) {
-      const g = grads[r] || 0;
-      const gc = el("div", "wgrad", row);
-      if (g === 0) {
-        // An exact zero: PAD's (always, hatched) or a row no batch looked up; never "0.00".
-        gc.classList.add("zero");
-        if (role === "pad") { gc.classList.add("padzero"); gc.title = words(d, "pad_zero_grad", ""); }
-        if (showNums || role === "pad") el("span", "gtext", gc, "0");
-      } else {
-        const bar = el("span", "gbar", gc);
-        bar.style.width = `calc((100% - 8px) * ${Math.max(0.06, g / gmax).toFixed(4)})`;
-        if (showNums) gradCells.push(el("span", "gtext", gc, sig(g, 2)));
-      }
-    }
-    if (hasCount) el("div", "wcnt", row, counts[r] ? String(counts[r]) : "");
+    const cells = fillCells(st, row, values[r] || [], plan, showNums, absmax);
+    const gc = withGrad ? el("div", "wgrad", row) : null;
+    if (gc) fillGrad(d, gc, grads[r] || 0, gmax, role, showNums, gradCells);
+    const cnt = hasCount ? el("div", "wcnt", row, counts[r] ? String(counts[r]) : "") : null;
+    kept_.push({ id, r, row, cells, gc, cnt, role });
   });
   if (!train) { fitText(panel, ".wtok"); requestAnimationFrame(() => fitText(panel, ".wtok")); }
-  // "2.1e−4" in a narrow column: the norms' type shrinks until the widest fits.
-  if (gradCells.length) {
-    const cell = gradCells[0].parentElement;
-    const room = cell.clientWidth - 8;
-    const widest = Math.max(...gradCells.map((g) => g.getBoundingClientRect().width));
-    const fs = parseFloat(getComputedStyle(cell).fontSize) || 12;
-    if (widest > room && room > 0) grid.style.setProperty("--gradfs", Math.max(8, (fs * room) / widest) + "px");
+  fitGradText(grid, gradCells);
+  panel._w = { shape, plan, grid, keyLo, keyHi, rows: kept_ };
+}
+
+// A row's gradient norm: a bar as long as its share of the largest, and the number when rows are tall
+// enough; an exact zero is PAD's (always, hatched) or a row no batch looked up, never "0.00".
+function fillGrad(d, gc, g, gmax, role, showNums, gradCells) {
+  gc.textContent = "";
+  gc.className = "wgrad";
+  gc.removeAttribute("title");
+  if (g === 0) {
+    gc.classList.add("zero");
+    if (role === "pad") { gc.classList.add("padzero"); gc.title = words(d, "pad_zero_grad", ""); }
+    if (showNums || role === "pad") el("span", "gtext", gc, "0");
+  } else {
+    const bar = el("span", "gbar", gc);
+    bar.style.width = `calc((100% - 8px) * ${Math.max(0.06, g / gmax).toFixed(4)})`;
+    if (showNums) gradCells.push(el("span", "gtext", gc, sig(g, 2)));
   }
+}
+
+// "2.1e−4" in a narrow column: the norms' type shrinks until the widest fits.
+function fitGradText(grid, gradCells) {
+  grid.style.removeProperty("--gradfs");
+  if (!gradCells.length) return;
+  const cell = gradCells[0].parentElement;
+  const room = cell.clientWidth - 8;
+  const widest = Math.max(...gradCells.map((g) => g.getBoundingClientRect().width));
+  const fs = parseFloat(getComputedStyle(cell).fontSize) || 12;
+  if (widest > room && room > 0) grid.style.setProperty("--gradfs", Math.max(8, (fs * room) / widest) + "px");
 }
 
 // Text wider than its box (a long token, "<UNK>" in a narrow cell) is set smaller, down to 8 px, rather than clipped.
@@ -516,13 +549,20 @@ function fillHeadRow(head, label, e, shown, withGrad, hasCount) {
 }
 
 function fillCells(st, row, vals, plan, showNums, absmax) {
-  for (let j = 0; j < plan.shown; j++) {
+  const cells = [];
+  for (let j = 0; j < plan.shown; j++) cells.push(el("div", "wcell", row));
+  paintCells(st, cells, vals, plan, showNums, absmax);
+  if (plan.shown < plan.e) el("div", "wmore", row, "\u2026");
+  return cells;
+}
+
+function paintCells(st, cells, vals, plan, showNums, absmax) {
+  cells.forEach((c, j) => {
     const h = heat(vals[j], absmax, st.dark);
-    const c = el("div", "wcell", row, showNums ? fmt(vals[j], plan.dec) : "");
+    c.textContent = showNums ? fmt(vals[j], plan.dec) : "";
     c.style.background = h.bg;
     c.style.color = h.ink;
-  }
-  if (plan.shown < plan.e) el("div", "wmore", row, "\u2026");
+  });
 }
 
 // How the numbers of a row of cells fit their width: type size, decimals, and how many columns are

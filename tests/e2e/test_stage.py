@@ -310,6 +310,30 @@ def test_every_number_fits_its_cell_and_reads_the_value_sent(open_stage, light_u
     assert fs[0] == fs[1] and float(fs[0][:-2]) >= 11  # a row of W and its copy look alike, readable
 
 
+def test_w_after_each_step_shows_that_steps_numbers_and_marks_in_the_same_cells(open_stage, light_url):
+    """A Step writes its numbers, colours and marks into the cells already there (the rows and columns
+    are the same): after each of three steps every cell reads the value sent for that step, the
+    rows the step touched are marked, and the cells are the same nodes as before."""
+    from components.stage.sample import sample_data
+
+    page = open_stage(light_url, "lang=en&height=490", 1280, 720)
+    page.locator(STAGE).evaluate("r => { window.__cell0 = r.querySelector('.wpanel .wrow[data-token] .wcell'); }")
+    for step in (1, 2, 3):
+        next_step(page, step)
+        data = sample_data(step, lang="en", height=490)
+        got = page.locator(STAGE).evaluate("""(r) => [...r.querySelectorAll('.wpanel .wrow[data-token]')].map(w => ({
+            id: Number(w.dataset.token), touched: w.classList.contains('touched'),
+            cells: [...w.querySelectorAll('.wcell')].map(c => [c.textContent, c.style.background])}))""")
+        assert [g["id"] for g in got] == data["w"]["rows"][:len(got)] and got
+        touched = set(data["w"]["touched"])
+        for g, values in zip(got, data["w"]["values"]):
+            assert g["touched"] == (g["id"] in touched), (step, g["id"])
+            for (text, bg), v in zip(g["cells"], values):
+                dec = len(text.split(".")[1]) if "." in text else 0
+                assert dec >= 1 and abs(shown_number(text) - v) <= 0.5 * 10 ** -dec + 1e-9 and bg, (step, g["id"], text, v)
+        assert page.locator(STAGE).evaluate("r => r.querySelector('.wpanel .wrow[data-token] .wcell') === window.__cell0")
+
+
 def test_gradient_norms_show_two_significant_digits_and_exact_zeros(open_stage, light_url):
     from components.stage.sample import sample_data
 
