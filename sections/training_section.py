@@ -171,25 +171,26 @@ def stage_view(lang: str, ex: Explorer, since: int | None, playing: bool, speed:
 
 
 def captions(lang: str, ex: Explorer, pic, steps: list[int]) -> None:
-    """What the picture's frame is and where PAD sits: true for every kept step, drawn or not."""
+    """What the picture's frame is and where PAD sits: true for every kept step, drawn or not. One
+    caption, a paragraph each: one element instead of four on every Step."""
     lab, vocab = ex.lab, ex.vocab
     pad_rows = np.stack([lab.snapshots[s][vocab.pad_id] for s in steps])  # (S, E)
     xy_text = ", ".join(f"{x:.4f}" for x in pic.pad_xy)
     if (pad_rows == pad_rows[0]).all():  # one frame: the same row projects to the same point
-        st.caption(t(lang, "proj.pad_fixed", xy=xy_text, n=len(steps)))
+        lines = [t(lang, "proj.pad_fixed", xy=xy_text, n=len(steps))]
     else:
-        st.caption(t(lang, "proj.pad_moved", xy=xy_text, steps=", ".join(str(s) for s, _ in lab.pad_edits) or "—"))
-    basis_caption(lang, pic, vocab.tokens)
-    st.caption(t(lang, "proj.colour"))
+        lines = [t(lang, "proj.pad_moved", xy=xy_text, steps=", ".join(str(s) for s, _ in lab.pad_edits) or "—")]
+    lines += [basis_text(lang, pic, vocab.tokens), t(lang, "proj.colour")]
     plain = ~(lab.batch.id_counts(vocab.size).numpy() > 0)  # (V,) never looked up
     plain[[vocab.pad_id, vocab.unk_id]] = False
     plain = int(plain.sum())
     plain_drawn = len(charts.plain_shown(np.arange(plain)))  # the stage's scatter thins them the same way
     if plain_drawn < plain:
-        st.caption(t(lang, "proj.thinned", n=plain, shown=plain_drawn))
+        lines.append(t(lang, "proj.thinned", n=plain, shown=plain_drawn))
     thinned = thin_steps(steps)
     if len(thinned) < len(steps):
-        st.caption(t(lang, "proj.trails_thinned", n=len(steps), shown=len(thinned)))
+        lines.append(t(lang, "proj.trails_thinned", n=len(steps), shown=len(thinned)))
+    st.caption("\n\n".join(lines))
     if pic.flat and pic.shown == 0:
         st.info(t(lang, "proj.flat"), icon=":material/casino:")
 
@@ -404,15 +405,13 @@ def replay_view(lang: str, ex: Explorer) -> None:
     replay.plotly_chart(fig, key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
 
 
-def basis_caption(lang: str, pic, tokens: tuple[str, ...]) -> None:
+def basis_text(lang: str, pic, tokens: tuple[str, ...]) -> str:
     """How this frame was chosen: a preview of this training, the fresh table, a refit or a custom
     axis the learner asked for."""
     if pic.basis == "custom":
-        st.caption(md(lang, "proj.basis.custom", a=tokens[pic.tokens[0]], b=tokens[pic.tokens[1]],
-                     step=pic.fitted_steps[0]))
-    elif pic.basis == "preview":
-        st.caption(t(lang, "proj.basis.preview", steps=pic.fitted_steps[-1]))
-    elif pic.basis == "initial":
-        st.caption(t(lang, "proj.basis.initial"))
-    else:
-        st.caption(t(lang, "proj.basis.refit", first=pic.fitted_steps[0], last=pic.fitted_steps[-1]))
+        return md(lang, "proj.basis.custom", a=tokens[pic.tokens[0]], b=tokens[pic.tokens[1]], step=pic.fitted_steps[0])
+    if pic.basis == "preview":
+        return t(lang, "proj.basis.preview", steps=pic.fitted_steps[-1])
+    if pic.basis == "initial":
+        return t(lang, "proj.basis.initial")
+    return t(lang, "proj.basis.refit", first=pic.fitted_steps[0], last=pic.fitted_steps[-1])
