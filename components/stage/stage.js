@@ -857,8 +857,10 @@ function finish(st) {
 // PAD's label baseline: above the diamond (its stroke included) with a clear gap; it never moves.
 const padLabelY = (r) => -r - 9;
 const LABEL_GAP = 4; // px between a mark's outline and any label
+const FEW_POINTS = 20; // up to this many points, a label may stand a little further off its point
 
-// Labels go right, left, above or below their point (then diagonally, then further off), whichever
+// Labels go right, left, above or below their point (then diagonally, then, for few points or a
+// label that must show, a little further off), whichever
 // covers the fewest other points and labels (PAD first, so its label is never the one pushed aside),
 // at LABEL_GAP from the mark's own outline (measured: a square, a triangle and a ring differ).
 // Placed when the picture settles.
@@ -892,7 +894,7 @@ function placeLabels(st) {
     const { ext } = m, gap = LABEL_GAP;
     const mid = (asc - desc) / 2; // baseline that centres the text on the mark
     const far = gap + 10;
-    // Right, left, above, below; then diagonally, or a little further off, to keep clear of other marks and labels.
+    // Right, left, above, below; then diagonally, to keep clear of other marks and labels.
     const cands = [
       { x: ext.r + gap, y: mid, a: "start" },
       { x: ext.l - gap, y: mid, a: "end" },
@@ -902,11 +904,17 @@ function placeLabels(st) {
       { x: ext.l - gap, y: ext.t - gap - desc, a: "end" },
       { x: ext.r + gap, y: ext.b + gap + asc, a: "start" },
       { x: ext.l - gap, y: ext.b + gap + asc, a: "end" },
-      { x: ext.r + far, y: mid, a: "start" },
-      { x: ext.l - far, y: mid, a: "end" },
-      { x: 0, y: ext.t - far - desc, a: "middle" },
-      { x: 0, y: ext.b + far + asc, a: "middle" },
     ];
+    // Further off only where it cannot be read as another point's label: few points, or a label that
+    // must show (UNK's, the selection's).
+    if (rank(m) === 1 || marks.length <= FEW_POINTS) {
+      cands.push(
+        { x: ext.r + far, y: mid, a: "start" },
+        { x: ext.l - far, y: mid, a: "end" },
+        { x: 0, y: ext.t - far - desc, a: "middle" },
+        { x: 0, y: ext.b + far + asc, a: "middle" },
+      );
+    }
     const isPad = sc.roles[m.i] === "pad";
     const list = isPad ? [{ x: 0, y: y0, a: "middle" }] : cands; // PAD's label never moves: always above it
     let best = null, cost = Infinity;
