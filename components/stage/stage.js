@@ -1191,15 +1191,15 @@ const MIN_ID_FS = 13;
 const ID_GAP = 6; // px: .idgrid's gap
 function idColumns(st, p, ids, t) {
   if (t <= 1) return t;
-  let maxId = 0, rows = 0;
-  for (const r of ids) { rows += 1; for (const v of r) if (v > maxId) maxId = v; }
+  let maxId = 0;
+  for (const r of ids) for (const v of r) if (v > maxId) maxId = v;
   const cs = getComputedStyle(p);
   const fs = parseFloat(cs.getPropertyValue("--fs")) || 15;
   const ctx = (st.measure = st.measure || document.createElement("canvas").getContext("2d"));
   const width = (text, size, weight) => { ctx.font = `${weight} ${size}px ${cs.fontFamily}`; return ctx.measureText(text).width; };
   const zeros = (n) => String(n).replace(/\d/g, "0");
   const cell = Math.max(width(zeros(maxId), MIN_ID_FS, 700), width("t=" + zeros(t - 1), fs * 0.8, 400)) + 14; // padding and border
-  const rowHead = width("b=" + zeros(Math.max(0, rows - 1)), fs * 0.8, 400) + 4;
+  const rowHead = width("b=" + zeros(Math.max(0, ids.length - 1)), fs * 0.8, 400) + 4;
   const room = p.clientWidth - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0) - rowHead - ID_GAP;
   if (t * (cell + ID_GAP) - ID_GAP <= room) return t;
   const more = width(`\u2026 +${t}`, fs * 0.8, 400) + ID_GAP;
