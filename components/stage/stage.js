@@ -11,6 +11,7 @@ const STAGES = new WeakMap(); // mount point → its stage (one per mounted comp
 const CLASS_COLORS = ["#0072B2", "#E69F00", "#CC79A7", "#009E73", "#D55E00", "#56B4E9"]; // Okabe–Ito
 const CLASS_SHAPES = ["circle", "triangle", "square45", "tri_down", "hexagon", "cross"];
 const TWEEN_MS = 320; // a single update glides this long
+const FRAME_MS = 17; // one frame at 60 Hz
 const CANVAS_POINTS = 1500; // more points than this are drawn on a canvas
 const LABEL_POINTS = 60; // every point is labelled up to this many
 
@@ -260,6 +261,7 @@ function theme(st) {
 
 function render(st, d, animate) {
   st.data = d;
+  st.renders = (st.renders || 0) + 1; // a label plan made for earlier data is not used (labelKey)
   const root = st.root;
   const mode = d.mode === "lookup" ? "lookup" : "train";
   const height = num(d.height) > 0 ? num(d.height) : 560;
@@ -414,7 +416,7 @@ function fillW(st, panel, d, train) {
       if (k.gc) fillGrad(d, k.gc, grads[k.r] || 0, gmax, k.role, kept.plan.nums, gradCells);
       if (k.cnt) k.cnt.textContent = counts[k.r] ? String(counts[k.r]) : "";
     }
-    fitGradText(kept.grid, gradCells);
+    fitGradTextKept(st, kept, gradCells);
     return;
   }
   panel.textContent = "";
@@ -482,8 +484,9 @@ function fillW(st, panel, d, train) {
     kept_.push({ id, r, row, cells, gc, cnt, role });
   });
   if (!train) { fitText(panel, ".wtok"); requestAnimationFrame(() => fitText(panel, ".wtok")); }
+  const gf = gradFit(gradCells); // before fitGradText sets a smaller type
   fitGradText(grid, gradCells);
-  panel._w = { shape, plan, grid, keyLo, keyHi, rows: kept_ };
+  panel._w = { shape, plan, grid, keyLo, keyHi, rows: kept_, gradFit: gf };
 }
 
 // A row's gradient norm: a bar as long as its share of the largest, and the number when rows are tall
@@ -512,6 +515,34 @@ function fitGradText(grid, gradCells) {
   const widest = Math.max(...gradCells.map((g) => g.getBoundingClientRect().width));
   const fs = parseFloat(getComputedStyle(cell).fontSize) || 12;
   if (widest > room && room > 0) grid.style.setProperty("--gradfs", Math.max(8, (fs * room) / widest) + "px");
+}
+
+// What fitting the norms' type needs once the grid stands: the room in a cell and the type it starts
+// from (the grid is rebuilt whenever its columns or rows change, so these hold until then).
+function gradFit(gradCells) {
+  if (!gradCells.length) return null;
+  const cell = gradCells[0].parentElement;
+  const cs = getComputedStyle(cell);
+  return { room: cell.clientWidth - 8, fs: parseFloat(cs.fontSize) || 12, family: cs.fontFamily };
+}
+
+// fitGradText for a grid kept from the last update, measuring the numbers on a canvas instead of the
+// page: reading their boxes would lay the whole stage out in the middle of writing it. The numbers are
+// set in tabular figures (stage.css), so every digit is as wide as "0".
+function fitGradTextKept(st, kept, gradCells) {
+  const fit = kept.gradFit;
+  if (!fit || !gradCells.length) { fitGradText(kept.grid, gradCells); return; }
+  const ctx = (st.measure = st.measure || document.createElement("canvas").getContext("2d"));
+  ctx.font = `600 ${fit.fs}px ${fit.family}`;
+  const digit = ctx.measureText("0").width;
+  const width = (text) => {
+    let w = 0;
+    for (const ch of text) w += ch >= "0" && ch <= "9" ? digit : ctx.measureText(ch).width;
+    return w;
+  };
+  const widest = Math.max(...gradCells.map((g) => width(g.textContent)));
+  if (widest > fit.room - 1 && fit.room > 0) kept.grid.style.setProperty("--gradfs", Math.max(8, (fit.fs * (fit.room - 1)) / widest) + "px");
+  else kept.grid.style.removeProperty("--gradfs");
 }
 
 // Text wider than its box (a long token, "<UNK>" in a narrow cell) is set smaller, down to 8 px, rather than clipped.
@@ -671,6 +702,10 @@ function drawAxes(st, d, sc) {
   const [x0, x1] = [num(rg[0][0]), num(rg[0][1])], [y0, y1] = [num(rg[1][0]), num(rg[1][1])];
   sc.range = [x0, x1 === x0 ? x0 + 1 : x1, y0, y1 === y0 ? y0 + 1 : y1];
   const { W, H, m } = sc;
+  const names = Array.isArray(s.axes) ? s.axes : ["", ""];
+  const axesSig = JSON.stringify([sc.range, names, W, H, m]);
+  if (axesSig === sc.axesSig) return; // the frame is fixed: a Step usually keeps the same axes
+  sc.axesSig = axesSig;
   const ax = sc.axes;
   ax.textContent = "";
   sv("rect", { x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b, class: "frame" }, ax);
@@ -685,7 +720,6 @@ function drawAxes(st, d, sc) {
     const t = sv("text", { x: m.l - 6, y: py(v) + 4, class: "tick", "text-anchor": "end" }, ax);
     t.textContent = fmt(v).replace(/\.?0+$/, "") || "0";
   }
-  const names = Array.isArray(s.axes) ? s.axes : ["", ""];
   const xt = sv("text", { x: (m.l + W - m.r) / 2, y: H - 6, class: "axtitle", "text-anchor": "middle" }, ax);
   xt.textContent = String(names[0] || "");
   const yt = sv("text", { x: 0, y: 0, class: "axtitle", "text-anchor": "middle",
@@ -839,6 +873,21 @@ function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
     st.raf = requestAnimationFrame(tick);
   };
   st.raf = requestAnimationFrame(tick);
+  planLabelsLater(st, a, keyframes[keyframes.length - 1]);
+}
+
+// The labels' places at the glide's end, worked out between its first frames (the points' final
+// pixels are known), so that arriving costs only writing them (placeLabels).
+function planLabelsLater(st, a, fin) {
+  st.labelPlan = null;
+  setTimeout(() => {
+    const sc = st.scatter;
+    if (st.anim !== a || !sc || !sc.range) return;
+    const n = fin.x.length, px = new Float32Array(n), py = new Float32Array(n);
+    for (let i = 0; i < n; i++) { px[i] = mapX(sc, fin.x[i]); py[i] = mapY(sc, fin.y[i]); }
+    const items = planLabels(st, px, py, false);
+    st.labelPlan = items ? { key: labelKey(st), items } : null;
+  }, 2 * FRAME_MS);
 }
 
 function differs(a, b) {
@@ -867,14 +916,48 @@ const FEW_POINTS = 20; // up to this many points, a label may stand a little fur
 function placeLabels(st) {
   const sc = st.scatter;
   if (!sc || !sc.px) return;
+  const plan = st.labelPlan;
+  st.labelPlan = null;
+  applyLabels((plan && plan.key === labelKey(st) && plan.items) || planLabels(st, sc.px, sc.py, true));
+}
+
+// What a label plan depends on besides the points' positions: the point nodes, the data (the final
+// positions), the hovered and the selected token.
+const labelKey = (st) => [st.scatter.sig, st.renders, st.hover, st.selected].join("|");
+
+// The mark's outline (its shape and, measured, its stroke) around the point, kept per node until its
+// classes change (hover and selection widen the stroke).
+function markExtent(g) {
+  const cls = g.getAttribute("class");
+  if (g._ext && g._ext.cls === cls) return g._ext.ext;
+  const mk = g.querySelector(".mark");
+  const bb = mk ? mk.getBBox() : { x: -8, y: -8, width: 16, height: 16 };
+  const sw = (parseFloat(mk ? getComputedStyle(mk).strokeWidth : "2") || 2) / 2;
+  const ext = { l: bb.x - sw, r: bb.x + bb.width + sw, t: bb.y - sw, b: bb.y + bb.height + sw };
+  g._ext = { cls, ext };
+  return ext;
+}
+
+// A label's text box (width, height, extent above and below its baseline), kept per node: its text
+// never changes, and a label hidden as crowded (display: none) has no box to measure.
+function labelBox(lab, g) {
+  const cls = g.getAttribute("class") + "/" + lab.getAttribute("class").replace(/\s*crowd/, "");
+  if (lab._box && lab._box.cls === cls) return lab._box;
+  const tb = lab.getBBox();
+  if (!tb.width) return null;
+  const y0 = Number(lab.getAttribute("y")) || 0;
+  lab._box = { cls, w: tb.width, h: tb.height, asc: y0 - tb.y, desc: tb.y + tb.height - y0 };
+  return lab._box;
+}
+
+// Where each shown label goes with the points at (px, py). With ``now`` false it writes nothing, so it
+// can be worked out while the points still glide (startAnimation) and written when they arrive; it
+// gives null then if a label it must place was never measured (hidden as crowded since it was made).
+function planLabels(st, px, py, now) {
+  const sc = st.scatter;
+  const items = [];
   const marks = [];
-  for (const [i, g] of sc.nodes) {
-    const mk = g.querySelector(".mark");
-    const bb = mk ? mk.getBBox() : { x: -8, y: -8, width: 16, height: 16 };
-    const sw = (parseFloat(mk ? getComputedStyle(mk).strokeWidth : "2") || 2) / 2;
-    const ext = { l: bb.x - sw, r: bb.x + bb.width + sw, t: bb.y - sw, b: bb.y + bb.height + sw };
-    marks.push({ i, g, x: sc.px[i], y: sc.py[i], ext });
-  }
+  for (const [i, g] of sc.nodes) marks.push({ i, g, x: px[i], y: py[i], ext: markExtent(g) });
   const boxes = marks.map((m) => ({ l: m.x + m.ext.l - 2, r: m.x + m.ext.r + 2, t: m.y + m.ext.t - 2, b: m.y + m.ext.b + 2, i: m.i }));
   const overlap = (a, b) => Math.max(0, Math.min(a.r, b.r) - Math.max(a.l, b.l)) * Math.max(0, Math.min(a.b, b.b) - Math.max(a.t, b.t));
   // PAD first, then the labels always shown (UNK, the selection), then the rest: the ones that must
@@ -884,13 +967,17 @@ function placeLabels(st) {
   for (const m of order) {
     const lab = m.g.querySelector(".lbl");
     if (!lab) continue;
-    lab.classList.remove("crowd");
-    if (getComputedStyle(lab).display === "none") continue;
-    const tb = lab.getBBox();
-    const w = tb.width, h = tb.height;
-    if (!w) continue;
+    // Shown: always-on labels and the hovered or selected point's (stage.css, crowding aside).
+    if (!(lab.classList.contains("on") || m.g.classList.contains("hl") || m.g.classList.contains("sel"))) {
+      items.push({ lab, crowd: false });
+      continue;
+    }
+    let box = labelBox(lab, m.g);
+    if (!box && now) { lab.classList.remove("crowd"); box = labelBox(lab, m.g); }
+    if (!box && !now) return null;
+    if (!box) { items.push({ lab, crowd: false }); continue; }
+    const { w, asc, desc } = box;
     const y0 = Number(lab.getAttribute("y")) || 0;
-    const asc = y0 - tb.y, desc = tb.y + tb.height - y0; // the text's extent above and below its baseline
     const { ext } = m, gap = LABEL_GAP;
     const mid = (asc - desc) / 2; // baseline that centres the text on the mark
     const far = gap + 10;
@@ -928,13 +1015,22 @@ function placeLabels(st) {
       if (k < cost) { cost = k; best = c; }
       if (k === 0) break;
     }
-    lab.setAttribute("x", best.x.toFixed(2));
-    lab.setAttribute("y", best.y.toFixed(2));
-    lab.setAttribute("text-anchor", best.a);
     // A label that would cover another is left for hover (PAD's, UNK's and the selection's never are).
     const keep = isPad || sc.roles[m.i] === "unk" || sc.ids[m.i] === st.selected;
-    lab.classList.toggle("crowd", cost > 0 && !keep);
+    items.push({ lab, x: best.x.toFixed(2), y: best.y.toFixed(2), a: best.a, crowd: cost > 0 && !keep });
     if (cost === 0 || keep) boxes.push({ ...best.box, i: m.i, label: true, pad: isPad });
+  }
+  return items;
+}
+
+function applyLabels(items) {
+  for (const it of items) {
+    if (it.x !== undefined) {
+      it.lab.setAttribute("x", it.x);
+      it.lab.setAttribute("y", it.y);
+      it.lab.setAttribute("text-anchor", it.a);
+    }
+    it.lab.classList.toggle("crowd", it.crowd);
   }
 }
 
