@@ -912,7 +912,7 @@ const FEW_POINTS = 20; // up to this many points, a label may stand a little fur
 // label that must show, a little further off), whichever
 // covers the fewest other points and labels (PAD first, so its label is never the one pushed aside),
 // at LABEL_GAP from the mark's own outline (measured: a square, a triangle and a ring differ).
-// Placed when the picture settles.
+// Written when the picture settles; worked out while the points glide (planLabelsLater).
 function placeLabels(st) {
   const sc = st.scatter;
   if (!sc || !sc.px) return;

@@ -1,0 +1,94 @@
+"""The training view's widgets and nothing else, for apptest_floor.py: never a mode of the app.
+
+Every widget the training view draws after a Step, with the same key, type and place (sidebar,
+editors box, bar, stage, details), fed constants: no torch, no explorer, no stage data, the three
+custom components mounted with tiny data. What a click costs here is what Streamlit and AppTest
+cost for that set of widgets, whatever the page computes. Its Step button does nothing.
+
+``SKELETON=lean``: the editors box, the PAD editor and the axis popover drawn closed and empty (as
+if they were built only while open), the other widgets as they are.
+"""
+
+import os
+
+import streamlit as st
+
+LEAN = os.environ.get("SKELETON") == "lean"
+_tiny = st.components.v2.component("skeleton_tiny", html="<div></div>", js="export default function () {}")
+
+
+def tiny(key: str) -> None:
+    _tiny(key=key, data={"n": 1}, on_value_change=lambda: None)
+
+
+def main() -> None:
+    st.set_page_config(page_title="skeleton", layout="wide")
+    st.empty()
+    with st.sidebar:
+        st.title("nn.Embedding Explorer")
+        st.radio("Language", ["ko", "en"], key="lang", horizontal=True)
+        st.caption("subtitle")
+        st.toggle("Presentation mode", key="present")
+        st.selectbox("Example", ["chapter", "reviews_ko", "large"], key="preset")
+        st.button("Load this example", key="load_preset")
+        st.header("Model")
+        st.number_input("Embedding dimension E", key="embedding_dim", value=3, min_value=1)
+        st.number_input("Seed", key="seed", value=0)
+        st.radio("Padding", ["longest", "fixed"], key="pad_mode")
+        st.number_input("Fixed length T", key="fixed_len", value=4, min_value=1)
+        st.header("Training")
+        st.selectbox("Pooling", ["mean", "sum", "max"], key="pooling")
+        st.number_input("Sentences per step", key="batch_size", value=0, min_value=0)
+        with st.expander("Limits"):
+            st.markdown("limits")
+    st.html("<style>.x{}</style>")
+    tiny("page_lang")
+    st.segmented_control("View", ["lookup", "train", "lessons", "share"], key="section", default="train")
+    box = st.expander("Inputs", key="editors", on_change="rerun" if LEAN else "ignore")
+    if not LEAN:
+        left, right = box.columns([1, 1.3])
+        left.markdown("**Vocabulary**")
+        left.caption("caption")
+        left.data_editor({"token": ["<PAD>", "<UNK>", "좋다", "나쁘다"], "id": [0, 1, 2, 3],
+                          "role": ["pad", "unk", "", ""]}, key="vocab", num_rows="dynamic")
+        with left.expander("Load a token list"):
+            st.caption("caption")
+            st.file_uploader("Upload a text file", key="token_list_file")
+            st.text_area("or paste it here", key="token_list")
+            st.button("Replace the vocabulary", key="token_list_load")
+        right.text_area("Sentences", key="sentences", value="좋다 .\n나쁘다 .")
+    cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
+    cols[0].button("Step", key="step", width="stretch")
+    cols[1].number_input("Steps", key="n_steps", value=50.0, label_visibility="collapsed")
+    cols[2].button("Run 50", key="run_steps", width="stretch")
+    cols[3].button("Play", key="play", width="stretch")
+    cols[4].selectbox("Speed", [1, 2, 5, 10, 20], index=3, key="play_speed", label_visibility="collapsed")
+    cols[5].button("Reset", key="reset", width="stretch")
+    cols[6].popover("Knobs", key="knobs", on_change="rerun", width="stretch")
+    tiny("stage")
+    st.select_slider("Scrub through steps", [0, 1, 2, 3], value=3, key="timeline")
+    st.caption("PAD stays at (0, 0).\n\nAxes: PC1, PC2.")
+    tiny("keeper")
+    c1, c2, c4, c3 = st.columns([1.1, 1, 1.1, 2], vertical_alignment="bottom")
+    c1.radio("Dimensions", [2, 3], key="pca_dims", horizontal=True)
+    c2.button("Re-fit the axes", key="refit_frame")
+    axis = c4.popover("Axis", key="axis" if LEAN else None, on_change="rerun" if LEAN else "ignore", width="stretch")
+    if not LEAN:
+        with axis:
+            st.selectbox("Left end", [0, 1, 2, 3], key="axis_from")
+            st.selectbox("Right end", [0, 1, 2, 3], index=1, key="axis_to")
+            st.button("Make this axis", key="axis_set")
+    c3.multiselect("Predict first", [0, 1, 2, 3], key="predict_rows")
+    pad = st.expander("Set the PAD row", key="pad" if LEAN else None, on_change="rerun" if LEAN else "ignore")
+    if not LEAN:
+        with pad:
+            st.caption("caption")
+            st.text_input("New PAD vector", key="pad_vector", value="1.0, 1.0, 1.0")
+            st.markdown("now: [0, 0, 0]")
+            st.button("Write into the PAD row", key="set_pad")
+    st.expander("The last step in detail", key="details", on_change="rerun")
+    st.selectbox("Token to follow", [0, 1, 2, 3], key="selected_token")
+    st.expander("Replay", key="replay", on_change="rerun")
+
+
+main()
