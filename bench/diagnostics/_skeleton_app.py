@@ -1,29 +1,50 @@
-"""The training view's widgets and nothing else, for apptest_floor.py: never a mode of the app.
+"""The training view's widgets and nothing else, for apptest_floor.py and ab_browser.py: never a mode of the app.
 
 Every widget the training view draws after a Step, with the same key, type and place (sidebar,
-editors box, bar, stage, details), fed constants: no torch, no explorer, no stage data, the three
-custom components mounted with tiny data. What a click costs here is what Streamlit and AppTest
-cost for that set of widgets, whatever the page computes. Its Step button does nothing.
+editors box, bar, stage, details) and the same fragments (the view, and inside it the stage's part
+that a Step reruns), fed constants: no torch, no explorer. What a click costs here is what
+Streamlit costs for that page, whatever the app computes.
 
-``SKELETON=lean``: the editors box, the PAD editor and the axis popover drawn closed and empty (as
-if they were built only while open), the other widgets as they are.
+- The Step button counts steps; the stage is mounted under ``stage`` with contract data of the
+  preset's size (components/stage/sample.py; ``SKELETON_PRESET``: chapter, the default, or
+  reviews_ko) and draws only the step number and the attributes the benchmarks wait for
+  (``_variant_app.NOOP_STAGE_JS``). ``SKELETON_STAGE_CODE=1`` (ab_browser.py sets it) sends the
+  stage's own JavaScript and CSS along, unused, as the app must.
+- ``SKELETON=lean``: the editors box, the PAD editor and the axis popover drawn closed and empty
+  (as if they were built only while open), the other widgets as they are.
 """
 
 import os
+import sys
+from pathlib import Path
 
 import streamlit as st
 
+HERE = Path(__file__).resolve().parent
+for p in (str(HERE), str(HERE.parents[1])):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+from _variant_app import NOOP_STAGE_JS  # noqa: E402
+from components import stage as real_stage  # noqa: E402
+from components.stage.sample import sample_data  # noqa: E402
+
 LEAN = os.environ.get("SKELETON") == "lean"
+SIZES = {"chapter": (6, 3), "reviews_ko": (138, 8)}  # points and E of the app's presets
+POINTS, DIM = SIZES.get(os.environ.get("SKELETON_PRESET", "chapter"), SIZES["chapter"])
+
 _tiny = st.components.v2.component("skeleton_tiny", html="<div></div>", js="export default function () {}")
+_code = os.environ.get("SKELETON_STAGE_CODE") == "1"
+_stage = st.components.v2.component(
+    "skeleton_stage", html=real_stage.HTML, css=real_stage.CSS if _code else None,
+    js=NOOP_STAGE_JS + ("\n/*\n" + real_stage.JS.replace("*/", "* /") + "\n*/\n" if _code else ""))
 
 
 def tiny(key: str) -> None:
     _tiny(key=key, data={"n": 1}, on_value_change=lambda: None)
 
 
-def main() -> None:
-    st.set_page_config(page_title="skeleton", layout="wide")
-    st.empty()
+def sidebar() -> None:
     with st.sidebar:
         st.title("nn.Embedding Explorer")
         st.radio("Language", ["ko", "en"], key="lang", horizontal=True)
@@ -41,34 +62,48 @@ def main() -> None:
         st.number_input("Sentences per step", key="batch_size", value=0, min_value=0)
         with st.expander("Limits"):
             st.markdown("limits")
-    st.html("<style>.x{}</style>")
-    tiny("page_lang")
-    st.segmented_control("View", ["lookup", "train", "lessons", "share"], key="section", default="train")
+
+
+def editors() -> None:
     box = st.expander("Inputs", key="editors", on_change="rerun" if LEAN else "ignore")
-    if not LEAN:
-        left, right = box.columns([1, 1.3])
-        left.markdown("**Vocabulary**")
-        left.caption("caption")
-        left.data_editor({"token": ["<PAD>", "<UNK>", "좋다", "나쁘다"], "id": [0, 1, 2, 3],
-                          "role": ["pad", "unk", "", ""]}, key="vocab", num_rows="dynamic")
-        with left.expander("Load a token list"):
-            st.caption("caption")
-            st.file_uploader("Upload a text file", key="token_list_file")
-            st.text_area("or paste it here", key="token_list")
-            st.button("Replace the vocabulary", key="token_list_load")
-        right.text_area("Sentences", key="sentences", value="좋다 .\n나쁘다 .")
-    cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
-    cols[0].button("Step", key="step", width="stretch")
-    cols[1].number_input("Steps", key="n_steps", value=50.0, label_visibility="collapsed")
-    cols[2].button("Run 50", key="run_steps", width="stretch")
-    cols[3].button("Play", key="play", width="stretch")
-    cols[4].selectbox("Speed", [1, 2, 5, 10, 20], index=3, key="play_speed", label_visibility="collapsed")
-    cols[5].button("Reset", key="reset", width="stretch")
-    cols[6].popover("Knobs", key="knobs", on_change="rerun", width="stretch")
-    tiny("stage")
-    st.select_slider("Scrub through steps", [0, 1, 2, 3], value=3, key="timeline")
-    st.caption("PAD stays at (0, 0).\n\nAxes: PC1, PC2.")
-    tiny("keeper")
+    if LEAN:
+        return
+    left, right = box.columns([1, 1.3])
+    left.markdown("**Vocabulary**")
+    left.caption("caption")
+    left.data_editor({"token": ["<PAD>", "<UNK>", "좋다", "나쁘다"], "id": [0, 1, 2, 3],
+                      "role": ["pad", "unk", "", ""]}, key="vocab", num_rows="dynamic")
+    with left.expander("Load a token list"):
+        st.caption("caption")
+        st.file_uploader("Upload a text file", key="token_list_file")
+        st.text_area("or paste it here", key="token_list")
+        st.button("Replace the vocabulary", key="token_list_load")
+    right.text_area("Sentences", key="sentences", value="좋다 .\n나쁘다 .")
+
+
+@st.fragment
+def view() -> None:
+    @st.fragment
+    def live() -> None:
+        if st.session_state.get("step"):
+            st.session_state["steps"] = st.session_state.get("steps", 0) + 1
+        n = st.session_state.get("steps", 0)
+        st.empty()
+        cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
+        cols[0].button("Step", key="step", width="stretch")
+        cols[1].number_input("Steps", key="n_steps", value=50.0, label_visibility="collapsed")
+        cols[2].button("Run 50", key="run_steps", width="stretch")
+        cols[3].button("Play", key="play", width="stretch")
+        cols[4].selectbox("Speed", [1, 2, 5, 10, 20], index=3, key="play_speed", label_visibility="collapsed")
+        cols[5].button("Reset", key="reset", width="stretch")
+        cols[6].popover("Knobs", key="knobs", on_change="rerun", width="stretch")
+        _stage(key="stage", data=sample_data(n, n=POINTS, e=DIM, lang="en", mode="train"), height=470,
+               on_selected_change=lambda: None)
+        st.select_slider("Scrub through steps", list(range(n + 1)) or [0], value=n, key="timeline")
+        st.caption(f"PAD stays at (0, 0) in all {n + 1} steps.\n\nAxes: PC1, PC2.")
+        tiny("keeper")
+
+    live()
     c1, c2, c4, c3 = st.columns([1.1, 1, 1.1, 2], vertical_alignment="bottom")
     c1.radio("Dimensions", [2, 3], key="pca_dims", horizontal=True)
     c2.button("Re-fit the axes", key="refit_frame")
@@ -89,6 +124,18 @@ def main() -> None:
     st.expander("The last step in detail", key="details", on_change="rerun")
     st.selectbox("Token to follow", [0, 1, 2, 3], key="selected_token")
     st.expander("Replay", key="replay", on_change="rerun")
+
+
+def main() -> None:
+    st.set_page_config(page_title="skeleton", layout="wide")
+    st.empty()
+    sidebar()
+    st.html("<style>.x{}</style>")
+    tiny("page_lang")
+    st.segmented_control("View", ["lookup", "train", "lessons", "share"], key="section", default="train")
+    editors()
+    st.container()
+    view()
 
 
 main()

@@ -4,12 +4,15 @@
     python bench/diagnostics/ab_browser.py --variants app,no_editors,no_keeper,no_timeline --clicks 14
     python bench/diagnostics/ab_browser.py --variants app,no_details --preset reviews_ko
     python bench/diagnostics/ab_browser.py --variants app,/path/to/worktree   # against another checkout
+    python bench/diagnostics/ab_browser.py --variants app,noop_stage,skeleton  # the floors under the goal
 
 A diagnostic, not in run_all.py. Each variant is ``_variant_app.py`` beside this script (page.main()
 with the parts named in ``BENCH_VARIANT`` left out; ``app`` is the page as it is; join several with
 ``+``) served by its own ``streamlit run``; one Chromium opens a page on each and on the bare page.
 Clicks go round: variant 1, bare, variant 2, bare, … so machine noise hits all of them, and each
-variant's ratios are medians of its clicks' ratios to the bare click taken right after. Drawn,
+variant's ratios are medians of its clicks' ratios to the bare click taken right after.
+``skeleton`` is ``_skeleton_app.py``: the training view's widgets and fragments with no work and a
+stage that draws only its step number, fed data of the preset's size. Drawn,
 settled and the glide are measured as in bench_browser.py (the stage shows the new step; the glide
 over, Streamlit idle, the last websocket message handled). With several servers and pages running
 at once the machine is busier than in bench_browser.py, so compare the variants with each other,
@@ -32,6 +35,13 @@ from _variant_app import VARIANTS  # noqa: E402  (only names: its main() runs un
 from bench_browser import Page, app_page  # noqa: E402
 
 
+def skeleton_page(browser, url: str) -> Page:
+    """A page on _skeleton_app.py, its stage drawn at step 0 and Streamlit idle."""
+    pg = Page(browser, url)
+    pg.wait("() => __stage().dataset.step === '0'")
+    return pg
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--variants", default="app,no_editors+no_keeper+no_timeline+no_captions+no_details",
@@ -41,8 +51,8 @@ def main() -> None:
     args = ap.parse_args()
     variants = args.variants.split(",")
     for v in variants:
-        if v.startswith("/"):
-            continue  # another checkout's app.py (e.g. a git worktree at an earlier commit)
+        if v.startswith("/") or v == "skeleton":
+            continue  # another checkout's app.py (e.g. a git worktree at an earlier commit); the skeleton page
         unknown = set(v.split("+")) - set(VARIANTS) - {"app"}
         if unknown:
             raise SystemExit(f"unknown variant {sorted(unknown)}; known: app, {', '.join(VARIANTS)}")
@@ -56,6 +66,9 @@ def main() -> None:
             if v.startswith("/"):
                 servers[v] = Server(Path(v) / "app.py")
                 continue
+            if v == "skeleton":
+                servers[v] = Server(HERE / "_skeleton_app.py", env={"SKELETON_PRESET": args.preset, "SKELETON_STAGE_CODE": "1"})
+                continue
             flags = "" if v == "app" else v.replace("+", ",")
             servers[v] = Server(HERE / "_variant_app.py", env={"BENCH_VARIANT": flags})
         servers["bare"] = Server(BENCH / "bare_app.py")
@@ -64,7 +77,8 @@ def main() -> None:
             try:
                 bare = Page(browser, servers["bare"].url)
                 bare.page.wait_for_selector(".st-key-click button")
-                pages = {v: app_page(browser, servers[v].url, args.preset) for v in variants}
+                pages = {v: skeleton_page(browser, servers[v].url) if v == "skeleton" else
+                         app_page(browser, servers[v].url, args.preset) for v in variants}
                 times = {v: {"drawn": [], "net": [], "full": []} for v in variants}
                 ratios = {v: {"drawn": [], "net": [], "full": []} for v in variants}
                 errors: list[str] = []

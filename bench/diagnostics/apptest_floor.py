@@ -5,7 +5,8 @@
 
 A diagnostic, not in run_all.py. AppTest runs the whole script for every click, so a Step there
 costs every widget of the training view, not only the stage's fragment. ``_skeleton_app.py`` draws
-those widgets (same keys, types and places) fed constants: no torch, no explorer, no stage data.
+those widgets (same keys, types, places and fragments) fed constants: no torch, no explorer, the
+stage with the chapter's amount of sample data and without its code.
 Its Step click is the floor for any page that keeps these controls; ``lean`` is the same page with
 the editors box, the PAD editor and the axis popover closed and empty (built only while open).
 Each round clicks the app's Step, the skeleton's, the lean skeleton's and the bare page's button
