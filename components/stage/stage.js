@@ -187,6 +187,7 @@ function mount(parentElement) {
       if (st.fontsRaf) return;
       st.fontsRaf = requestAnimationFrame(() => {
         st.fontsRaf = 0;
+        forgetBoxes(st); // measured with the fallback font
         if (st.data && st.root.isConnected && !st.anim) render(st, st.data, false);
       });
     };
@@ -936,6 +937,16 @@ function markExtent(g) {
   const ext = { l: bb.x - sw, r: bb.x + bb.width + sw, t: bb.y - sw, b: bb.y + bb.height + sw };
   g._ext = { cls, ext };
   return ext;
+}
+
+function forgetBoxes(st) {
+  st.labelPlan = null;
+  if (!st.scatter) return;
+  for (const g of st.scatter.nodes.values()) {
+    g._ext = null;
+    const lab = g.querySelector(".lbl");
+    if (lab) lab._box = null;
+  }
 }
 
 // A label's text box (width, height, extent above and below its baseline), kept per node: its text
