@@ -486,7 +486,7 @@ function fillW(st, panel, d, train) {
   });
   if (!train) { fitText(panel, ".wtok"); requestAnimationFrame(() => fitText(panel, ".wtok")); }
   const gf = gradFit(gradCells); // before fitGradText sets a smaller type
-  fitGradText(grid, gradCells);
+  fitGradText(grid, gradCells, gf);
   panel._w = { shape, plan, grid, keyLo, keyHi, rows: kept_, gradFit: gf };
 }
 
@@ -507,17 +507,6 @@ function fillGrad(d, gc, g, gmax, role, showNums, gradCells) {
   }
 }
 
-// "2.1e−4" in a narrow column: the norms' type shrinks until the widest fits.
-function fitGradText(grid, gradCells) {
-  grid.style.removeProperty("--gradfs");
-  if (!gradCells.length) return;
-  const cell = gradCells[0].parentElement;
-  const room = cell.clientWidth - 8;
-  const widest = Math.max(...gradCells.map((g) => g.getBoundingClientRect().width));
-  const fs = parseFloat(getComputedStyle(cell).fontSize) || 12;
-  if (widest > room && room > 0) grid.style.setProperty("--gradfs", Math.max(8, (fs * room) / widest) + "px");
-}
-
 // What fitting the norms' type needs once the grid stands: the room in a cell and the type it starts
 // from (the grid is rebuilt whenever its columns or rows change, so these hold until then).
 function gradFit(gradCells) {
@@ -527,12 +516,30 @@ function gradFit(gradCells) {
   return { room: cell.clientWidth - 8, fs: parseFloat(cs.fontSize) || 12, family: cs.fontFamily };
 }
 
-// fitGradText for a grid kept from the last update, measuring the numbers on a canvas instead of the
-// page: reading their boxes would lay the whole stage out in the middle of writing it. The numbers are
-// set in tabular figures (stage.css), so every digit is as wide as "0".
+// "2.1e−4" in a narrow column: the norms' type shrinks until the widest (``widest`` px at the
+// starting type) fits the room less ``margin`` px.
+function shrinkGradType(grid, fit, widest, margin) {
+  const room = fit.room - margin;
+  if (widest > room && fit.room > 0) grid.style.setProperty("--gradfs", Math.max(8, (fit.fs * room) / widest) + "px");
+  else grid.style.removeProperty("--gradfs");
+}
+
+// For a grid just built: the numbers' own boxes on the page.
+function fitGradText(grid, gradCells, fit) {
+  if (!fit) { grid.style.removeProperty("--gradfs"); return; }
+  shrinkGradType(grid, fit, Math.max(...gradCells.map((g) => g.getBoundingClientRect().width)), 0);
+}
+
+// For a grid kept from the last update: the numbers measured on a canvas instead of the page, since
+// reading their boxes would lay the whole stage out in the middle of writing it. The numbers are set
+// in tabular figures (stage.css), so every digit is as wide as "0".
 function fitGradTextKept(st, kept, gradCells) {
   const fit = kept.gradFit;
-  if (!fit || !gradCells.length) { fitGradText(kept.grid, gradCells); return; }
+  if (!fit || !gradCells.length) { // no numbers when the grid was built: measure them on the page, at the starting type
+    kept.grid.style.removeProperty("--gradfs");
+    fitGradText(kept.grid, gradCells, gradFit(gradCells));
+    return;
+  }
   const ctx = (st.measure = st.measure || document.createElement("canvas").getContext("2d"));
   ctx.font = `600 ${fit.fs}px ${fit.family}`;
   const digit = ctx.measureText("0").width;
@@ -541,9 +548,7 @@ function fitGradTextKept(st, kept, gradCells) {
     for (const ch of text) w += ch >= "0" && ch <= "9" ? digit : ctx.measureText(ch).width;
     return w;
   };
-  const widest = Math.max(...gradCells.map((g) => width(g.textContent)));
-  if (widest > fit.room - 1 && fit.room > 0) kept.grid.style.setProperty("--gradfs", Math.max(8, (fit.fs * (fit.room - 1)) / widest) + "px");
-  else kept.grid.style.removeProperty("--gradfs");
+  shrinkGradType(kept.grid, fit, Math.max(...gradCells.map((g) => width(g.textContent))), 1);
 }
 
 // Text wider than its box (a long token, "<UNK>" in a narrow cell) is set smaller, down to 8 px, rather than clipped.
