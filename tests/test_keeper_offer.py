@@ -183,3 +183,22 @@ def test_garbage_reported_by_a_client_never_crashes_the_page(at, state):
     assert not at.exception
     assert not restore_buttons(at) and not at.warning
     assert shown(at)[0] == 0
+
+
+def test_on_the_apps_training_view_the_page_watches_and_the_stages_fragment_writes():
+    """app.py on the training view: the watcher (outside every fragment) only reports, the stage's
+    fragment writes; a report draws the offer on that view."""
+    page = AppTest.from_file(str(Path(APP).parents[2] / "app.py"), default_timeout=60)
+    page.session_state["section"] = "train"
+    page.run()
+    keepers = {json.loads(e.proto.json)["role"]: json.loads(e.proto.json) for e in page.get("bidi_component")
+               if e.proto.component_name == "work_keeper"}
+    assert sorted(keepers) == ["watch", "write"]
+    assert keepers["watch"]["saved"] is None and keepers["watch"]["keepable"] is True
+    assert keepers["write"]["saved"]["steps"] == 0 and keepers["write"]["pristine"] is True
+    assert keepers["watch"]["session"] == keepers["write"]["session"]
+    page.session_state["keeper"] = report(1, ("x1", False, trained(2)))
+    page.run()
+    assert not page.exception
+    (offer,) = restore_buttons(page)
+    assert t("ko", "keeper.other_tab") in offer.label and "2단계" in offer.label
