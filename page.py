@@ -64,17 +64,18 @@ def main() -> None:
     if section == "lookup":
         lookup_section.render(lang, ex, present)
     elif section == "train":
-        training_section.render(lang, ex, present, after=lambda lang, ex: keeper.keep(lang, ex, key=Keys.KEEPER))
+        training_section.render(lang, ex, present, after=lambda lang, ex: keeper.keep(lang, ex, key=Keys.KEEPER_LIVE))
     elif section == "lessons":
         from sections import lessons_section
         lessons_section.render(lang, ex)
     else:
         from sections import share_section
         share_section.render(lang, ex)
-    # The browser keeps the state this run's work left; the training view keeps it from its own
-    # runs too (a Step reruns only the stage's part of that view).
-    found = keeper.found(Keys.KEEPER) if section == "train" else keeper.keep(lang, ex, key=Keys.KEEPER)
-    keeper.offer(lang, ex, found, restore_key=Keys.KEEPER_RESTORE, where=offer)
+    # The keeper, outside every fragment and after this run's work: it keeps the state the work left
+    # (on the training view the stage's fragment keeps it, at every Step), reports what the browser
+    # kept, and its report reruns the whole page, so the offer is drawn on any view.
+    report = keeper.watch(lang, ex, key=Keys.KEEPER, write=section != "train")
+    keeper.offer(lang, ex, report, where=offer)
 
 
 def editors(lang: str, ex: Explorer) -> None:

@@ -10,6 +10,7 @@ user state, no module-level mutable state.
 from __future__ import annotations
 
 from contextlib import AbstractContextManager, nullcontext
+import secrets
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
@@ -94,8 +95,11 @@ class Keys:
     DETAILS = "details"
     EDITORS = "editors"
     PAGE_LANG = "page_lang"  # the component that sets <html lang>
-    KEEPER = "keeper"  # the keeper component: its state is {"found": the work this browser kept}
-    KEEPER_RESTORE = "keeper_restore"  # the button that restores the work the browser kept  # the folded box of the vocabulary table and the sentences
+    KEEPER = "keeper"  # the keeper outside every fragment: its state is {"report": what this browser kept}
+    KEEPER_LIVE = "keeper_live"  # the keeper inside the training view's stage fragment: it only writes
+    KEEPER_OFFER = "keeper_offer"  # the box that offers the kept work back
+    KEEPER_RESTORE = "keeper_restore_"  # + the entry's slot: the button that restores it
+    KEEPER_FRESH = "keeper_fresh"  # the button that answers the offer without restoring (start fresh)
     LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)  # the training view's expander of the last step's details
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     URL_PROBLEMS = "problems_url"  # the box naming the address's values the page could not use
@@ -113,6 +117,9 @@ _PENDING = "_pending_state"
 _PENDING_PRESET = "_pending_preset"  # the preset the Load button asked for: loaded at the top of the next run
 _FROM_LINK = "_from_link"  # the ?s= value of the link this session's explorer was opened from (it stays in the address)
 _CELL_SEEN = "_cell_seen"  # the id-matrix selection last applied
+_KEEPER_TOKEN = "_keeper_token"  # this session's token: the browser keeps its work under it (components/keeper)
+_KEEPER_OPENED = "_keeper_opened"  # the kept form of the state this session opened with (nothing new to keep)
+_KEEPER_ANSWERED = "_keeper_answered"  # the number of the browser's last report the learner answered
 T = TypeVar("T")  # what a memoized build returns
 
 
@@ -415,3 +422,26 @@ def keep_choices_across_language() -> None:
     for key in TRANSLATED_CHOICES:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
+
+
+# ---- the keeper's session token (components/keeper) -------------------------------------------
+def keeper_token() -> str:
+    """This session's random token: the browser keeps this page's work under it (its "slot"), and a
+    page that reports an older one was reconnected to this new session."""
+    return st.session_state.setdefault(_KEEPER_TOKEN, secrets.token_urlsafe(12))
+
+
+def keeper_opened(param: str | None) -> str | None:
+    """The share parameter of the first state the keeper saw in this session (set on the first call)."""
+    if _KEEPER_OPENED not in st.session_state and param is not None:
+        st.session_state[_KEEPER_OPENED] = param
+    return st.session_state.get(_KEEPER_OPENED)
+
+
+def keeper_answered() -> int:
+    """The number of the last report whose offer the learner answered (restored, or started fresh); -1 if none."""
+    return st.session_state.get(_KEEPER_ANSWERED, -1)
+
+
+def answer_keeper(n: int) -> None:
+    st.session_state[_KEEPER_ANSWERED] = n

@@ -94,9 +94,11 @@ def export_state(recipe: Recipe, sentences_text: str, lang: str, lab: Lab, inclu
 
 
 def _export_problems(lab: Lab) -> list[Problem]:
-    p = []
-    if lab.steps > MAX_STEPS:
-        p.append(Problem("export_too_many_steps", {"steps": lab.steps, "max": MAX_STEPS}))
+    """What keeps ``lab`` from a file, a link or the browser's keeper: a state whose replay is over the
+    import's budget could not be read back (the same cost model decides both)."""
+    over = work_problems(lab.recipe, lab.steps, "replay")
+    most = min([q.params["max_steps"] for q in over] + [MAX_STEPS])
+    p = [Problem("export_too_many_steps", {"steps": lab.steps, "max": most})] if over or lab.steps > MAX_STEPS else []
     if len(lab.pad_edits) > MAX_PAD_EDITS:
         p.append(Problem("export_too_many_pad_edits", {"n": len(lab.pad_edits), "max": MAX_PAD_EDITS}))
     return p

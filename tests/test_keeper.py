@@ -1,35 +1,32 @@
-"""The keeper: the work kept in the browser comes back bitwise, and nothing else the browser sends gets in.
+"""The keeper's core (core.saved): the work kept in the browser comes back bitwise, and nothing else
+the browser sends gets in; the step cap is the replay budget.
 
-core.saved is checked against torch (a fresh Lab trained the same steps); the component through
-AppTest (tests/e2e/keeper_app.py): its data is the current state, and a state "found" in the
-browser (set as the component's state before a run, as the browser would) is offered and restored.
+Checked against torch (a fresh Lab trained the same steps). The component and the page's offer are
+tested through AppTest in tests/test_keeper_offer.py, the browser side in tests/e2e/test_keeper.py.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import zlib
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import pytest
 import torch
-from streamlit.testing.v1 import AppTest
 
-from assets import presets
-from components.i18n import strings, t
+from components.i18n import strings
+from core import limits
 from core.batch import parse_sentences
-from core.explorer import Explorer
+from core.memory import recipe_step_cost
 from core.problems import InputError
-from core.saved import MAX_SAVED_CHARS, is_current, read_found, restore_found, saved_at_text, saved_entry
+from core.saved import (MAX_ENTRIES, MAX_OFFERS, MAX_SAVED_CHARS, MAX_SUMMARY_CHARS, Found, Kept, is_current,
+                        newest_first, read_found, read_report, restore_found, saved_at_text, saved_entry, summary)
 from core.share_link import MAX_SHARE_PARAM_CHARS
+from core.state import MAX_STEPS
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
 
-ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "tests" / "e2e" / "keeper_app.py")
 ROWS = [("<PAD>", 0, "pad"), ("영화", 1, ""), ("<UNK>", 2, "unk"), ("좋다", 3, ""), ("나쁘다", 4, "")]
 TEXT = "영화 좋다 | 긍정\n영화 나쁘다 | 부정\n나쁘다 나쁘다 영화 | 부정\n"
 CLASSES = ("부정", "긍정")
@@ -179,89 +176,92 @@ def test_every_keeper_string_is_in_korean_and_english():
         assert strings()[k].get("ko") and strings()[k].get("en"), k
 
 
-# ---- the component through AppTest --------------------------------------------------------------
-def keeper_data(at: AppTest) -> dict:
-    (el,) = [e for e in at.main if type(e).__name__ == "UnknownElement" and e.type == "bidi_component"]
-    assert el.proto.component_name == "work_keeper"
-    return json.loads(el.proto.json)
+# ---- what the browser reports ---------------------------------------------------------------------
+def test_a_report_reads_each_entry_and_who_kept_it(worked):
+    recipe, lab = worked
+    entry = saved_entry(recipe, TEXT, "ko", lab, now_ms=NOW_MS)
+    rep = read_report({"n": 3, "had": "old-Token_1", "entries": [{"slot": "a1", "mine": True, **entry},
+                                                                  {"slot": "b2", "mine": False, **entry}]})
+    assert (rep.n, rep.had) == (3, "old-Token_1")
+    assert [(k.slot, k.mine) for k in rep.entries] == [("a1", True), ("b2", False)]
+    assert rep.reconnected("new") and not rep.reconnected("old-Token_1")
+    assert not read_report({"n": 1, "had": None, "entries": []}).reconnected("new")
+    assert bits(restore_found(read_found(rep.entries[1].entry)).lab.weight) == bits(fresh_w(recipe))
 
 
-def shown(at: AppTest) -> tuple[int, str]:
-    steps, w = at.code[0].value.split()
-    return int(steps.removeprefix("steps=")), w.removeprefix("w=")
+@pytest.mark.parametrize("garbage", [
+    None, [], "x", {"n": "1"}, {"n": True}, {"n": -1}, {"n": 2**40}, {"n": 1, "had": 7}, {"n": 1, "had": "a b"},
+    {"n": 1, "had": "x" * 41}, {"n": 1, "evil": 1}, {"n": 1, "entries": {}}, {"n": 1, "entries": [None]},
+    {"n": 1, "entries": [{"slot": "a", "mine": 1, "s": "eNo9"}]}, {"n": 1, "entries": [{"slot": "../x", "mine": True}]},
+    {"n": 1, "entries": [{"slot": "a", "mine": True, "s": "eNo9", "html": "<b>"}]},
+    {"n": 1, "entries": [{"slot": f"s{i}", "mine": False, "s": "eNo9"} for i in range(MAX_ENTRIES + 1)]},
+])
+def test_a_garbage_report_raises_input_error_only(garbage):
+    with pytest.raises(InputError) as e:
+        read_report(garbage)
+    assert [p.code for p in e.value.problems] == ["saved_invalid"]
 
 
-@pytest.fixture
-def at():
-    app = AppTest.from_file(APP, default_timeout=60)
-    app.run()
-    assert not app.exception
-    return app
+def test_offers_are_the_newest_few_and_a_summary_is_plain_and_short(worked):
+    recipe, lab = worked
+    found = read_found(saved_entry(recipe, TEXT, "ko", lab, now_ms=NOW_MS))
+    kept = [(Kept(f"s{i}", False, {}), Found(found.state, found.param, NOW_MS + i)) for i in range(6)]
+    kept.append((Kept("t", False, {}), Found(found.state, found.param, None)))
+    assert [k.slot for k, _ in newest_first(kept)] == ["s5", "s4", "s3", "s2"][:MAX_OFFERS]
+    assert summary(found) == "영화 좋다 | 긍정"
+    long = found.state.model_copy(update={"sentences": "\n\n  " + "가" * 100 + " | 긍정"})
+    assert summary(Found(long, "", None)) == "가" * (MAX_SUMMARY_CHARS - 1) + "…"
 
 
-def _default_explorer() -> Explorer:
-    return Explorer.from_preset(presets.load(presets.DEFAULT))
+# ---- the step cap is the replay budget ------------------------------------------------------------
+def test_past_five_thousand_steps_the_link_the_file_and_the_keeper_still_work():
+    """The chapter-sized recipe replays 6,000 steps well within the budget: kept, exported, linked,
+    and restored bitwise (the answer key: a fresh Lab stepped as many times)."""
+    from core.share_link import from_query_params, to_query_params
+    from core.state import export_state, parse_state, restore
+
+    recipe = make_recipe()
+    lab = Lab(recipe)
+    for _ in range(12):
+        lab.run(500)
+    assert lab.steps == 6000
+    entry = saved_entry(recipe, TEXT, "ko", lab, now_ms=NOW_MS)
+    assert entry is not None and entry["steps"] == 6000
+    file_state = parse_state(export_state(recipe, TEXT, "ko", lab))
+    link_state = from_query_params(to_query_params(file_state))
+    assert restore(file_state).weights_verified is True
+    fresh = Lab(recipe)
+    for _ in range(12):
+        fresh.run(500)
+    for state in (read_found(entry).state, link_state):
+        assert bits(restore(state).lab.weight) == bits(fresh.weight) == bits(lab.weight)
 
 
-def test_the_browser_gets_the_current_state_after_each_step(at):
-    for _ in range(3):
-        at.button(key="keeper_step").click().run()
-    data = keeper_data(at)
-    assert data["saved"]["steps"] == 3 == shown(at)[0]
-    found = read_found(data["saved"])
-    lab = restore_found(found).lab
-    assert hashlib.sha256(bits(lab.weight)).hexdigest() == shown(at)[1]
-    ex = _default_explorer()  # the answer key: the default example trained 3 steps afresh
-    ex.run(3)
-    assert bits(ex.lab.weight) == bits(lab.weight)
-    assert data["text"]["kept"] == t("ko", "keeper.offline_kept", steps=3)
-    assert data["max_chars"] == MAX_SAVED_CHARS
+def test_past_the_replay_budget_the_export_names_the_most_steps_that_fit():
+    from core.memory import work_problems
+    from core.state import export_state
+
+    recipe = make_recipe()
+    lab = Lab(recipe)
+    lab.steps = 10 * int(limits.MAX_REPLAY_SECONDS / recipe_step_cost(recipe).seconds)  # as if trained that far
+    (over,) = work_problems(recipe, lab.steps, "replay")
+    with pytest.raises(InputError) as e:
+        export_state(recipe, TEXT, "ko", lab)
+    assert [(p.code, p.params) for p in e.value.problems] == [
+        ("export_too_many_steps", {"steps": lab.steps, "max": over.params["max_steps"]})]
+    assert saved_entry(recipe, TEXT, "ko", lab, now_ms=NOW_MS) is None
 
 
-def test_no_offer_without_a_found_state(at):
-    assert not [b for b in at.button if b.key == "keeper_restore"]
+def test_the_schema_bound_on_steps_is_never_the_one_that_binds():
+    """MAX_STEPS only bounds the number: even a step of the cheapest recipe reaches the replay budget first."""
+    from core.memory import work_problems
 
-
-def test_a_found_state_is_offered_and_restored_bitwise(at):
-    trained = AppTest.from_file(APP, default_timeout=60)  # another page (the one before the reload) trains 4 steps
-    trained.run()
-    for _ in range(4):
-        trained.button(key="keeper_step").click().run()
-    entry = keeper_data(trained)["saved"]
-    before = shown(trained)
-
-    at.session_state["keeper"] = {"found": entry}  # what the browser reports after the reload
-    at.run()
-    assert not at.exception
-    (offer,) = [b for b in at.button if b.key == "keeper_restore"]
-    assert offer.label == t("ko", "keeper.offer", steps=4, at=saved_at_text(entry["at"], None))
-    assert shown(at)[0] == 0
-    offer.click().run()
-    assert not at.exception
-    assert shown(at) == before  # same steps, same W bits
-    assert at.info[0].value == t("ko", "keeper.restored", steps=4)
-    assert not [b for b in at.button if b.key == "keeper_restore"]  # restored: nothing left to offer
-    assert keeper_data(at)["saved"]["s"] == entry["s"]
-
-
-def test_a_tampered_found_state_is_named_and_changes_nothing(at):
-    at.button(key="keeper_step").click().run()
-    before = shown(at)
-    at.session_state["keeper"] = {"found": {"s": _packed({"version": 1, "lang": "ko"}), "steps": 500, "at": 0}}
-    at.run()
-    assert not at.exception
-    assert not [b for b in at.button if b.key == "keeper_restore"]
-    assert at.caption[0].value.startswith(t("ko", "keeper.unreadable", why="")[:20])
-    assert shown(at) == before
-
-
-@pytest.mark.parametrize("found", [None, "x", 7, ["s"], {"s": "A" * 9000}])
-def test_garbage_reported_by_a_client_never_crashes_the_page(at, found):
-    at.session_state["keeper"] = {"found": found}
-    at.run()
-    assert not at.exception
-    assert not [b for b in at.button if b.key == "keeper_restore"]
-    assert shown(at)[0] == 0
+    rows = [("<PAD>", 0, "pad"), ("<UNK>", 1, "unk"), ("a", 2, "")]
+    lines = parse_sentences("a | x\n", ("x", "y"))
+    cheapest = Recipe(Vocab.from_rows(rows), tuple(l.tokens for l in lines), tuple(l.label for l in lines), ("x", "y"),
+                      Config(embedding_dim=1, optimizer="sgd"))
+    (p,) = work_problems(cheapest, MAX_STEPS, "replay")
+    assert p.params["max_steps"] < MAX_STEPS
 
 
 def test_the_size_bound_never_exceeds_the_state_it_bounds(worked):

@@ -20,7 +20,7 @@ import session  # noqa: E402
 from components import keeper  # noqa: E402
 from components.i18n import t  # noqa: E402
 
-KEEPER, RESTORE, STEP = "keeper", "keeper_restore", "keeper_step"  # this test app's keys
+KEEPER, STEP = "keeper", "keeper_step"  # this test app's keys (the offer's buttons: session.Keys)
 
 ex = session.explorer()
 top = st.container()  # where the offer appears: above the work, as on the app's page
@@ -30,6 +30,6 @@ for key, params in ex.notices:
 ex.notices.clear()
 if st.button("step", key=STEP):
     ex.step()
-keeper.offer(lang, ex, keeper.keep(lang, ex, key=KEEPER), restore_key=RESTORE, where=top)  # after the work of this run, as at the end of the page
+keeper.offer(lang, ex, keeper.watch(lang, ex, key=KEEPER), where=top)  # after the work of this run, as at the end of the page
 w = ex.lab.weight.detach().contiguous().numpy().tobytes()
 st.code(f"steps={ex.lab.steps} w={hashlib.sha256(w).hexdigest()}", language=None)

@@ -5,7 +5,8 @@ in Chromium, what that must not lose:
 
 - a knob changed in the bar's settings popover is applied by the whole page: a bad value shows
   the page's configuration error box, and the last valid configuration keeps training;
-- the browser keeps the work after each Step (the keeper's localStorage entry follows the step).
+- the browser keeps the work after each Step (the keeper's localStorage entry follows the step), and
+  nothing once Reset has brought the page back to what it opened with.
 
 AppTest always runs the whole script, so only a browser can check these.
 """
@@ -23,8 +24,10 @@ if _reason:
 
 pytestmark = pytest.mark.e2e
 
-KEPT_STEPS_JS = """() => { const r = localStorage.getItem('nn-embedding-explorer.work');
-  return r === null ? null : JSON.parse(r).steps; }"""
+KEPT_STEPS_JS = """() => { const out = [];  // the steps of every entry the keeper holds (one per page session)
+  for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i);
+    if (k.startsWith('nn-embedding-explorer.work.')) out.push(JSON.parse(localStorage.getItem(k)).steps); }
+  return out.join(','); }"""
 
 
 def open_settings(page) -> None:
@@ -56,9 +59,9 @@ def test_the_browser_keeps_the_work_after_each_step(ko_page):
     section(page, "ko", "train")
     for n in (1, 2, 3):
         step_once(page, n)
-        page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === {n}", timeout=10_000)
-    button(page, "reset").click()
-    page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === 0", timeout=10_000)
+        page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === '{n}'", timeout=10_000)
+    button(page, "reset").click()  # back to what the page opened with: nothing left to keep
+    page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === ''", timeout=10_000)
 
 
 def test_with_the_details_open_a_step_updates_them_too(ko_page):
