@@ -15,6 +15,7 @@ from components import inputs, keeper, sidebar, style, training
 from components.busy import busy
 from components.page_lang import page_lang
 from components.i18n import LANGS, lang_from_locale, md, problem_text, t
+from core import torch_build
 from core.explorer import Explorer
 from core.problems import Problem
 from core.url_state import SECTIONS
@@ -31,6 +32,7 @@ def main() -> None:
     if torch.get_num_threads() != TORCH_THREADS:
         torch.set_num_threads(TORCH_THREADS)
     upkeep.start_once()
+    torch_build.log_once()  # which torch build serves, in the server's log (a CUDA one: how to swap it)
     st.set_page_config(page_title="nn.Embedding Explorer", page_icon="🧮", layout="wide")
     slot = st.empty()  # where a slow load shows what it is doing: the same place on every run
     session.ensure(Keys.LANG, lang_from_locale(st.context.locale))

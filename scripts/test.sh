@@ -4,16 +4,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Chromium and CJK fonts for the real-browser tests (Debian's packages; no browser download).
-if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
+# Debian's packages (no browser or binary download): Chromium and CJK fonts for the real-browser
+# tests; haproxy for the load-balancer test (tests/e2e/test_load_balancer.py runs deploy/haproxy.cfg);
+# docker-compose to validate deploy/compose.yaml (no Docker daemon: --no-install-recommends keeps
+# the engine out).
+browser=() servers=()
+[ -x /usr/bin/chromium ] || browser+=(chromium)
+fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || browser+=(fonts-noto-cjk)
+command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || servers+=(haproxy)
+command -v docker-compose >/dev/null || servers+=(docker-compose)
+if [ $(( ${#browser[@]} + ${#servers[@]} )) -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    [ ${#browser[@]} -eq 0 ] || apt-get install -y -qq "${browser[@]}" >/dev/null
+    [ ${#servers[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${servers[@]}" >/dev/null
   else
-    echo "note: chromium not installable here (needs root and apt); the browser tests will be skipped" >&2
+    echo "note: ${browser[*]} ${servers[*]} not installable here (needs root and apt); the tests that use them will be skipped" >&2
   fi
 fi
 
-python -m pip install -q -r requirements-dev.txt
+# --retries 1: requirements.txt names PyTorch's CPU index; where it cannot be reached, pip would
+# retry it five times, with back-off, for every package (minutes in all).
+python -m pip install -q --retries 1 -r requirements-dev.txt
 
 # axe-core for the accessibility tests (tests/e2e/test_a11y.py reads .cache/axe), from npm by name.
 if command -v npm >/dev/null; then
