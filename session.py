@@ -60,7 +60,7 @@ class Keys:
     PCA_DIMS = "pca_dims"
     PCA_CHART = "pca_chart"
     PCA_REPLAY = "pca_anim"  # the replay's chart
-    TIMELINE_FOLLOWS = "_timeline_follows"  # the newest step when the timeline was last drawn (it follows it)
+    TIMELINE_FOLLOWS = "_timeline_follows"  # True when the last run drew the timeline (its value is the browser's)
     LOSS_CHART = "loss_chart"
     OUT_SENTENCE = "out_sentence"
     REPLAY = "replay"
