@@ -137,9 +137,9 @@ def loss_and_predictions(lang: str, losses: list[float], rows: list[tuple[str, s
     cols = st.columns([1.2, 1])
     with cols[0]:
         if losses:
-            st.plotly_chart(charts.loss_curve(losses, t(lang, "train.loss_title", step=len(losses)),
-                                              (t(lang, "label.axis.step"), t(lang, "label.axis.loss"))), key=Keys.LOSS_CHART,
-                            config=charts.chart_config("loss"))
+            curve = charts.loss_curve(losses, t(lang, "train.loss_title", step=len(losses)),
+                                      (t(lang, "label.axis.step"), t(lang, "label.axis.loss")))
+            st.plotly_chart(charts.safe_figure(curve), key=Keys.LOSS_CHART, config=charts.chart_config("loss"))
         else:
             st.info(t(lang, "train.no_steps_yet"))
     with cols[1]:

@@ -392,7 +392,7 @@ def projection_3d(lang: str, ex: Explorer, shown: int) -> None:
                              vocab.unk_id, used, ex.selected_token, list(pic.ranges),
                              np.flatnonzero(used)[:MAX_TRAILS], t(lang, "proj.scatter_title", step=pic.shown),
                              axis_titles)
-    st.plotly_chart(fig, key=Keys.PCA_CHART, config=charts.chart_config("pca"),
+    st.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_CHART, config=charts.chart_config("pca"),
                     on_select=lambda: session.select_token_from_chart(ex), selection_mode="points")
 
 
@@ -414,7 +414,7 @@ def replay_view(lang: str, ex: Explorer) -> None:
                        lambda: charts.pca_animation(points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used,
                                                     token, list(pic.ranges), t(lang, "proj.replay_title"),
                                                     axis_titles))
-    replay.plotly_chart(fig, key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
+    replay.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
 
 
 def basis_text(lang: str, pic, tokens: tuple[str, ...]) -> str:
