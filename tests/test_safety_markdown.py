@@ -27,7 +27,7 @@ import pytest
 
 from components.safe_text import code_placeholders, md_code, md_escape, plotly_escape, safe_params
 from tests.e2e.conftest import _free_port
-from tests.e2e.helpers import ROOT, unavailable_reason
+from tests.e2e.helpers import ROOT, refuse_outside, unavailable_reason
 
 HOSTILE = [
     "![x](http://evil.example/a.png)", "![](//evil.example/b.png)", "[Re-login](http://evil.example/login)",
@@ -125,16 +125,7 @@ def page_of_samples(tmp_path_factory, browser, tour_ko):
     try:
         _wait_healthy(url, proc)
         page = browser.new_page(viewport={"width": 1200, "height": 2000})  # the session's one Chromium
-        outside: list[str] = []
-
-        def route(r):
-            if r.request.url.startswith(url):
-                r.continue_()
-            else:
-                outside.append(r.request.url)
-                r.abort()
-
-        page.route("**/*", route)
+        outside = refuse_outside(page, url)
         page.goto(url)
         page.locator(".st-key-done").wait_for(timeout=120_000)
         page.wait_for_function("(n) => document.querySelectorAll('.st-key-app_figures .js-plotly-plot .main-svg').length >= n",

@@ -103,6 +103,22 @@ _IDLE_JS = """(quietMs) => {
 }"""
 
 
+def refuse_outside(page, base_url: str) -> list[str]:
+    """Route every request of ``page``: those to ``base_url`` go through, any other is refused and
+    recorded in the list returned (a page that fetches nothing outside leaves it empty)."""
+    outside: list[str] = []
+
+    def route(r):
+        if r.request.url.startswith(base_url):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    return outside
+
+
 def wait_idle(page, timeout: float = 30_000, quiet_ms: int = 300) -> None:
     """Wait until the script has not been running, and nothing is stale, for ``quiet_ms``."""
     page.evaluate("() => { window.__e2eQuietSince = null; }")

@@ -14,7 +14,7 @@ import pytest
 
 from tests.hostile_tour import hostile_link
 
-from .helpers import button, open_app, section, unavailable_reason, wait_idle, wait_js, wait_step
+from .helpers import button, open_app, refuse_outside, section, unavailable_reason, wait_idle, wait_js, wait_step
 
 _reason = unavailable_reason()
 if _reason:
@@ -44,16 +44,7 @@ COUNT_JS = """(host) => {
 
 def test_a_hostile_link_fetches_nothing_outside_and_draws_no_image_or_link_of_its_own(new_page, app_url):
     page = new_page("ko-KR", load=False)
-    outside: list[str] = []
-
-    def route(r):
-        if r.request.url.startswith(app_url):
-            r.continue_()
-        else:
-            outside.append(r.request.url)
-            r.abort()
-
-    page.route("**/*", route)
+    outside = refuse_outside(page, app_url)
     open_app(page, f"{app_url}/?{urlencode({**hostile_link('ko'), 'lang': 'ko'})}")
     seen = {}
     for name in ("lookup", "train", "lessons", "share"):
