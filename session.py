@@ -23,7 +23,7 @@ from assets import presets
 from core import url_state
 from core.explorer import Explorer
 from core.knobs import KNOBS
-from core.problems import InputError
+from core.problems import InputError, Problem
 from core.share_link import SHARE_PARAM, from_query_params
 from core.state import AppState, Restored, restore
 from core.vocab import Vocab
@@ -61,7 +61,7 @@ class Keys:
     PCA_DIMS = "pca_dims"
     PCA_CHART = "pca_chart"
     PCA_REPLAY = "pca_anim"  # the replay's chart
-    TIMELINE_FOLLOWS = "_timeline_follows"  # the newest step when the timeline was last drawn (it follows it)
+    TIMELINE_FOLLOWS = "_timeline_follows"  # True when the last run drew the timeline (its value is the browser's)
     LOSS_CHART = "loss_chart"
     OUT_SENTENCE = "out_sentence"
     REPLAY = "replay"
@@ -176,9 +176,12 @@ def follow_address(busy: Busy, langs: tuple[str, ...]) -> None:
     the view on top, as if the learner had changed them after opening it. A value the app cannot
     use is left as it was and named (shown once under "url").
     """
-    params = st.query_params.to_dict()
-    link, preset = params.get(SHARE_PARAM), params.get("preset")
-    if link is not None and link != st.session_state.get(_FROM_LINK):
+    params = {name: st.query_params.get_all(name) for name in st.query_params}  # every value: a repeat is named
+    one = url_state.single(params)
+    link, preset = one.get(SHARE_PARAM), one.get("preset")
+    if len(url_state.values_of(params, SHARE_PARAM)) > 1:
+        st.session_state[_EXPLORER].problems["link"] = [Problem("share_repeated", {"n": len(params[SHARE_PARAM])})]
+    elif link is not None and link != st.session_state.get(_FROM_LINK):
         with busy("urlstate.opening_link"):
             _open_share_link(link)
     elif link is None and preset in presets.ORDER and preset != st.session_state[_EXPLORER].preset_id:
@@ -215,13 +218,13 @@ def write_address(ex: Explorer) -> None:
     """
     if _history_navigation():
         return
-    now = st.query_params.to_dict()
+    now = {name: st.query_params.get_all(name) for name in st.query_params}
     link = st.session_state.get(_FROM_LINK)
-    want = {SHARE_PARAM: link} if link is not None else {}
-    want.update((k, v) for k, v in now.items() if k not in url_state.NAMES and k != SHARE_PARAM)
+    want: dict[str, list[str]] = {SHARE_PARAM: [link]} if link is not None else {}
+    want.update((k, v) for k, v in now.items() if k not in url_state.NAMES and k != SHARE_PARAM)  # kept as they came
     view = {"section": st.session_state.get(Keys.SECTION), "lang": st.session_state.get(Keys.LANG),
             "preset": ex.preset_id if ex.preset_id in presets.ORDER else None}
-    want.update(url_state.write(view, ex.config_values()))
+    want.update((k, [v]) for k, v in url_state.write(view, ex.config_values()).items())
     if want != now:
         st.query_params.from_dict(want)
 

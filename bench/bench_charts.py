@@ -19,6 +19,9 @@ What is timed is what a rerun pays for one chart: the builder's call, then what 
 does with the figure (``plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True)``,
 which calls ``fig.to_dict()``, then ``plotly.io.to_json(…, validate=False)``), with the bytes of
 the JSON it sends. The stage's own data is timed by bench_scale.py (Payloads) and bench_server.py.
+
+Every figure is a ``SafeFigure``, whose strings are escaped as it is serialized (components/safe_text.py
+``plotly_spec``); each chart is also timed as a plain ``go.Figure`` in the same run, and the ratio printed.
 """
 
 from __future__ import annotations
@@ -65,10 +68,15 @@ def builders(preset: str, steps: int) -> list[tuple[str, object]]:
     ]
 
 
-def as_sent(call) -> tuple[float, str]:
-    """Seconds to build the figure and serialize it as st.plotly_chart does, and the JSON it sends."""
+def as_sent(call, escaped: bool = True) -> tuple[float, str]:
+    """Seconds to build the figure and serialize it as st.plotly_chart does, and the JSON it sends;
+    ``escaped=False`` serializes it as a plain go.Figure (no escaping), for the ratio."""
+    import plotly.graph_objects as go
+
     t = time.perf_counter()
     fig = call()
+    if not escaped:
+        fig.__class__ = go.Figure
     spec = plotly.io.to_json(plotly.tools.return_figure_from_figure_or_data(fig, validate_figure=True), validate=False)
     return time.perf_counter() - t, spec
 
@@ -85,15 +93,17 @@ def main() -> None:
         n = (3 if args.quick else 7) if preset == "large" else (10 if args.quick else 40)
         for label, call in builders(preset, SIZES[preset]):
             as_sent(call)  # warm (imports, validators' first use)
-            ts, spec = [], ""
-            for _ in range(n):
+            as_sent(call, escaped=False)
+            ts, raw, spec = [], [], ""
+            for _ in range(n):  # interleaved: the machine's drift falls on both alike
                 t, spec = as_sent(call)
                 ts.append(t)
-            s = summary(ts)
+                raw.append(as_sent(call, escaped=False)[0])
+            s, r = summary(ts), summary(raw)
             rows.append([preset, label, fmt_ms(s["p50"]), f"{fmt_ms(s['p10'])}–{fmt_ms(s['p90'])}",
-                         fmt_bytes(len(spec)), str(n)])
+                         fmt_ms(r["p50"]), f"{s['p50'] / r['p50']:.2f}×", fmt_bytes(len(spec)), str(n)])
     print("## Build + serialize per chart (ms)\n")
-    print(table(["preset", "builder", "p50", "p10–p90", "JSON sent", "n"], rows))
+    print(table(["preset", "builder", "p50", "p10–p90", "p50 unescaped", "ratio", "JSON sent", "n"], rows))
     print("\nSerialize = return_figure_from_figure_or_data(fig, validate_figure=True) + "
           "plotly.io.to_json(…, validate=False), as st.plotly_chart does.\n")
     print(machine_note())

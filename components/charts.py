@@ -6,6 +6,11 @@ loss curve in the step's details, the 3-D PCA scatter and the replay of every ke
 Each figure is built and validated by Plotly in one ``go.Figure`` call, its NumPy arrays already in
 plotly.js's typed-array form (``typed_array``), which is how Plotly would send them.
 
+Every figure the page shows is a `SafeFigure` (`safe_figure`): what it hands to Streamlit is its
+data with every string escaped for Plotly's text HTML and templates (components.safe_text
+`plotly_spec`), so a token, class name or title from a file or a link shows as itself. Builders
+put plain strings in; nothing is escaped twice.
+
 Colours are fixed by role so a projected classroom reads the same everywhere:
 PAD grey, UNK orange, looked-up rows blue, the selection red.
 """
@@ -18,12 +23,34 @@ from types import MappingProxyType
 import numpy as np
 import plotly.graph_objects as go
 
+from components.safe_text import plotly_spec
+
 PAD_COLOR = "#9aa0a6"
 UNK_COLOR = "#e8710a"
 USED_COLOR = "#1a73e8"
 SELECT_COLOR = "#d93025"
 PLAIN_COLOR = "#5f6368"
 FONT = MappingProxyType(dict(size=15))
+
+
+class SafeFigure(go.Figure):
+    """A go.Figure whose plain data (what st.plotly_chart and plotly.io serialize) has every string
+    escaped by `plotly_spec`. Its traces and layout, read from Python, hold the strings as given."""
+
+    def to_dict(self) -> dict:  # to_plotly_json and plotly.io call this too
+        return plotly_spec(super().to_dict())
+
+    def __reduce__(self):  # a copy or a pickle is built from the strings as given, escaped once when sent
+        props = go.Figure.to_dict(self)
+        props["_grid_str"], props["_grid_ref"] = self._grid_str, self._grid_ref
+        return (self.__class__, (props,))
+
+
+def safe_figure(fig: go.Figure) -> SafeFigure:
+    """``fig`` as a `SafeFigure`, the same object (no copy, no second validation)."""
+    if not isinstance(fig, SafeFigure):
+        fig.__class__ = SafeFigure
+    return fig
 
 
 def chart_config(name: str) -> dict:
@@ -85,12 +112,12 @@ FIXED_MARGIN = MappingProxyType(dict(l=80, r=10, t=40, b=50))  # read-only: each
 FIXED_AXIS = MappingProxyType(dict(ticklabeloverflow="allow", automargin=False))
 
 
-def loss_curve(losses: list[float], title: str, axis_titles: tuple[str, str] = ("step", "loss")) -> go.Figure:
+def loss_curve(losses: list[float], title: str, axis_titles: tuple[str, str] = ("step", "loss")) -> SafeFigure:
     """The loss at every step, from step 1. The steps are implied (x0, dx) rather than sent as an
     array, and the losses go as float32, what the loss is: a third of the bytes a long run would send."""
     line = dict(type="scatter", x0=1, dx=1, y=typed_array(np.asarray(losses, dtype=np.float32)),
                 mode="lines+markers" if len(losses) < 60 else "lines", line=dict(color=USED_COLOR))
-    return go.Figure(data=[line], layout=_layout(280, title, margin=dict(FIXED_MARGIN), xaxis=dict(title=dict(text=axis_titles[0]), **FIXED_AXIS),
+    return SafeFigure(data=[line], layout=_layout(280, title, margin=dict(FIXED_MARGIN), xaxis=dict(title=dict(text=axis_titles[0]), **FIXED_AXIS),
                                                  yaxis=dict(title=dict(text=axis_titles[1]), rangemode="tozero", **FIXED_AXIS)))
 
 
@@ -157,7 +184,7 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
     groups = [(name, plain_shown(ids) if name == "plain" else ids, color)
               for name, ids, color in point_groups(v, pad_id, unk_id, used, selected)]
     data += _points_traces(xy, k, tokens, groups, big)
-    return go.Figure(data=data, layout=_layout(520, title, margin=dict(FIXED_MARGIN), **_axes(k, ranges, axis_titles)))
+    return SafeFigure(data=data, layout=_layout(520, title, margin=dict(FIXED_MARGIN), **_axes(k, ranges, axis_titles)))
 
 
 def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int, unk_id: int, used: np.ndarray,
@@ -189,7 +216,7 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     sliders = [dict(active=0, x=0.12, len=0.88, y=-0.04, currentvalue=dict(prefix="step "), steps=[
         dict(label=str(s), method="animate", args=[[str(s)], dict(mode="immediate", frame=dict(duration=0, redraw=k == 3), transition=dict(duration=0))])
         for s in steps])]
-    return go.Figure(data=_points_traces(points[steps[0]], k, tokens, groups, big=False),
+    return SafeFigure(data=_points_traces(points[steps[0]], k, tokens, groups, big=False),
                      frames=[dict(data=moves(s), name=str(s)) for s in steps],
                      layout=_layout(560, title, margin=dict(FIXED_MARGIN, b=90), updatemenus=menus, sliders=sliders,
                                     **_axes(k, ranges, axis_titles)))

@@ -22,7 +22,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from components.charts import PAD_COLOR, SELECT_COLOR, USED_COLOR
+from components.charts import PAD_COLOR, SELECT_COLOR, USED_COLOR, safe_figure
 from components.i18n import t
 from core.lessons import Demo
 
@@ -299,7 +299,7 @@ def _frames(lang: str, d: dict) -> Drawn:
         fig.add_trace(go.Scatter(x=pts[:, pad, 0], y=pts[:, pad, 1], mode="lines+markers+text",
                                  text=[str(s) for s in d["steps"]], textposition="top center",
                                  marker=dict(color=SELECT_COLOR, size=11), line=dict(color=SELECT_COLOR, width=2),
-                                 name=d["pad_token"], hovertemplate=f"{d['pad_token']} %{{text}}<extra></extra>"), 1, col)
+                                 name=d["pad_token"], hovertemplate="%{fullData.name} %{text}<extra></extra>"), 1, col)
         fig.update_xaxes(title_text=_w(lang, "pc", k=1), row=1, col=col)
         fig.update_yaxes(title_text=_w(lang, "pc", k=2), row=1, col=col)
     refit, fixed = np.asarray(d["refit"]), np.asarray(d["fixed"])
@@ -321,4 +321,9 @@ BUILDERS: MappingProxyType[str, Callable[[str, dict], Drawn]] = MappingProxyType
 def draw(lang: str, demo: Demo) -> Drawn | None:
     """The picture of ``demo`` in ``lang``; None when its lesson draws nothing in this state."""
     data: dict[str, Any] = demo.figure
-    return BUILDERS[data["kind"]](lang, data) if data else None
+    if not data:
+        return None
+    drawn = BUILDERS[data["kind"]](lang, data)
+    if drawn.figure is not None:
+        safe_figure(drawn.figure)  # every string it holds (tokens, titles) is escaped when it is sent
+    return drawn

@@ -18,7 +18,8 @@ import pandas as pd
 import streamlit as st
 
 from components.i18n import md, problem_text, strings, t
-from components.charts import chart_config
+from components.charts import chart_config, safe_figure
+from components.safe_text import md_escape
 from components.lesson_figures import draw, number, vector_text
 from components.memo import Memo, no_memo
 from core.lessons import HOLDS, LESSON_IDS, NOT_FINITE, Demo, lesson, run_demo
@@ -133,17 +134,20 @@ def _metrics(lang: str, demo: Demo) -> None:
     for start in range(0, len(keys), per_row):
         for col, k in zip(st.columns(per_row), keys[start: start + per_row]):
             v = demo.facts[k]
-            col.metric(fact_label(lang, demo.id, k), f"{v:,}" if isinstance(v, int) else format_value(lang, v, k))
+            value = f"{v:,}" if isinstance(v, int) else format_value(lang, v, k)
+            col.metric(md_escape(fact_label(lang, demo.id, k)), md_escape(value))  # label and value are Markdown
 
 
 def _fact_table(lang: str, demo: Demo) -> None:
     """Every other fact as a two-column table, sized to its rows, its text wrapping (no inner scrolling,
-    on a phone either: a static table, where a data grid's columns keep their width and scroll)."""
+    on a phone either: a static table, where a data grid's columns keep their width and scroll).
+    st.table reads every cell as Markdown: each is shown as its text (a fact can be a token)."""
     keys = table_keys(demo)
     if keys:
-        frame = pd.DataFrame({t(lang, "lesson.ui.fact_col"): [fact_label(lang, demo.id, k) for k in keys],
-                              t(lang, "lesson.ui.value_col"): [format_value(lang, demo.facts[k], k, lesson(demo.id).codes)
-                                                               for k in keys]})
+        values = [format_value(lang, demo.facts[k], k, lesson(demo.id).codes) for k in keys]
+        frame = pd.DataFrame({md_escape(t(lang, "lesson.ui.fact_col")): [md_escape(fact_label(lang, demo.id, k))
+                                                                          for k in keys],
+                              md_escape(t(lang, "lesson.ui.value_col")): [md_escape(v) for v in values]})
         st.table(frame, hide_index=True)
 
 
@@ -164,7 +168,7 @@ def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
         code_col, run_col = st.columns([3, 2])
         code_col.caption(t(lang, f"lesson.{demo.id}.fig.code"))
         code_col.code(drawn.code, language="python", wrap_lines=True)
-        run_col.caption(t(lang, f"lesson.{demo.id}.fig.run", **demo.figure))
+        run_col.caption(md(lang, f"lesson.{demo.id}.fig.run", **demo.figure))
         run_col.code(f"inputs = {demo.figure['inputs']}\nvectors.shape = {tuple(demo.facts['vectors_shape'])}",
                      language=None)
         for table in drawn.tables:
@@ -173,7 +177,7 @@ def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
     for table in drawn.shown:
         st.dataframe(table, hide_index=True, width="stretch", height="content")
     with st.container():  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
-        st.plotly_chart(drawn.figure, alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
+        st.plotly_chart(safe_figure(drawn.figure), alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
         for table in drawn.tables:
             st.dataframe(table, hide_index=True, width="stretch", height="content")
@@ -218,7 +222,7 @@ def _errors(lang: str, demo: Demo) -> None:
 
 
 def _verdict(lang: str, demo: Demo, params: dict[str, str]) -> None:
-    check = t(lang, "lesson.ui.check", check=t(lang, f"lesson.{demo.id}.check", **params))
+    check = t(lang, "lesson.ui.check", check=md(lang, f"lesson.{demo.id}.check", **params))  # facts shown as text
     if demo.verdict == HOLDS:
         st.success(f"**{t(lang, 'lesson.verdict.pass')}** · {check}", icon=":material/check_circle:")
     else:
@@ -235,7 +239,7 @@ def answer_text(lang: str, lesson_id: str, answer: str) -> str:
 def _prediction(lang: str, demo: Demo, params: dict[str, str]) -> bool:
     """The lesson's own predict-then-reveal question; True once the learner reveals the answer."""
     fact, choices = lesson(demo.id).predict
-    guess = st.radio(t(lang, f"lesson.{demo.id}.predict", **params), choices, index=None, key=PREDICT_PREFIX + demo.id,
+    guess = st.radio(md(lang, f"lesson.{demo.id}.predict", **params), choices, index=None, key=PREDICT_PREFIX + demo.id,
                      format_func=lambda a: answer_text(lang, demo.id, a), help=t(lang, "help.lesson_predict"))
     if not st.toggle(t(lang, "lesson.ui.reveal"), key=REVEAL_PREFIX + demo.id, help=t(lang, "help.lesson_reveal")):
         st.caption(t(lang, "lesson.ui.reveal_hint"))
@@ -285,7 +289,7 @@ def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo) -> Demo
             return f"{type(exc).__name__}: {exc}"
 
     demo = memo(f"demo:{lesson_id}", (lab.uid, lab.steps, len(lab.pad_edits)), attempt)
-    return t(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo
+    return md(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo  # an exception may quote a token
 
 
 def _show(lang: str, demo: Demo | str, lab: Lab) -> None:

@@ -12,15 +12,18 @@ link fetch that address, and a token with a backtick breaks out of the code span
     >>> md_code("a`b")
     '``a`b``'
 
+Plotly text has its own rules (`plotly_escape`, `plotly_spec`): components/charts.py sends every
+figure through `plotly_spec`.
+
 ``tests/test_safety_markdown.py`` renders a hostile corpus through Streamlit's own Markdown in
 Chromium and checks that the text shown equals the input and that nothing is fetched or linked.
 """
 
 from __future__ import annotations
 
-import html
 import re
 import string
+from types import MappingProxyType
 from typing import Any, Mapping
 
 _PUNCT = frozenset(string.punctuation)  # every ASCII punctuation character may be backslash-escaped (CommonMark 2.4)
@@ -99,8 +102,81 @@ def code_placeholders(template: str) -> tuple[str, frozenset[str]]:
     return _CODE_PLACEHOLDER.sub(r"\1", template), names
 
 
+_PLOTLY_TEXT = MappingProxyType(str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "{": "&#123;", "$": "&#36;"}))
+_TEMPLATE_PART = re.compile(r"(%\{[^{}]*\})")  # a placeholder of Plotly's templates: %{x}, %{y:.4g}, %{fullData.name}
+_EXTRA = re.compile(r"^(.*)<extra>(.*)</extra>$", re.S)  # hovertemplate's secondary box
+# Strings Plotly draws in WebGL as plain glyphs (vectorize-text): never read as HTML, so never escaped
+# (an entity would show as typed). A 3-D point's label and a 3-D axis's title and tick labels.
+_GLYPH_PATH = re.compile(r"^layout\.scene\d*\.[xyz]axis\.(title\.text|ticktext)$")
+_GLYPH_TRACE_KEYS = MappingProxyType({"scatter3d": frozenset({"text"})})
+
+
 def plotly_escape(s: str) -> str:
-    """``s`` for Plotly text (titles, point labels, hover text, tick labels): Plotly reads a subset of
-    HTML there (``<a href>`` becomes a clickable link, ``<b>``, ``<br>``) and decodes entities, so
-    ``<``, ``>`` and ``&`` are written as entities and show as themselves."""
-    return html.escape(str(s), quote=False)
+    """``s`` for Plotly text (titles, point labels, hover text, tick labels, legend names, annotations):
+    Plotly reads a subset of HTML there (``<a href>`` becomes a clickable link, ``<b>``, ``<br>``),
+    decodes entities, fills ``%{…}`` from its data in titles and names, and hands ``$…$`` to MathJax
+    where a page has it. So ``&``, ``<``, ``>``, ``{`` and ``$`` are written as entities, which
+    Plotly shows as the characters themselves.
+
+    >>> plotly_escape("<b>영화</b> & %{x} $y$")
+    '&lt;b&gt;영화&lt;/b&gt; &amp; %&#123;x} &#36;y&#36;'
+    """
+    return str(s).translate(_PLOTLY_TEXT)
+
+
+def plotly_template(s: str) -> str:
+    """A Plotly template (``hovertemplate``, ``texttemplate``) with its literal text escaped: its
+    ``%{…}`` placeholders and a closing ``<extra>…</extra>`` box stay what they are. Values filled
+    into a placeholder are not read as a template again; as HTML they are, so they come escaped
+    from the figure's data (`plotly_spec`)."""
+    m = _EXTRA.match(s)
+    body, extra = (m.group(1), m.group(2)) if m else (s, None)
+    out = "".join(part if _TEMPLATE_PART.fullmatch(part) else plotly_escape(part) for part in _TEMPLATE_PART.split(body))
+    if extra is not None:
+        out += "<extra>" + "".join(part if _TEMPLATE_PART.fullmatch(part) else plotly_escape(part)
+                                   for part in _TEMPLATE_PART.split(extra)) + "</extra>"
+    return out
+
+
+def plotly_spec(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A Plotly figure's plain data (``fig.to_dict()``: data, layout, frames) with every string in it
+    shown as text: `plotly_template` for a ``*template`` key, left as it is where Plotly draws plain
+    glyphs (3-D labels), `plotly_escape` everywhere else. Enumerated values and colours hold none of
+    the escaped characters, so escaping every string costs nothing there. A 3-D trace that labels its
+    points but has no hover text gets its labels, escaped, as hover text (the hover box is HTML).
+    Typed arrays (``{"dtype", "bdata"}``) are passed through untouched."""
+    out: dict[str, Any] = dict(spec)
+    data = [_trace(t) for t in spec.get("data") or []]
+    if "data" in spec:
+        out["data"] = data
+    if "layout" in spec:
+        out["layout"] = _escaped(spec["layout"], "layout")
+    if spec.get("frames"):
+        types = [t.get("type", "scatter") for t in data]
+        out["frames"] = [{**_escaped({k: v for k, v in f.items() if k != "data"}, "frame"),
+                          **({"data": [_trace(t, types[i] if i < len(types) else None) for i, t in enumerate(f["data"])]}
+                             if "data" in f else {})} for f in spec["frames"]]
+    return out
+
+
+def _trace(trace: Mapping[str, Any], inherited: str | None = None) -> dict[str, Any]:
+    kind = trace.get("type", inherited or "scatter")
+    glyphs = _GLYPH_TRACE_KEYS.get(kind, frozenset())
+    out = {k: (v if k in glyphs else _escaped(v, f"trace.{k}", k)) for k, v in trace.items()}
+    if "text" in glyphs and "text" in trace and "hovertext" not in trace and trace.get("hoverinfo") not in ("skip", "none"):
+        out["hovertext"] = _escaped(trace["text"], "trace.hovertext", "hovertext")
+    return out
+
+
+def _escaped(value: Any, path: str, key: str = "") -> Any:
+    if isinstance(value, str):
+        if _GLYPH_PATH.match(path):
+            return value
+        return plotly_template(value) if key.endswith("template") else plotly_escape(value)
+    if isinstance(value, Mapping):
+        if "bdata" in value:
+            return value
+        return {k: _escaped(v, f"{path}.{k}", k) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_escaped(v, path, key) for v in value]
+    return value

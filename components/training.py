@@ -137,9 +137,9 @@ def loss_and_predictions(lang: str, losses: list[float], rows: list[tuple[str, s
     cols = st.columns([1.2, 1])
     with cols[0]:
         if losses:
-            st.plotly_chart(charts.loss_curve(losses, t(lang, "train.loss_title", step=len(losses)),
-                                              (t(lang, "label.axis.step"), t(lang, "label.axis.loss"))), key=Keys.LOSS_CHART,
-                            config=charts.chart_config("loss"))
+            curve = charts.loss_curve(losses, t(lang, "train.loss_title", step=len(losses)),
+                                      (t(lang, "label.axis.step"), t(lang, "label.axis.loss")))
+            st.plotly_chart(charts.safe_figure(curve), key=Keys.LOSS_CHART, config=charts.chart_config("loss"))
         else:
             st.info(t(lang, "train.no_steps_yet"))
     with cols[1]:
@@ -227,26 +227,34 @@ def moved_view(lang: str, m: MovedData | None) -> None:
         st.warning(md(lang, "train.absent_moved", rows=names), icon=":material/search:")
 
 
-def timeline_step(steps: list[int], follow_from: int | None) -> int:
+NEWEST = -1  # the timeline's last option: the newest step, whichever it is now (the timeline follows it)
+
+
+def timeline_step(steps: list[int], drawn_last_run: bool) -> int:
     """The step the timeline shows, decided before anything draws it (the stage sits above it).
 
-    It follows the newest step while it sits on the newest one (``follow_from`` is the newest step
-    of the previous run that drew it, None when the last run did not: the learner was on another
-    view, and the browser may send back a stale value of a slider it no longer shows); once the
-    learner scrubs back, it stays where they put it.
+    Its last option is `NEWEST`, not a number: while it sits there it follows each new step without
+    the server ever writing its value. A value the server wrote each step would race the browser:
+    a request sent before the browser took in the last run's value (a Play tick, a Pause, a second
+    quick Step) carries the previous newest step back, and would read as the learner scrubbing to
+    it, freezing the stage on an old step. The browser only ever sends `NEWEST` (or a label from an
+    older run that no option has any more, which reads as the default, `NEWEST`) or a step the
+    learner chose. When the last run did not draw it (the learner was on another view), the browser
+    may still send back a value it no longer shows: it follows the newest step again.
     """
     current = session.get(Keys.TIMELINE)
-    if current not in steps or follow_from is None or current == follow_from:
-        session.set_value(Keys.TIMELINE, steps[-1])
+    if not drawn_last_run and current != NEWEST:
+        session.forget(Keys.TIMELINE)  # drawn afresh at its default, NEWEST
         return steps[-1]
-    return current
+    return current if current in steps[:-1] else steps[-1]
 
 
 def timeline(lang: str, steps: list[int]) -> None:
     """Scrub back through the kept snapshots (the value was settled by `timeline_step`)."""
     if len(steps) > 1:
-        st.select_slider(t(lang, "proj.timeline"), options=steps, key=Keys.TIMELINE,
-                         help=t(lang, "proj.timeline_help"))
+        newest = t(lang, "proj.timeline_newest", step=steps[-1])
+        st.select_slider(t(lang, "proj.timeline"), options=steps[:-1] + [NEWEST], value=NEWEST, key=Keys.TIMELINE,
+                         format_func=lambda s: newest if s == NEWEST else str(s), help=t(lang, "proj.timeline_help"))
 
 
 def neighbours(w: np.ndarray, token_id: int, k: int = 5) -> tuple[np.ndarray, np.ndarray]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import torch
 
 from core import limits
+from core.invisible import code_points, invisible_only
 from core.problems import Problem, require
 from core.vocab import Vocab
 
@@ -99,6 +100,9 @@ def _check_tokens(tokens: tuple[str, ...], no: int, problems: list[Problem]) -> 
     for tok in tokens:
         if len(tok) > limits.MAX_TOKEN_CHARS:
             problems.append(Problem("line_token_too_long", {"line": no, "token": tok[:12] + "…", "max": limits.MAX_TOKEN_CHARS}))
+            return
+        if invisible_only(tok):  # it would be looked up as a token nobody can see (<UNK>, or a blank row)
+            problems.append(Problem("line_token_invisible", {"line": no, "codes": code_points(tok)}))
             return
         if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch != "\u200d" for ch in tok):
             problems.append(Problem("line_control", {"line": no}))

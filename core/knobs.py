@@ -13,6 +13,7 @@ plus its strings. A knob's ``name`` is at once the Config field, the JSON field 
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 from core import limits
@@ -55,6 +56,8 @@ class Knob:
         ok = self._valid(value)
         if ok:
             return None
+        if self.kind == "float" and _subnormal(value):
+            return Problem("float_tiny", {"name": self.name, "value": repr(value), "min": f"{sys.float_info.min:.1e}"})
         return Problem(self.problem, {"value": str(value)[:40], "max": self.hi, "min": self.lo,
                                       "choices": ", ".join(self.choices)})
 
@@ -68,10 +71,16 @@ class Knob:
         if self.kind in ("int", "optional_int"):
             if not isinstance(value, int):
                 return False
-        elif not isinstance(value, (int, float)) or not math.isfinite(value):
+        elif not isinstance(value, (int, float)) or not math.isfinite(value) or _subnormal(value):
             return False
         above = value > self.lo if self.lo_open else value >= self.lo
         return above and value <= self.hi
+
+
+def _subnormal(value: object) -> bool:
+    """A float too small for float64's full precision (0 < |value| < 2.2e-308): never a setting a
+    learner means, and its text would not read back as typed (core/url_state.py refuses it too)."""
+    return isinstance(value, float) and value != 0 and abs(value) < sys.float_info.min
 
 
 KNOBS: tuple[Knob, ...] = (

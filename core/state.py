@@ -45,6 +45,7 @@ from pydantic import ValidationError
 
 from core import limits
 from core.batch import parse_sentences
+from core.invisible import invisible_only
 from core.problems import InputError, Problem, require
 from core.memory import work_problems
 from core.training import Lab, Recipe, replay
@@ -292,7 +293,7 @@ def _class_problems(classes: Sequence[str]) -> list[Problem]:
     problems, seen = [], set()
     for i, name in enumerate(classes, start=1):
         key = name.strip().casefold()
-        if not key or "|" in name or not name.isprintable():
+        if not key or "|" in name or not name.isprintable() or invisible_only(name):  # blank, even if not spaces
             problems.append(Problem("import_class_name", {"index": i, "name": _safe(name)[:20]}))
         elif key in seen:
             problems.append(Problem("import_class_duplicate", {"index": i, "name": _safe(name)[:20]}))

@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Any, Iterable, Sequence
 
 from core import limits
+from core.invisible import code_points, invisible_only
 from core.problems import Problem, require
 
 UNK, PAD, NORMAL = "unk", "pad", ""
@@ -209,6 +210,8 @@ def _list_entries(text: str, problems: list[Problem]) -> list[tuple[int, str, st
 def _token_problem(tok: str, no: int) -> Problem | None:
     """What is wrong with line ``no``'s token (which has no whitespace), or None."""
     params = {"line": no, "token": tok[:20], "max": limits.MAX_TOKEN_CHARS}
+    if invisible_only(tok):
+        return Problem("list_token_invisible", {"line": no, "codes": code_points(tok)})
     if not tok.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch != "\u200d"
                                      for ch in tok):  # isprintable: one C-level pass for the usual token
         return Problem("list_token_control", params)
@@ -229,6 +232,9 @@ def _check_token(token: Any, r: int, problems: list[Problem]) -> str | None:
         return None
     if tok != tok.strip() or any(ch.isspace() for ch in tok):
         problems.append(Problem("token_space", {"row": r, "token": tok.strip()[:20]}))
+        return None
+    if invisible_only(tok):
+        problems.append(Problem("token_invisible", {"row": r, "codes": code_points(tok)}))
         return None
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch not in "\u200d" for ch in tok):
         problems.append(Problem("token_control", {"row": r}))

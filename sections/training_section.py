@@ -55,6 +55,8 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
             if session.get(Keys.FULL_RUN):  # a knob changed: the page applies it and shows its problems
                 session.forget(Keys.FULL_RUN)
                 st.rerun()
+            if asked_play(ex) != (playing, speed if playing else None):
+                st.rerun()  # Play, Pause or a new speed (its callback ran): the run that sets the ticks draws it all
             before = ex.lab.steps
             intent = clicked_intent(lang, ex)
             notices(lang, ex)
@@ -83,6 +85,16 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
         details(lang, ex, playing)
 
     view()
+
+
+def asked_play(ex: Explorer) -> tuple[bool, int | None]:
+    """Whether the learner has Play on now (the button's callback has run) and at what speed.
+
+    Read before anything is drawn: a run that finds it changed draws nothing and reruns the view,
+    so the Pause button's label and the stage's last step arrive from one run, and no tick of the
+    old setting takes a step after it."""
+    playing = bool(session.get(Keys.PLAYING)) and not ex.lab.train_problems()
+    return playing, (session.get(Keys.PLAY_SPEED) or training.DEFAULT_SPEED) if playing else None
 
 
 def clicked_intent(lang: str, ex: Explorer) -> training.Intent:
@@ -157,8 +169,8 @@ def stage_view(lang: str, ex: Explorer, since: int | None, playing: bool, speed:
     """The stage in training mode: the timeline picks the step shown; it follows the newest step."""
     lab = ex.lab
     steps = sorted(lab.snapshots)
-    shown = training.timeline_step(steps, session.get(Keys.TIMELINE_FOLLOWS))
-    session.set_value(Keys.TIMELINE_FOLLOWS, steps[-1])
+    shown = training.timeline_step(steps, bool(session.get(Keys.TIMELINE_FOLLOWS)))
+    session.set_value(Keys.TIMELINE_FOLLOWS, True)
     dims = session.get(Keys.PCA_DIMS) or 2
     data = stage_data.train_data(ex, lang, dims=2, shown=shown, since=since if shown == steps[-1] else None,
                                  playing=playing, steps_per_second=speed, height=STAGE_HEIGHT, present=present)
@@ -380,7 +392,7 @@ def projection_3d(lang: str, ex: Explorer, shown: int) -> None:
                              vocab.unk_id, used, ex.selected_token, list(pic.ranges),
                              np.flatnonzero(used)[:MAX_TRAILS], t(lang, "proj.scatter_title", step=pic.shown),
                              axis_titles)
-    st.plotly_chart(fig, key=Keys.PCA_CHART, config=charts.chart_config("pca"),
+    st.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_CHART, config=charts.chart_config("pca"),
                     on_select=lambda: session.select_token_from_chart(ex), selection_mode="points")
 
 
@@ -402,7 +414,7 @@ def replay_view(lang: str, ex: Explorer) -> None:
                        lambda: charts.pca_animation(points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used,
                                                     token, list(pic.ranges), t(lang, "proj.replay_title"),
                                                     axis_titles))
-    replay.plotly_chart(fig, key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
+    replay.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
 
 
 def basis_text(lang: str, pic, tokens: tuple[str, ...]) -> str:

@@ -28,7 +28,6 @@ from core.lessons import HOLDS, LESSON_IDS, run_all, run_demo
 from tests.conftest import make_lab
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_TEXT = ROOT.parent / "shared" / "seed" / "nn-embedding-chapter.ko.txt"
 
 ROWS_A = [("<PAD>", 0, "pad"), ("a", 1, ""), ("b", 2, ""), ("<UNK>", 3, "unk"),
           ("c", 4, ""), ("d", 5, ""), ("e", 6, "")]
@@ -363,13 +362,31 @@ def test_C15_zero_inputs_still_update_an_lstm(lab):
     assert d.facts["mean_relation"] and d.facts["output_shape"] == [3, 4, 4] and d.verdict == HOLDS
 
 
-def test_C16_the_chapter_code_runs_as_written(lab):
-    if SEED_TEXT.exists():
-        assert lessons.CHAPTER_CODE.strip() in SEED_TEXT.read_text(encoding="utf-8")
-    namespace = {}
+def chapter_namespace(seed: int) -> dict:
+    """What the chapter's code block (assets/chapter-4.4-code.py) leaves after running as written, from ``seed``."""
+    namespace: dict = {}
     with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
-        exec(lessons.CHAPTER_CODE, namespace)  # noqa: S102
+        torch.manual_seed(seed)
+        exec(compile(lessons_common.CHAPTER_FILE.read_text(encoding="utf-8"), "chapter", "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def test_the_chapter_code_the_app_shows_is_the_file_and_reproduces_torch():
+    assert lessons.CHAPTER_CODE == lessons_common.CHAPTER_FILE.read_text(encoding="utf-8")
+    assert lessons.CHAPTER_CODE.startswith("import torch\n") and lessons.CHAPTER_CODE.endswith("vectors = embedding(inputs)\n")
+    for seed in (0, 4):
+        namespace = chapter_namespace(seed)
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)  # the answer key: the chapter's lookup, written out with torch alone
+            emb = nn.Embedding(6, 3, padding_idx=1)
+        ids = torch.tensor([[2, 0, 3], [2, 4, 1]])
+        assert torch.equal(namespace["inputs"], ids)
+        assert torch.equal(namespace["embedding"].weight, emb.weight)
+        assert torch.equal(namespace["vectors"], emb.weight[ids]) and not namespace["vectors"][1, 2].any()
+
+
+def test_C16_the_chapter_code_runs_as_written(lab):
+    namespace = chapter_namespace(0)
     d = run_demo("C16", lab)
     assert d.facts["inputs"] == namespace["inputs"].tolist() == [[2, 0, 3], [2, 4, 1]]
     assert d.facts["vectors_shape"] == list(namespace["vectors"].shape) == [2, 3, 3]
@@ -881,18 +898,9 @@ def test_C16_figure_the_chapters_code_beside_its_run():
     lab = lab_b(seed=4)
     d, drawn = drawn_of("C16", lab)
     assert drawn.code == lessons.CHAPTER_CODE and drawn.figure is None
-    namespace: dict = {}
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(4)
-        exec(SEED_CODE(), namespace)  # noqa: S102 - the chapter's text, read from the seed file
+    namespace = chapter_namespace(4)
     assert d.figure["inputs"] == namespace["inputs"].tolist()
     assert np.array_equal(np.asarray(d.figure["vectors"]), namespace["vectors"].detach().double().numpy())
-
-
-def SEED_CODE() -> str:
-    text = SEED_TEXT.read_text(encoding="utf-8")
-    start = text.index("import torch")
-    return text[start: text.index("vectors = embedding(inputs)", start) + len("vectors = embedding(inputs)")]
 
 
 def test_X7_figure_refit_every_step_beside_the_fixed_frame(trained):

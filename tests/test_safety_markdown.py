@@ -5,6 +5,12 @@ AppTest only carries the Markdown source, so the rendering is checked where it h
 Streamlit app draws every sample through each sink (st.markdown alone and inside a sentence,
 st.error, st.caption, a widget label, a code span) and Chromium reads back the text it shows.
 Every request the page makes outside the app's own server is recorded (and refused).
+
+The same page also draws what the app itself sends when opened from a hostile link (issue 26,
+tests/hostile_tour.py): every Markdown field it found, and every Plotly figure as it was sent.
+Nothing there may become an image, a link, math or a request; each input the app wrote escaped
+must show as itself; and the figures' drawn text (tick labels, titles, cell text) holds each
+token as typed, with no link in any of them.
 """
 
 from __future__ import annotations
@@ -20,9 +26,8 @@ import urllib.request
 import pytest
 
 from components.safe_text import code_placeholders, md_code, md_escape, plotly_escape, safe_params
-from tests.e2e.helpers import ROOT, unavailable_reason
-
-PORT = int(os.environ.get("SAFETY_MARKDOWN_PORT", "8612"))
+from tests.e2e.conftest import _free_port
+from tests.e2e.helpers import ROOT, refuse_outside, unavailable_reason
 
 HOSTILE = [
     "![x](http://evil.example/a.png)", "![](//evil.example/b.png)", "[Re-login](http://evil.example/login)",
@@ -54,17 +59,29 @@ def shown(s: str) -> str:
 APP = '''
 import json, os, sys
 sys.path.insert(0, {root!r})
+import pandas as pd
 import streamlit as st
 from components.safe_text import md_escape, md_code
 
 samples = json.loads(open(os.environ["SAFETY_SAMPLES"], encoding="utf-8").read())
-for i, s in enumerate(samples):
+for i, s in enumerate(samples["corpus"]):
     st.container(key=f"alone_{{i}}").markdown(md_escape(s))
     st.container(key=f"inline_{{i}}").markdown("«" + md_escape(s) + "»")
     st.container(key=f"code_{{i}}").markdown("«" + md_code(s) + "»")
     st.container(key=f"error_{{i}}").error("**1:** «" + md_escape(s) + "»", icon=":material/error:")
     st.container(key=f"caption_{{i}}").caption("«" + md_escape(s) + "»")
     st.checkbox("«" + md_escape(s) + "»", key=f"label_{{i}}")
+    st.container(key=f"metric_{{i}}").metric("«" + md_escape(s) + "»", "«" + md_escape(s) + "»")
+    st.container(key=f"table_{{i}}").table(pd.DataFrame({{"«" + md_escape(s) + "»": ["«" + md_escape(s) + "»"]}}),
+                                          hide_index=True)
+    st.radio("r", ["«" + md_escape(s) + "»"], key=f"radio_{{i}}")
+    st.container(key=f"expander_{{i}}").expander("«" + md_escape(s) + "»")
+with st.container(key="app_fields"):
+    for i, s in enumerate(samples["fields"]):
+        st.container(key=f"field_{{i}}").markdown(s)
+with st.container(key="app_figures"):
+    for i, spec in enumerate(samples["figures"]):
+        st.container(key=f"figure_{{i}}").plotly_chart(spec, key=f"fig_{{i}}")
 st.container(key="done").write("done")
 '''
 
@@ -81,40 +98,56 @@ def test_md_escape_and_md_code_are_plain_functions_of_the_text():
 
 
 @pytest.fixture(scope="module")
-def page_of_samples(tmp_path_factory, browser):
+def tour_ko():
+    from tests.hostile_tour import tour
+
+    return tour("ko")
+
+
+@pytest.fixture(scope="module")
+def page_of_samples(tmp_path_factory, browser, tour_ko):
     reason = unavailable_reason()
     if reason:
         pytest.skip(reason)
     tmp = tmp_path_factory.mktemp("md")
-    (tmp / "samples.json").write_text(json.dumps(HOSTILE, ensure_ascii=False), encoding="utf-8")
+    fields = sorted(tour_ko.markdown)
+    figures = _distinct_figures(tour_ko.figures)
+    (tmp / "samples.json").write_text(json.dumps({"corpus": HOSTILE, "fields": fields, "figures": figures},
+                                                 ensure_ascii=False), encoding="utf-8")
     (tmp / "app.py").write_text(APP.format(root=str(ROOT)), encoding="utf-8")
     env = dict(os.environ, SAFETY_SAMPLES=str(tmp / "samples.json"))
+    port = _free_port()
     cmd = [sys.executable, "-m", "streamlit", "run", str(tmp / "app.py"), "--server.headless", "true",
-           "--server.address", "127.0.0.1", "--server.port", str(PORT), "--browser.gatherUsageStats", "false",
+           "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{PORT}"
+    url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, proc)
         page = browser.new_page(viewport={"width": 1200, "height": 2000})  # the session's one Chromium
-        outside: list[str] = []
-
-        def route(r):
-            if r.request.url.startswith(url):
-                r.continue_()
-            else:
-                outside.append(r.request.url)
-                r.abort()
-
-        page.route("**/*", route)
+        outside = refuse_outside(page, url)
         page.goto(url)
-        page.locator(".st-key-done").wait_for(timeout=60_000)
+        page.locator(".st-key-done").wait_for(timeout=120_000)
+        page.wait_for_function("(n) => document.querySelectorAll('.st-key-app_figures .js-plotly-plot .main-svg').length >= n",
+                               arg=len(figures), timeout=120_000)
         page.wait_for_timeout(1500)  # lazy plugins (KaTeX, emoji) load after the first paint
-        yield page, outside
+        yield page, outside, fields, figures
         page.close()
     finally:
         proc.terminate()
         proc.wait(timeout=15)
+
+
+def _distinct_figures(figures: list[tuple[str, dict]]) -> list[dict]:
+    """One figure per kind and title (the tour sends the same chart from many runs)."""
+    seen, out = set(), []
+    for _, spec in figures:
+        title = json.dumps(spec.get("layout", {}).get("title"), sort_keys=True)
+        kinds = tuple(sorted({t.get("type", "scatter") for t in spec.get("data", [])}))
+        if (title, kinds) not in seen:
+            seen.add((title, kinds))
+            out.append(spec)
+    return out
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen) -> None:
@@ -127,7 +160,7 @@ def _wait_healthy(url: str, proc: subprocess.Popen) -> None:
                     return
         except OSError:
             time.sleep(0.25)
-    pytest.fail(f"streamlit did not start on {url} (port taken? set SAFETY_MARKDOWN_PORT)")
+    pytest.fail(f"streamlit did not start on {url}")
 
 
 def _text(page, key: str, inner: str = "[data-testid=stMarkdownContainer]") -> str:
@@ -136,15 +169,21 @@ def _text(page, key: str, inner: str = "[data-testid=stMarkdownContainer]") -> s
 
 @pytest.mark.e2e
 def test_every_hostile_sample_shows_as_its_own_text_in_every_sink(page_of_samples):
-    page, outside = page_of_samples
+    page, outside, _, _ = page_of_samples
     wrong = []
     for i, s in enumerate(HOSTILE):
         want = shown(s)
         got = {"alone": _text(page, f"alone_{i}"), "inline": _text(page, f"inline_{i}"),
                "code": _text(page, f"code_{i}"), "error": _text(page, f"error_{i}"),
-               "caption": _text(page, f"caption_{i}", "[data-testid=stCaptionContainer]"), "label": _text(page, f"label_{i}")}
+               "caption": _text(page, f"caption_{i}", "[data-testid=stCaptionContainer]"), "label": _text(page, f"label_{i}"),
+               "metric label": _text(page, f"metric_{i}", "[data-testid=stMetricLabel]"),
+               "metric value": _text(page, f"metric_{i}", "[data-testid=stMetricValue]"),
+               "table header": _text(page, f"table_{i}", "th"), "table cell": _text(page, f"table_{i}", "td"),
+               "radio option": _text(page, f"radio_{i}", "[role=radiogroup] label"),
+               "expander label": _text(page, f"expander_{i}", "summary [data-testid=stMarkdownContainer]")}
         expect = {"alone": want, "inline": f"«{want}»", "code": f"«{want}»", "error": f"1: «{want}»",
                   "caption": f"«{want}»", "label": f"«{want}»"}
+        expect.update({sink: f"«{want}»" for sink in got if sink not in expect})
         wrong += [(s, sink, got[sink], expect[sink]) for sink in got if got[sink] != expect[sink]]
     assert not wrong, "\n".join(map(repr, wrong))
     assert outside == []
@@ -152,17 +191,61 @@ def test_every_hostile_sample_shows_as_its_own_text_in_every_sink(page_of_sample
 
 @pytest.mark.e2e
 def test_nothing_becomes_a_link_an_image_math_or_an_emoji(page_of_samples):
-    page, outside = page_of_samples
+    page, outside, _, _ = page_of_samples
     counts = page.evaluate("""() => {
         const main = document.querySelector('[data-testid=stMain]') || document.body;
-        return {img: main.querySelectorAll('[data-testid=stMarkdownContainer] img').length,
-                a: main.querySelectorAll('[data-testid=stMarkdownContainer] a').length,
-                katex: main.querySelectorAll('.katex').length,
-                heading: main.querySelectorAll('[data-testid=stMarkdownContainer] h1, h2, h3, h4').length,
-                list: main.querySelectorAll('[data-testid=stMarkdownContainer] li').length,
-                table: main.querySelectorAll('[data-testid=stMarkdownContainer] table').length,
-                strong: main.querySelectorAll('[data-testid=stMarkdownContainer] em, del, blockquote, pre').length,
-                icon: main.querySelectorAll('[data-testid=stMarkdownContainer] [data-testid=stIconMaterial]').length};
+        const n = (sel) => Array.from(main.querySelectorAll(sel))  // the app's own fields have their own test
+            .filter(e => !e.closest('.st-key-app_fields, .st-key-app_figures')).length;
+        return {img: n('[data-testid=stMarkdownContainer] img'), a: n('[data-testid=stMarkdownContainer] a'),
+                katex: n('.katex'), heading: n('[data-testid=stMarkdownContainer] h1, h2, h3, h4'),
+                list: n('[data-testid=stMarkdownContainer] li'), table: n('[data-testid=stMarkdownContainer] table'),
+                strong: n('[data-testid=stMarkdownContainer] em, del, blockquote, pre'),
+                icon: n('[data-testid=stMarkdownContainer] [data-testid=stIconMaterial]')};
     }""")
     assert counts == {"img": 0, "a": 0, "katex": 0, "heading": 0, "list": 0, "table": 0, "strong": 0, "icon": 0}
+    assert outside == []
+
+
+@pytest.mark.e2e
+def test_the_app_s_own_markdown_from_a_hostile_link_shows_its_input_and_fetches_nothing(page_of_samples):
+    """Each Markdown field the app sent (tests/hostile_tour.py): no image, link, math, embed or
+    request, and every input it holds escaped shows as typed."""
+    from tests.hostile_tour import CLASSES, HOSTILE as TOKENS, LOOKALIKE, PAD_TOKEN, UNK_TOKEN, UNKNOWN
+
+    page, outside, fields, _ = page_of_samples
+    counts = page.evaluate("""() => {
+        const box = document.querySelector('.st-key-app_fields');
+        const n = (sel) => box.querySelectorAll(sel).length;
+        return {img: n('img'), a: n('a'), katex: n('.katex'), embed: n('iframe, video, audio, object, embed, script')};
+    }""")
+    assert counts == {"img": 0, "a": 0, "katex": 0, "embed": 0}
+    inputs = [s for s in TOKENS + (UNK_TOKEN, PAD_TOKEN, LOOKALIKE) + CLASSES + UNKNOWN if len(s) >= 2]
+    shown = page.evaluate("(n) => Array.from({length: n}, (_, i) => document.querySelector('.st-key-field_' + i)"
+                          ".innerText.replace(/\\s+/g, ' '))", len(fields))
+    wrong = [(s, field[:120], text[:160]) for field, text in zip(fields, shown) for s in inputs
+             if (md_escape(s) in field or md_code(s) in field) and s not in text]
+    assert not wrong, "\n".join(map(repr, wrong[:20]))
+    assert outside == []
+
+
+@pytest.mark.e2e
+def test_the_app_s_figures_draw_each_token_as_typed_with_no_link(page_of_samples):
+    import html
+
+    from tests.hostile_tour import HOSTILE as TOKENS, PAD_TOKEN, UNK_TOKEN
+
+    page, outside, _, figures = page_of_samples
+    drawn = page.evaluate("""() => Array.from(document.querySelectorAll('.st-key-app_figures .js-plotly-plot')).map(p => ({
+        links: p.querySelectorAll('svg a').length, text: Array.from(p.querySelectorAll('svg text')).map(t => t.textContent).join('\\n')}))""")
+    assert len(drawn) == len(figures) and sum(d["links"] for d in drawn) == 0
+    text = "\n".join(d["text"] for d in drawn)
+    layouts = [spec.get("layout", {}) for spec in figures]
+    ticks = {html.unescape(t) for layout in layouts for axis in layout.values() if isinstance(axis, dict)
+             for t in axis.get("ticktext", []) or []}  # row labels, drawn
+    ticks |= {html.unescape(t) for spec in figures for trace in spec.get("data", []) if trace.get("type") == "bar"
+              for t in trace.get("x", []) if isinstance(t, str)}  # a bar chart's categories, drawn
+    ticks |= {html.unescape(a.get("text", "")) for layout in layouts for a in layout.get("annotations", [])}  # titles
+    tokens = [t for t in TOKENS + (UNK_TOKEN, PAD_TOKEN) if any(t in tick for tick in ticks)]
+    assert len(tokens) >= 5  # the lessons' figures label their rows and panels with the tokens
+    assert [t for t in tokens if t not in text] == []  # each drawn as typed, no tag read, no entity left
     assert outside == []

@@ -23,7 +23,8 @@ from core.problems import Problem
 from core.share_link import to_query_params
 from core.state import parse_state
 from core.training import replay
-from core.url_state import NAMES, SECTIONS, read, write
+from core.knobs import knob
+from core.url_state import NAMES, SECTIONS, exact_float, read, single, write
 from tests.apptest_helpers import APP, errors, shown, start
 from tests.test_app_state import trained_state
 
@@ -59,8 +60,8 @@ knob_values = st.fixed_dictionaries({
     "fixed_len": st.none() | st.integers(1, limits.MAX_TOKENS_PER_SENTENCE),
     "pooling": st.sampled_from(POOLINGS),
     "optimizer": st.sampled_from(OPTIMIZERS),
-    "lr": st.floats(0, limits.MAX_LR, exclude_min=True),
-    "weight_decay": st.floats(0, limits.MAX_WEIGHT_DECAY),
+    "lr": st.floats(0, limits.MAX_LR, exclude_min=True, allow_subnormal=False),  # a knob refuses subnormals
+    "weight_decay": st.floats(0, limits.MAX_WEIGHT_DECAY, allow_subnormal=False),
     "batch_size": st.integers(0, limits.MAX_SENTENCES),
 })
 
@@ -97,6 +98,59 @@ def test_a_value_the_app_cannot_use_is_named_with_the_value_kept(name, text):
     (p,) = problems
     assert p.code == "url_param" and p.params["name"] == name and p.params["value"] == text
     assert p.params["kept"] == "KEPT" and isinstance(p.params["reason"], Problem)
+
+
+@pytest.mark.parametrize("text", [
+    "0.0_5", "1_0", "\u0661", "\u0665.0", "\uff11", " 1", "1 ", "\t1", "\u30001", "inf", "-inf", "infinity", "nan", "NaN",
+    "0x1p-3", "1e", "e5", ".", "+", "1.2.3", "1,5", "1e5.0", "--1", "½", "1\u200b",
+])
+def test_a_float_is_read_only_in_the_plain_ascii_decimal_grammar(text):
+    problem = exact_float(text, "lr")
+    assert isinstance(problem, Problem) and problem.code == "url_float_syntax" and problem.params["value"] == text
+    values, (p,) = read({"lr": text}, {"lr": 0.1}, CHOICES)
+    assert values == {} and p.params["reason"].code == "url_float_syntax" and p.params["param"] == f"lr={text}"
+
+
+@pytest.mark.parametrize("text, value", [("0.05", 0.05), ("-1E-3", -0.001), (".5", 0.5), ("5.", 5.0), ("+2.5e+1", 25.0),
+                                         ("0", 0.0), ("0e-400", 0.0), ("0.000", 0.0), ("1e-300", 1e-300),
+                                         ("2.2250738585072014e-308", 2.2250738585072014e-308), ("1e400", math.inf)])
+def test_plain_decimals_read_as_python_reads_them(text, value):
+    assert exact_float(text, "lr") == value  # 1e400 is finite text for an infinite value: the knob refuses it
+
+
+@pytest.mark.parametrize("text", ["1e-400", "-1e-400", "0.1e-323", "5e-324", "1e-310", "2.225073858507201e-308"])
+def test_a_nonzero_value_too_small_for_a_float64_is_refused_not_read_as_zero(text):
+    assert float(text) == 0.0 or abs(float(text)) < 2.2250738585072014e-308  # what float() would have done in silence
+    problem = exact_float(text, "weight_decay")
+    assert problem.code == "url_float_underflow" and problem.params["value"] == text
+    values, (p,) = read({"weight_decay": text}, {"weight_decay": 0.0}, CHOICES)
+    assert values == {} and p.params["reason"] == problem and p.params["kept"] == "0.0"
+
+
+def test_a_knob_refuses_a_subnormal_float_from_any_source():
+    for name, value in (("lr", 5e-324), ("weight_decay", 1e-310)):
+        p = knob(name).check(value)
+        assert p.code == "float_tiny" and p.params["value"] == repr(value)
+    assert knob("weight_decay").check(0.0) is None and knob("lr").check(2.2250738585072014e-308) is None
+
+
+def test_an_int_is_read_only_in_ascii_digits():
+    for text in (" 7", "7 ", "\u0667", "7\u200b", "0x10", "1_0"):
+        values, (p,) = read({"seed": text}, {"seed": 0}, CHOICES)
+        assert values == {} and p.params["reason"].code == "int_not_number", text
+    assert read({"seed": "+7"}, {}, CHOICES)[0] == {"seed": 7}
+
+
+@pytest.mark.parametrize("name, texts", [("lr", ["1", "2"]), ("lr", ["0.1", "0.1"]), ("section", ["train", "share"]),
+                                         ("pad_mode", ["fixed", "longest", "fixed"]), ("preset", ["chapter", "reviews_en"])])
+def test_a_repeated_parameter_is_named_with_every_value_and_none_applied(name, texts):
+    values, (p,) = read({name: texts, "seed": "3"}, {name: "KEPT"}, CHOICES)
+    assert values == {"seed": 3}  # the parameter next to it still counts
+    assert p.code == "url_param" and p.params["param"] == "&".join(f"{name}={t}" for t in texts)
+    reason = p.params["reason"]
+    assert reason.code == "url_repeated" and reason.params["n"] == len(texts) and reason.params["values"] == ", ".join(texts)
+    assert p.params["kept"] == "KEPT"
+    assert single({name: texts, "seed": ["3"], "x": "y"}) == {"seed": "3", "x": "y"}
 
 
 def test_a_huge_value_is_refused_and_shown_cut_short():
@@ -215,4 +269,36 @@ def test_a_tampered_link_next_to_good_parameters_says_why_and_leaves_the_address
     at = open_address({"s": "not-a-valid-state", "section": "share"})
     assert not at.exception and errors(at)
     assert at.button_group(key="section").value == "share"
+    assert "s" not in at.query_params
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("params, name, reason", [
+    ({"lr": "0.0_5"}, "lr", "url_float_syntax"), ({"lr": "\u0661"}, "lr", "url_float_syntax"),
+    ({"weight_decay": "1e-400"}, "weight_decay", "url_float_underflow"), ({"lr": ["1", "2"]}, "lr", "url_repeated"),
+])
+def test_a_coerced_value_in_an_address_gets_a_message_naming_it_and_its_fix(lang, params, name, reason):
+    from components.i18n import fill, strings
+
+    at = open_address({**params, "lang": lang})
+    assert not at.exception and not errors(at)
+    box = shown(address_box(at))
+    values = params[name] if isinstance(params[name], list) else [params[name]]
+    assert "`" + "&".join(f"{name}={v}" for v in values) + "`" in box  # the parameter and its value(s)
+    why = fill(strings()[f"err.{reason}"][lang], name=name, value=values[0], n=len(values), values=", ".join(values),
+               min="2.2e-308")
+    assert why in box  # why, and what to write instead (every such message ends with its fix)
+    assert ("지금 값" in box) == (lang == "ko")
+    ex = at.session_state["_ws"]
+    assert ex.config.lr == 0.1 and ex.config.weight_decay == 0.0  # nothing coerced: the defaults stand
+    assert at.query_params["lr"] == "0.1" and at.query_params["weight_decay"] == "0.0"  # the address is valid again
+
+
+def test_a_repeated_share_link_is_refused_with_a_message_and_the_default_example_opens():
+    data, _ = trained_state()
+    s = to_query_params(parse_state(data))["s"]
+    at = open_address({"s": [s, s], "lang": "en"})
+    assert not at.exception
+    (box,) = errors(at)
+    assert "2 times" in box and at.session_state["_ws"].lab.steps == 0
     assert "s" not in at.query_params

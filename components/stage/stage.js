@@ -271,6 +271,7 @@ function render(st, d, animate) {
   root.classList.toggle("big", !!d.big);
   root.setAttribute("lang", d.lang === "en" ? "en" : "ko");
   root.dataset.mode = mode;
+  root.dataset.playing = d.play && d.play.on ? "1" : "0"; // whether this data is a Play tick's (tests wait for Pause's)
   const layoutSig = [mode, !!d.present, !!d.big, d.lang, height, st.width, !!d.scatter].join("|");
   if (layoutSig !== st.layoutSig) {
     st.layoutSig = layoutSig;

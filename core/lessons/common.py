@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
@@ -38,24 +39,8 @@ X7_MAX_FLOATS = 4_000_000  # snapshots × V·E fitted by X7's PCAs
 
 GRAD_ANSWERS = ("all", "used", "used_but_pad", "none")  # C8/C13: which rows get a gradient
 
-CHAPTER_CODE = '''import torch
-from torch import nn
-
-vocab = {
-    "<UNK>": 0, "<PAD>": 1,
-    "영화": 2, "좋다": 3, "나쁘다": 4, "재미있다": 5,
-}
-tokens = [["영화", "정말", "좋다"], ["영화", "나쁘다"]]
-encoded = [[vocab.get(token, vocab["<UNK>"]) for token in seq]
-           for seq in tokens]
-max_len = max(len(seq) for seq in encoded)
-padded = [seq + [vocab["<PAD>"]] * (max_len - len(seq))
-          for seq in encoded]
-inputs = torch.tensor(padded, dtype=torch.long)
-
-embedding = nn.Embedding(len(vocab), 3, padding_idx=vocab["<PAD>"])
-vectors = embedding(inputs)
-'''  # the chapter's code, verbatim (tests check it against the seed text)
+CHAPTER_FILE = Path(__file__).resolve().parents[2] / "assets" / "chapter-4.4-code.py"
+CHAPTER_CODE = CHAPTER_FILE.read_text(encoding="utf-8")  # the chapter's code block, verbatim, as the app shows it
 CHAPTER_PREPROCESSING = CHAPTER_CODE[CHAPTER_CODE.index("encoded ="): CHAPTER_CODE.index("\nembedding =")]
 CHAPTER_IDS = ((2, 0, 3), (2, 4, 1))  # the matrix printed in the chapter
 

@@ -103,6 +103,22 @@ _IDLE_JS = """(quietMs) => {
 }"""
 
 
+def refuse_outside(page, base_url: str) -> list[str]:
+    """Route every request of ``page``: those to ``base_url`` go through, any other is refused and
+    recorded in the list returned (a page that fetches nothing outside leaves it empty)."""
+    outside: list[str] = []
+
+    def route(r):
+        if r.request.url.startswith(base_url):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    return outside
+
+
 def wait_idle(page, timeout: float = 30_000, quiet_ms: int = 300) -> None:
     """Wait until the script has not been running, and nothing is stale, for ``quiet_ms``."""
     page.evaluate("() => { window.__e2eQuietSince = null; }")
@@ -152,7 +168,7 @@ const stage = () => {
                                   typed: __txt(c, '.idtyped'), cls: Array.from(c.classList)};
   }
   return {
-    mode: s.dataset.mode, step: s.dataset.step, animating: s.dataset.animating, settled: Number(s.dataset.settled || 0),
+    mode: s.dataset.mode, step: s.dataset.step, animating: s.dataset.animating, playing: s.dataset.playing, settled: Number(s.dataset.settled || 0),
     lang: s.getAttribute('lang'), stepText: __txt(s, '[data-testid="stage-step"]'), loss: __txt(s, '.lossnum'),
     w: __wrows(q('.wpanel')), out: __wrows(q('.outpanel')), outTitle: __txt(s, '.outpanel .ptitle'),
     ids: Object.keys(ids).sort((a, b) => a - b).map(b => ids[b]),
@@ -248,16 +264,25 @@ def wait_step(page, n: int, timeout: float = 60_000) -> dict:
                              f"(counter {s.get('stepText')!r}, animating {s.get('animating')!r})") from None
 
 
-def settled_step(page, quiet_ms: int = 1_500) -> int:
-    """The step the training stage shows once it has not changed for ``quiet_ms`` (after Pause, a
-    Play tick already on its way may still land)."""
-    step = int(wait_stage(page)["step"])
-    while True:
-        page.wait_for_timeout(quiet_ms)
-        now = int(wait_stage(page)["step"])
-        if now == step:
-            return step
-        step = now
+def play_until(page, lang: str, at_least: int, timeout: float = 60_000) -> dict:
+    """Click Play, then wait until the stage's counter has passed ``at_least`` while playing."""
+    button(page, "play").click()
+    wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
+            label(lang, "train.pause_button"), idle=False)
+    wait_js(page, "(n) => { const s = stage(); return s !== null && s.playing === '1' && Number(s.stepText) >= n; }",
+            at_least, timeout=timeout, idle=False)
+    return stage(page)
+
+
+def pause(page, lang: str, timeout: float = 60_000) -> int:
+    """Click Pause and return the step the page says it stopped at: the Play label is back, the
+    stage holds the data of a run that is not playing (the same run drew both), it has settled, and
+    the page is idle. Conditions only: what the page says then is what the lab holds."""
+    button(page, "play").click()
+    wait_js(page, "(t) => { const s = stage(); return document.querySelector('.st-key-play button').innerText.includes(t)"
+                  " && s !== null && s.playing === '0'; }", label(lang, "train.play_button"), timeout=timeout)
+    s = wait_stage(page, "s => s.mode === 'train' && s.playing === '0' && s.step === s.stepText", timeout=timeout)
+    return int(s["step"])
 
 
 def grid_rows(page, key: str) -> list[list[str]]:

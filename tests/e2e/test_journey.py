@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from .helpers import (alerts, button, choose, assert_healthy, chapter_w, click_token, edit_vocab_token, grid_rows, label,
-                      lookup_tables, run_steps, section, set_number, set_sentences, sidebar_title, stage, stage_ids,
+                      lookup_tables, pause, play_until, run_steps, section, set_number, set_sentences, sidebar_title, stage, stage_ids,
                       stage_number, stage_w, step_once, touched_rows, unavailable_reason, wait_idle, wait_js,
                       wait_stage, wait_step)
 
@@ -135,20 +135,10 @@ def test_training_journey_in_korean(ko_page):
     assert [stage_number(c) for c in pad_row["cells"]] == [0, 0, 0]  # PAD never moves (C13)
     assert next(r for r in s["w"] if r["id"] == 5)["cells"] == next(r for r in stage(page)["w"] if r["id"] == 5)["cells"]
 
-    # Play for about 3 s, then Pause: the counter went on by itself and stops with Pause.
-    button(page, "play").click()
-    wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
-            label("ko", "train.pause_button"), idle=False)
-    page.wait_for_timeout(3_000)
-    button(page, "play").click()
-    wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
-            label("ko", "train.play_button"))
-    s = wait_stage(page, "s => s.mode === 'train'")
-    paused_at = int(s["step"])
-    assert paused_at >= 21 + 5, f"Play advanced only to step {paused_at} in 3 s"
-    page.wait_for_timeout(1_500)  # deliberately idle: several Play ticks' worth of time
-    wait_idle(page)
-    assert stage(page)["step"] == str(paused_at)
+    # Play until the counter has gone on by itself, then Pause: the page says where it stopped.
+    play_until(page, "ko", 21 + 6)
+    paused_at = pause(page, "ko")
+    assert paused_at >= 21 + 6
 
     # Scrub the timeline back to step 0: the counter follows, the caption's PAD point stays, a looked-up
     # token moves (PAD's pixel position is test_stage_app.py's).
@@ -165,10 +155,14 @@ def test_training_journey_in_korean(ko_page):
     assert any(early[i] != late[i] for i in (0, 2, 3, 4)), "no looked-up token moved between step 0 and now"
     assert_stage_w(page, chapter_w())  # the timeline shows step 0's W: torch's init
 
-    # Switch the language: the same session, the same training, now in English.
+    # Back to the end of the timeline: the newest step is still the one Pause stopped at. The scrub
+    # there and back is a round trip after Pause, so a tick still on its way would have landed.
     slider.focus()
     page.keyboard.press("End")
-    wait_stage(page, "(s, n) => s.step === n", str(paused_at))
+    s = wait_stage(page, "s => s.step !== '0'")
+    assert s["step"] == s["stepText"] == str(paused_at), f"Pause stopped at {paused_at}; the page now shows {s['step']}"
+
+    # Switch the language: the same session, the same training, now in English.
     page.locator(".st-key-lang label", has_text="English").click()
     s = wait_stage(page, "s => s.lang === 'en'")
     assert sidebar_title(page) == label("en", "app.title")

@@ -20,7 +20,7 @@ import os
 import pytest
 
 from .helpers import (LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, STAGE, button, click_token, label, run_steps,
-                      section, settled_step, stage, step_once, unavailable_reason, wait_idle, wait_js, wait_stage, wait_step)
+                      section, pause, play_until, stage, step_once, unavailable_reason, wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
 if _reason:
@@ -135,15 +135,9 @@ def test_the_pad_point_does_not_move_by_a_pixel(ko_page):
     for n in range(1, 6):
         step_once(page, n)
         spots.append((f"Step → {n}", _pad_spot(page), _why(page)))
-    button(page, "play").click()
-    wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
-            label("ko", "train.pause_button"), idle=False)
-    page.wait_for_timeout(3_000)
+    play_until(page, "ko", 5 + 10)
     spots.append(("playing", _pad_spot(page), _why(page)))
-    button(page, "play").click()
-    wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
-            label("ko", "train.play_button"))
-    paused = settled_step(page)
+    paused = pause(page, "ko")
     spots.append((f"Pause at {paused}", _pad_spot(page), _why(page)))
     run_steps(page, "ko", 20, start=paused)
     spots.append((f"Run 20 → {paused + 20}", _pad_spot(page), _why(page)))
