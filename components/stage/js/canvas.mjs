@@ -21,8 +21,8 @@ export function paintSquares(pixels, cw, ch, idx, px, py, size, dpr, colour) {
   }
 }
 
-// The points in drawing order: [indices, size, pixel colour] per group (writing every pixel
-// directly is an order of magnitude cheaper than a fillRect per point).
+// The points in drawing order: [indices, size, pixel colour] per group. Pixels are written into
+// the image directly: a fillRect per point would cost far more at this many points.
 function groups(sc, dark) {
   const unused = [], byClass = CLASS_COLORS.map(() => []), plain = [];
   for (let i = 0; i < sc.ids.length; i++) {
