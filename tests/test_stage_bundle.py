@@ -39,6 +39,13 @@ def _run_default(tmp_path: Path, js: str, arg: str = "null") -> str:
     return out.stdout.strip()
 
 
+def test_the_page_gets_the_code_without_its_comments():
+    """Streamlit sends the component's code with every update of it: comments stay in js/."""
+    source = sum(len(f.read_text(encoding="utf-8")) for f in JS_DIR.glob("*.mjs"))
+    assert len(JS) < 0.8 * source
+    assert not [line for line in JS.splitlines() if line.strip().startswith("//") and not line.startswith("// ---- ")]
+
+
 def test_the_page_gets_every_module_the_entry_imports_once_in_dependency_order():
     reachable = {"index"}
     todo = ["index"]
@@ -63,7 +70,9 @@ def test_the_page_gets_every_module_the_entry_imports_once_in_dependency_order()
 
 def test_modules_keep_their_own_scope_and_imports_resolve(tmp_path):
     _write(tmp_path, {
-        "a.mjs": 'const secret = 1;\nexport const A = 10;\nexport function addA(x) { return x + A + secret; }\n',
+        "a.mjs": '// a comment\n/** a doc\n * comment */\nconst secret = 1; // kept: code before it\n\n'
+                 'export const A = 10;\n/* short */ const one = 1;\n'
+                 'export function addA(x) { return x + A + secret * one; }\n',
         "b.mjs": 'import { addA as plusA, A } from "./a.mjs";\nconst secret = 100;\n'
                  'export function twice(x) { return plusA(plusA(x)) + secret + A; }\n',
         "index.mjs": 'import {\n  twice,\n} from "./b.mjs";\nimport { A } from "./a.mjs";\n'
@@ -71,6 +80,8 @@ def test_modules_keep_their_own_scope_and_imports_resolve(tmp_path):
     })
     js = bundle(tmp_path)
     assert js.count("// ---- a.mjs") == 1  # imported twice, composed once
+    assert "a comment" not in js and "a doc" not in js and "short" not in js and "\n\n\n" not in js
+    assert "const secret = 1; // kept" in js
     if NODE:
         # twice(1) = (1 + 11) + 11 + 100 + 10: each module sees its own `secret`
         assert json.loads(_run_default(tmp_path, js, "1")) == [133, 10, 1000]
@@ -103,6 +114,8 @@ def test_the_stage_module_evaluates_in_node(tmp_path):
     ({"index.mjs": 'import { x } from "./a.mjs";\nexport default function () {}\n',
       "a.mjs": "export const x = 1;\nexport default function () {}\n"}, "a.mjs:2"),
     ({"index.mjs": "export function f() {}\n"}, "exactly one `export default function`"),
+    ({"index.mjs": "const s = `one\n// not a comment\n`;\nexport default function () {}\n"},
+     "index.mjs:1: a template literal spans lines"),
 ])
 def test_forms_it_cannot_compose_are_errors_naming_the_place(tmp_path, files, needle):
     _write(tmp_path, files)

@@ -16,6 +16,10 @@ and line (rather than a page that breaks in the browser):
 - ``export default function`` in the entry only.
 
 Import cycles, imported names a module does not export, and two modules of one name are errors.
+
+Whole-line comments (``// …`` and ``/* … */`` blocks that start a line) and blank lines are left
+out of the page's module: Streamlit sends the component's code with every update of it. So that
+no such line can be part of a string, a template literal may not span lines (an error).
 """
 
 from __future__ import annotations
@@ -76,6 +80,9 @@ class _Module:
                                   "in the entry) is composed")
         if entry and len(defaults) != 1:
             raise BundleError(f"{path.name}: the entry needs exactly one `export default function`")
+        for n, line in _code(self.text):
+            if line.split("//")[0].count("`") % 2:  # a template literal opens or closes here
+                raise BundleError(f"{path.name}:{n}: a template literal spans lines")
         if len(set(self.exports)) != len(self.exports):
             raise BundleError(f"{path.name}: a name is exported twice")
 
@@ -93,8 +100,27 @@ class _Module:
             out += [self.text[last:m.start()], f"const {{ {fields} }} = {_scope_name(dep)};"]
             last = m.end()
         out.append(self.text[last:])
-        text = "".join(out)
+        text = _code_lines("".join(out))
         return text if self.entry else _EXPORT.sub(lambda m: m.group(0)[len("export"):].lstrip(), text)
+
+
+def _code(text: str):
+    """(line number, line) of every line of ``text`` that is not a whole-line comment or blank."""
+    in_block = False
+    for n, line in enumerate(text.split("\n"), 1):
+        s = line.strip()
+        if in_block or s.startswith("/*"):
+            end = line.find("*/", line.find("/*") + 2 if not in_block else 0)
+            in_block = end < 0
+            rest = "" if in_block else line[end + 2:]
+            if rest.strip():  # code after the comment's end
+                yield n, rest
+        elif s and not s.startswith("//"):
+            yield n, line
+
+
+def _code_lines(text: str) -> str:
+    return "\n".join(line for _, line in _code(text)) + "\n"
 
 
 def bundle(folder: Path, entry: str = "index") -> str:
