@@ -35,4 +35,11 @@ if command -v npm >/dev/null; then
 else
   echo "note: npm not found; the accessibility tests will be skipped (they need axe-core from npm)" >&2
 fi
+# The stage's pure JavaScript (its planners, colours, number formats and motion) under node's own
+# test runner; the browser tests cover the rest of it.
+if command -v node >/dev/null; then
+  node --test tests/js/
+else
+  echo "note: node not found; the stage's JavaScript unit tests (tests/js/) are skipped" >&2
+fi
 python -m pytest "$@"

@@ -15,10 +15,12 @@ from typing import Any, Callable
 
 import streamlit as st
 
+from components.stage.bundle import bundle
+
 _HERE = Path(__file__).resolve().parent
 HTML = '<div class="stage-host"></div>'
 CSS = (_HERE / "stage.css").read_text(encoding="utf-8")
-JS = (_HERE / "stage.js").read_text(encoding="utf-8")
+JS = bundle(_HERE / "js")  # js/*.mjs as one ES module (bundle.py says why)
 DEFAULT_HEIGHT = 560  # px, when neither ``height`` nor data["height"] says
 
 _mount = st.components.v2.component("embedding_stage", html=HTML, css=CSS, js=JS)

@@ -1,0 +1,54 @@
+// Running a glide: one requestAnimationFrame loop per stage that draws the points along the
+// keyframes (motion.mjs), keeps the step counter in step, and settles the picture at the end.
+import { num } from "./format.mjs";
+import { planLabelsLater, placeLabels } from "./labels.mjs";
+import { between, differs, frameAt } from "./motion.mjs";
+import { drawPoints } from "./points.mjs";
+
+// Glide the scatter's points through `keyframes`; with nothing moving (or `animate` false) draw the
+// last one at once. `t0`: the start time of a queued Play glide (null: now).
+export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
+  cancelAnimationFrame(st.raf);
+  const sc = st.scatter;
+  const moving = animate && keyframes.some((k, j) => j > 0 && differs(k, keyframes[0]));
+  if (!moving) {
+    st.anim = null;
+    drawPoints(st, keyframes[keyframes.length - 1]);
+    finish(st);
+    return;
+  }
+  const a = { ids, keyframes, segMs, linear, t0: t0 === null || t0 === undefined ? performance.now() : t0 };
+  st.anim = a;
+  st.root.dataset.animating = "1";
+  const cur = { x: new Float64Array(keyframes[0].x.length), y: new Float64Array(keyframes[0].y.length) };
+  const tick = (t) => {
+    if (st.anim !== a || st.scatter !== sc) return;
+    st.frames += 1;
+    st.root.dataset.frames = String(st.frames);
+    const f = frameAt(a, t);
+    const A = a.keyframes[f.k], B = a.keyframes[f.k + 1];
+    drawPoints(st, between(A, B, f.w, cur));
+    const stepNow = (f.w >= 1 ? B.step : A.step);
+    if (stepNow !== null && stepNow !== undefined && st.stepNum) st.stepNum.textContent = String(stepNow);
+    if (f.done) {
+      st.anim = null;
+      drawPoints(st, B);
+      finish(st);
+      return;
+    }
+    st.raf = requestAnimationFrame(tick);
+  };
+  st.raf = requestAnimationFrame(tick);
+  planLabelsLater(st, a, keyframes[keyframes.length - 1]);
+}
+
+// The picture has settled: the step counter on the data's step, the labels in place, and the
+// hooks tests and benchmarks read (data-animating, data-step, data-settled).
+export function finish(st) {
+  if (st.stepNum && st.data && st.data.scatter) st.stepNum.textContent = String(num(st.data.scatter.step));
+  placeLabels(st);
+  st.root.dataset.animating = "0";
+  st.root.dataset.step = String(st.data && st.data.scatter ? num(st.data.scatter.step) : 0);
+  st.settled += 1;
+  st.root.dataset.settled = String(st.settled);
+}

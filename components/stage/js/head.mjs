@@ -1,0 +1,69 @@
+// The training layout: the head (step counter, loss sparkline and number, legend) above the
+// scatter and W side by side. The head's height is fixed (stage.css), so the plot's box never moves.
+import { el, sv } from "./dom.mjs";
+import { num, sig, words } from "./format.mjs";
+import { look, shapePath } from "./paint.mjs";
+import { sparkPoints } from "./scale.mjs";
+
+export function layoutTrain(st, d) {
+  const root = st.root;
+  const head = el("div", "head", root);
+  const step = el("div", "stepbox", head);
+  el("div", "steplabel", step, words(d, "step", "step"));
+  st.stepNum = el("div", "stepnum", step, "0");
+  st.stepNum.setAttribute("data-testid", "stage-step");
+  const loss = el("div", "lossbox", head);
+  el("div", "losslabel", loss, words(d, "loss", "loss"));
+  st.lossSvg = sv("svg", { class: "spark", viewBox: "0 0 200 48", preserveAspectRatio: "none" }, loss);
+  st.lossNum = el("div", "lossnum", loss, "");
+  st.legend = el("div", "legend", head);
+  st.legend.setAttribute("aria-label", words(d, "legend_title", "legend"));
+  const body = el("div", "body train", root);
+  st.scatterPanel = el("section", "panel scatter", body);
+  st.wPanel = el("section", "panel wpanel", body);
+}
+
+export function fillHeader(st, d) {
+  const s = d.scatter || {};
+  if (!st.anim) st.stepNum.textContent = String(num(s.step));
+  const loss = Array.isArray(d.loss) ? d.loss.map(num) : [];
+  const svgEl = st.lossSvg;
+  svgEl.textContent = "";
+  if (loss.length) {
+    const pts = sparkPoints(loss);
+    sv("polyline", { points: pts, class: "sparkline" }, svgEl);
+    const [lx, ly] = pts.split(" ").pop().split(",");
+    sv("circle", { cx: lx, cy: ly, r: 3.5, class: "sparkdot" }, svgEl);
+    st.lossNum.textContent = sig(loss[loss.length - 1], 4);
+  } else {
+    st.lossNum.textContent = "\u2013";
+  }
+  fillLegend(d, st.legend);
+}
+
+function legendIcon(parent, lk) {
+  const s = sv("svg", { width: 26, height: 26, viewBox: "-13 -13 26 26", class: "icon" }, parent);
+  const r = Math.min(lk.r, 10);
+  sv("path", { d: shapePath(lk.shape, r), fill: lk.fill, stroke: lk.stroke === "var(--bg)" ? "var(--fg-soft)" : lk.stroke,
+               "stroke-width": lk.cls === "unused" ? 2 : 1.5 }, s);
+  return s;
+}
+
+// PAD, UNK, never looked up, then looked up by class: each with its mark as drawn in the scatter.
+function fillLegend(d, box) {
+  box.textContent = "";
+  el("div", "legendtitle", box, words(d, "legend_title", ""));
+  const items = el("div", "legenditems", box);
+  const item = (lk, label, kind) => {
+    const it = el("span", "lg " + kind, items);
+    legendIcon(it, lk);
+    el("span", "", it, label);
+  };
+  item(look("pad", -1, false), words(d, "pad", "PAD"), "lg-pad");
+  item(look("unk", -1, false), words(d, "unk", "UNK"), "lg-unk");
+  item(look("unused", -1, false), words(d, "unused", "unused"), "lg-unused");
+  const classes = Array.isArray(d.classes) ? d.classes : [];
+  const prefix = words(d, "used", "used");
+  if (!classes.length) item(look("used", -1, false), prefix, "lg-used");
+  classes.forEach((c, i) => item(look("used", i, false), `${prefix}: ${words(d, "class_prefix", "")}${c}`, "lg-used"));
+}

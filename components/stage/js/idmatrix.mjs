@@ -1,0 +1,97 @@
+// The id matrix of the lookup: one row per sentence (b), one cell per position (t) with the id, its
+// token and, when the vocabulary changed it (UNK), the word as typed; the selection's note below.
+import { el } from "./dom.mjs";
+import { clamp, tokenOf, words } from "./format.mjs";
+import { planIdColumns } from "./gridplan.mjs";
+import { fitText, measureContext } from "./measure.mjs";
+
+export function fillIds(st, d) {
+  const p = st.idsPanel;
+  p.textContent = "";
+  const title = el("div", "ptitle", p);
+  el("span", "", title, words(d, "ids_title", "ids"));
+  const ids = Array.isArray(d.ids) ? d.ids : [];
+  const b = d.out && Number.isInteger(d.out.b) ? d.out.b : 0;
+  const t = ids.length ? Math.max(...ids.map((r) => r.length)) : 0;
+  const grid = el("div", "idgrid", p);
+  const shown = idColumns(st, p, ids, t);
+  grid.style.gridTemplateColumns = `auto repeat(${shown}, minmax(0, 1fr))` + (shown < t ? " auto" : "");
+  // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em).
+  const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8, 58, d.present ? 120 : 96);
+  grid.style.setProperty("--cellh", cellH + "px");
+  const corner = el("div", "idh", grid, "");
+  for (let j = 0; j < shown; j++) el("div", "idh", grid, "t=" + j);
+  if (shown < t) el("div", "idh idmore", grid, `\u2026 +${t - shown}`);
+  const addRow = (i) => {
+    const row = ids[i];
+    const rh = el("div", "idh rowh" + (i === b ? " cur" : ""), grid, "b=" + i);
+    rh.setAttribute("data-b", String(i));
+    const typed = (Array.isArray(d.sentences) && d.sentences[i]) || [];
+    for (let j = 0; j < shown; j++) {
+      const id = row[j];
+      const c = el("div", "idcell" + (i === b ? " cur" : ""), grid);
+      if (id === undefined) continue;
+      c.setAttribute("data-token", String(id));
+      c.tabIndex = 0;
+      c.setAttribute("data-b", String(i));
+      c.setAttribute("data-t", String(j));
+      if (id === d.pad) c.classList.add("pad");
+      if (id === d.unk) c.classList.add("unk");
+      el("div", "idnum", c, String(id));
+      const tok = tokenOf(d, id);
+      el("div", "idtok", c, tok);
+      if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
+    }
+    if (shown < t) el("div", "idh idmore", grid, "\u2026");
+  };
+  // Only the rows the panel shows are built (a batch of 256 sentences is thousands of cells): rows are
+  // added until the grid reaches past the panel's bottom, which clips the rest, and the current row
+  // is in. A panel that grows with its rows (stacked, on a phone) never clips, so it gets them all.
+  const clipBottom = () => p.getBoundingClientRect().top + p.clientTop + p.clientHeight;
+  let built = 0;
+  for (let chunk = Math.max(b + 1, Math.ceil(p.clientHeight / (cellH + 6)) + 1); built < ids.length; chunk *= 2) {
+    const stop = Math.min(ids.length, built + chunk);
+    while (built < stop) addRow(built++);
+    if (built > b && built < ids.length && grid.getBoundingClientRect().bottom >= clipBottom()) break;
+  }
+  grid.dataset.rows = String(built);
+  if (built < ids.length) {
+    // The row labels' column stays as wide as the widest label, built or not ("b=255": digits are tabular).
+    const widest = el("span", "", corner, "b=" + (ids.length - 1));
+    widest.style.cssText = "visibility: hidden; padding-right: 2px;";
+  }
+  // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
+  const sel = st.selected;
+  const row = ids[b] || [];
+  const where = row.map((id, j) => (id === sel ? j : -1)).filter((j) => j >= 0);
+  const note = el("div", "selnote", p);
+  if (sel !== null && sel !== undefined && where.length) {
+    el("div", "sellabel", note, words(d, "selected", ""));
+    const line = el("div", "selline", note);
+    line.setAttribute("data-token", String(sel));
+    el("span", "seltok", line, `${sel} · ${tokenOf(d, sel)}`);
+    el("span", "selmath", line, `W[${sel}, :] = out[${b}, ${where.join(", ")}]`);
+  }
+  // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
+  const fit = () => {
+    fitText(p, ".idnum, .idtok, .idtyped, .selmath");
+    // Every id at one size, that of the longest: a short id set larger would read as more important.
+    const nums = [...p.querySelectorAll(".idnum")];
+    const least = Math.min(...nums.map((n) => parseFloat(n.style.fontSize) || Infinity));
+    if (isFinite(least)) for (const n of nums) n.style.fontSize = least + "px";
+  };
+  fit();
+  requestAnimationFrame(fit); // again once every panel has its width
+}
+
+// How many of the T columns show (planIdColumns), measured in the panel's font on a canvas.
+// Fifty columns of five-digit ids in a third of a projector's width would otherwise print over each other.
+function idColumns(st, p, ids, t) {
+  if (t <= 1) return t;
+  const cs = getComputedStyle(p);
+  const fs = parseFloat(cs.getPropertyValue("--fs")) || 15;
+  const ctx = measureContext(st);
+  const width = (text, size, weight) => { ctx.font = `${weight} ${size}px ${cs.fontFamily}`; return ctx.measureText(text).width; };
+  const room = p.clientWidth - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0);
+  return planIdColumns({ ids, t, fs, room }, width);
+}

@@ -1,0 +1,247 @@
+// The embedding stage: one mounted view of the lookup and of training (see ../README.md for the data).
+//
+// Streamlit (components v2) calls the default export at mount and again with every new `data`,
+// on the same DOM node (the component is mounted with a stable key). The picture therefore
+// animates from what is on screen to the new data instead of being redrawn from scratch.
+// Every visible word comes from data.text; token text is always set with textContent.
+// This module wires the stage together: mounting, events, hover and selection, and one render.
+import { drawHoverMarker, nearest } from "./canvas.mjs";
+import { el } from "./dom.mjs";
+import { num } from "./format.mjs";
+import { fillHeader, layoutTrain } from "./head.mjs";
+import { fillIds } from "./idmatrix.mjs";
+import { drawConnectors, fillOut, layoutLookup } from "./lookup.mjs";
+import { forgetBoxes } from "./measure.mjs";
+import { darkBackground } from "./paint.mjs";
+import { buildScatterFrame, fillNeighbours, fillScatter, raisePad } from "./scatter.mjs";
+import { createStage } from "./state.mjs";
+import { fillW } from "./wgrid.mjs";
+
+const STAGES = new WeakMap(); // mount point → its stage (one per mounted component)
+const DEFAULT_HEIGHT = 560; // px, when the data says none
+
+export default function (component) {
+  const { data, parentElement, setStateValue } = component;
+  let st = STAGES.get(parentElement);
+  if (!st || !st.root.isConnected) {
+    st = mount(parentElement);
+    STAGES.set(parentElement, st);
+  }
+  st.setStateValue = setStateValue;
+  update(st, data || {});
+  return () => {
+    // Streamlit also calls this for a render that a newer one superseded: tear down only when gone.
+    setTimeout(() => {
+      if (!st.root.isConnected) {
+        cancelAnimationFrame(st.raf);
+        st.resize.disconnect();
+        if (st.onFonts) document.fonts.removeEventListener("loadingdone", st.onFonts);
+        STAGES.delete(parentElement);
+      }
+    }, 0);
+  };
+}
+
+function mount(parentElement) {
+  const host = parentElement.querySelector(".stage-host") || parentElement;
+  host.textContent = "";
+  const root = el("div", "stage", host);
+  root.setAttribute("data-testid", "stage");
+  const st = createStage(root, parentElement);
+  const token = (e) => e.target.closest && e.target.closest("[data-token]");
+  root.addEventListener("pointerover", (e) => {
+    const t = token(e);
+    if (t) highlight(st, t.getAttribute("data-token"));
+  });
+  root.addEventListener("pointerout", (e) => {
+    const t = token(e);
+    const to = e.relatedTarget && e.relatedTarget.closest && e.relatedTarget.closest("[data-token]");
+    if (t && (!to || to.getAttribute("data-token") !== t.getAttribute("data-token"))) highlight(st, null);
+  });
+  // Keyboard: W rows, id cells and neighbour chips take focus; focus highlights, Enter or Space selects.
+  root.addEventListener("focusin", (e) => {
+    const t = token(e);
+    if (t) highlight(st, t.getAttribute("data-token"));
+  });
+  root.addEventListener("keydown", (e) => {
+    const t = token(e);
+    if (t && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      select(st, Number(t.getAttribute("data-token")));
+    }
+  });
+  root.addEventListener("click", (e) => {
+    const t = token(e);
+    if (t) select(st, Number(t.getAttribute("data-token")));
+  });
+  st.resize = new ResizeObserver(() => {
+    const w = root.clientWidth;
+    if (w && Math.abs(w - st.width) > 0.5 && st.data) {
+      st.width = w;
+      st.layoutSig = "";
+      render(st, st.data, false);
+    }
+  });
+  st.resize.observe(root);
+  // Sizes are measured in the page's font: when a web font arrives later, measure and draw again.
+  if (document.fonts && document.fonts.addEventListener) {
+    // Panels are refilled in place (a glide in progress is left alone; its end refills nothing, so
+    // the next font event or update does it); the scatter keeps its nodes and positions.
+    st.onFonts = () => {
+      if (st.fontsRaf) return;
+      st.fontsRaf = requestAnimationFrame(() => {
+        st.fontsRaf = 0;
+        forgetBoxes(st); // measured with the fallback font
+        if (st.data && st.root.isConnected && !st.anim) render(st, st.data, false);
+      });
+    };
+    document.fonts.addEventListener("loadingdone", st.onFonts);
+  }
+  return st;
+}
+
+// Hover: every node of the same token gets class "hl" (`again`: even if it is the hovered one).
+function highlight(st, token, again) {
+  if (st.hover === token && !again) return;
+  st.hover = token;
+  st.root.querySelectorAll(".hl").forEach((n) => n.classList.remove("hl"));
+  if (token !== null) {
+    st.root.querySelectorAll(`[data-token="${CSS.escape(token)}"]`).forEach((n) => n.classList.add("hl"));
+    if (st.scatter && st.scatter.canvasMode) drawHoverMarker(st, token);
+  } else if (st.scatter && st.scatter.hoverMarker) {
+    st.scatter.hoverMarker.remove();
+    st.scatter.hoverMarker = null;
+  }
+}
+
+// A click (or Enter) on a token: the one piece of state the server sees.
+function select(st, id) {
+  if (!Number.isInteger(id)) return;
+  st.selected = id;
+  markSelected(st);
+  if (st.setStateValue) st.setStateValue("selected", id);
+}
+
+function markSelected(st) {
+  st.root.querySelectorAll(".sel").forEach((n) => n.classList.remove("sel"));
+  if (st.selected !== null && st.selected !== undefined) {
+    st.root.querySelectorAll(`[data-token="${st.selected}"]`).forEach((n) => n.classList.add("sel"));
+  }
+  if (st.scatter) raisePad(st);
+  if (st.data && st.data.mode === "lookup") requestAnimationFrame(() => drawConnectors(st));
+}
+
+function update(st, d) {
+  // A rerun that changed nothing calls this again with equal data: keep whatever is moving, moving.
+  // (Huge tables skip the comparison: serialising megabytes costs more than drawing them again.)
+  const sig = d.big ? d : JSON.stringify(d);
+  theme(st);
+  if (sig === st.sig) return;
+  st.sig = sig;
+  st.selected = d.selected === undefined ? st.selected : d.selected;
+  st.width = st.root.clientWidth;
+  const t0 = performance.now();
+  render(st, d, true);
+  st.root.dataset.renderMs = (performance.now() - t0).toFixed(1);
+}
+
+// Light or dark follows Streamlit's background colour (the browser's preference when unreadable).
+function theme(st) {
+  const bg = (getComputedStyle(st.root).getPropertyValue("--st-background-color") || "").trim();
+  const prefers = !!(window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches);
+  const dark = darkBackground(bg, prefers);
+  if (st.dark !== dark) {
+    st.dark = dark;
+    st.root.classList.toggle("dark", dark);
+    if (st.data) { st.layoutSig = ""; render(st, st.data, false); }
+  }
+}
+
+// Draw data `d`: the layout rebuilt only when what it depends on changed, then every panel filled;
+// `animate` false (a resize, the theme, fonts) draws the points where they are going at once.
+function render(st, d, animate) {
+  st.data = d;
+  st.renders += 1;
+  const root = st.root;
+  const mode = d.mode === "lookup" ? "lookup" : "train";
+  const height = num(d.height) > 0 ? num(d.height) : DEFAULT_HEIGHT;
+  root.style.height = height + "px";
+  root.classList.toggle("present", !!d.present);
+  root.classList.toggle("big", !!d.big);
+  root.setAttribute("lang", d.lang === "en" ? "en" : "ko");
+  root.dataset.mode = mode;
+  root.dataset.playing = d.play && d.play.on ? "1" : "0"; // whether this data is a Play tick's (tests wait for Pause's)
+  const layoutSig = [mode, !!d.present, !!d.big, d.lang, height, st.width, !!d.scatter].join("|");
+  if (layoutSig !== st.layoutSig) {
+    st.layoutSig = layoutSig;
+    root.textContent = "";
+    st.scatter = null;
+    if (mode === "train") layoutTrain(st, d);
+    else layoutLookup(st, d);
+  }
+  if (mode === "train") {
+    fillHeader(st, d);
+    fillW(st, st.wPanel, d, true);
+    if (st.scatterPanel) drawScatter(st, d, animate);
+    fillNeighbours(st, d);
+  } else {
+    fillIds(st, d);
+    fillW(st, st.wPanel, d, false);
+    fillOut(st, d);
+    if (st.scatterPanel) drawScatter(st, d, animate);
+    else {
+      st.root.dataset.animating = "0";
+      st.root.dataset.step = String(num((d.scatter || {}).step));
+    }
+    requestAnimationFrame(() => drawConnectors(st));
+  }
+  if (st.hover !== null) highlight(st, st.hover, true);
+  markSelected(st);
+  describe(st, d);
+  if (animate) { st.updates += 1; root.dataset.updates = String(st.updates); } // for tests and benchmarks
+}
+
+function drawScatter(st, d, animate) {
+  if (!st.scatter) {
+    st.scatter = buildScatterFrame(st, d);
+    listenScatter(st, st.scatter);
+  }
+  fillScatter(st, d, animate);
+}
+
+// On a canvas the bulk of the points are pixels, not nodes: hover and click find the nearest point.
+function listenScatter(st, sc) {
+  sc.svg.addEventListener("pointermove", (ev) => {
+    if (!sc.canvasMode || ev.target.closest("[data-token]") || sc.hoverPending) return;
+    sc.hoverPending = true;
+    requestAnimationFrame(() => {
+      sc.hoverPending = false;
+      const id = nearest(st, ev);
+      highlight(st, id === null ? null : String(id));
+    });
+  });
+  sc.svg.addEventListener("pointerleave", () => { if (sc.canvasMode) highlight(st, null); });
+  sc.svg.addEventListener("click", (ev) => {
+    if (!sc.canvasMode || ev.target.closest("[data-token]")) return;
+    const id = nearest(st, ev);
+    if (id !== null) select(st, id);
+  });
+}
+
+// What a screen reader hears: each panel named by a sentence the server wrote (data.alt), the
+// scatter and the loss sparkline as images with that sentence (their numbers are in the page's tables).
+function describe(st, d) {
+  const alt = d.alt && typeof d.alt === "object" ? d.alt : {};
+  const say = (node, text, img) => {
+    if (!node) return;
+    if (typeof text !== "string" || !text) { node.removeAttribute("aria-label"); return; }
+    node.setAttribute("aria-label", text);
+    if (img) node.setAttribute("role", "img");
+  };
+  say(st.scatterPanel, alt.scatter, false);
+  say(st.scatter && st.scatter.svg, alt.scatter, true);
+  say(st.wPanel, alt.w, false);
+  say(st.idsPanel, alt.ids, false);
+  say(st.outPanel, alt.out, false);
+  say(st.lossSvg, alt.loss, true);
+}

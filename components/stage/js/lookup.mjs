@@ -1,0 +1,91 @@
+// The lookup's layout: the id matrix, W, the output (a copy of W's rows, one per position of the
+// current sentence) and, on a wide screen, the scatter; wires join the selection across panels.
+import { el, sv } from "./dom.mjs";
+import { clamp, num, tokenOf, words } from "./format.mjs";
+import { THIN_COL, outputPlan, planColumns } from "./gridplan.mjs";
+import { fitText } from "./measure.mjs";
+import { columnMeasurer, fillCells, fillHeadRow } from "./wgrid.mjs";
+
+export const WIDE_LOOKUP = 1500; // px: from this width on, the lookup shows the scatter too
+
+export function layoutLookup(st, d) {
+  const root = st.root;
+  const wide = d.scatter && st.width >= WIDE_LOOKUP;
+  const body = el("div", "body lookup" + (wide ? " withscatter" : ""), root);
+  st.idsPanel = el("section", "panel idspanel", body);
+  st.wPanel = el("section", "panel wpanel", body);
+  st.outPanel = el("section", "panel outpanel", body);
+  st.scatterPanel = wide ? el("section", "panel scatter", body) : null;
+  st.wires = sv("svg", { class: "wires" }, root);
+}
+
+export function fillOut(st, d) {
+  const p = st.outPanel;
+  p.textContent = "";
+  const out = d.out || {};
+  const b = Number.isInteger(out.b) ? out.b : 0;
+  const present = !!d.present;
+  const title = el("div", "ptitle", p);
+  el("span", "", title, words(d, "out_title", "out") + ` [${b}]`);
+  const vals = Array.isArray(out.values) ? out.values : [];
+  const e = vals.length ? vals[0].length : 0;
+  const ids = (Array.isArray(d.ids) && d.ids[b]) || [];
+  const absmax = num((d.w || {}).absmax) || 1;
+  const grid = el("div", "wgrid outgrid", p);
+  grid.style.setProperty("--cols", `var(--labw) repeat(${e}, minmax(0, 1fr))`);
+  const head = el("div", "wrow whead", grid);
+  fillHeadRow(head, "t", e, e, false, false);
+  const avail = p.clientHeight - 14 - title.offsetHeight - head.offsetHeight - 8 - vals.length;
+  const rowH = Math.floor(clamp(avail / Math.max(1, vals.length), 14, present ? 76 : 62));
+  grid.style.setProperty("--rowh", rowH + "px");
+  const own = planColumns({ e, rowH, present, wanted: true },
+                          columnMeasurer(st, grid, head, e, "var(--labw) %COLS%", absmax));
+  const plan = outputPlan(own, st.wPlan, e);
+  grid.style.setProperty("--cols", `var(--labw) repeat(${plan.shown}, minmax(0, 1fr))` + (plan.shown < e ? " minmax(2.6em, 0.4fr)" : ""));
+  fillHeadRow(head, "t", e, plan.shown, false, false);
+  grid.style.setProperty("--cellfs", plan.fs + "px");
+  grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
+  grid.classList.toggle("nonums", !plan.nums);
+  grid.classList.toggle("thincols", plan.cw < THIN_COL);
+  vals.forEach((row, t) => {
+    const r = el("div", "wrow", grid);
+    const id = ids[t];
+    if (id !== undefined) r.setAttribute("data-token", String(id));
+    if (id === d.pad) r.classList.add("pad");
+    if (id === d.unk) r.classList.add("unk");
+    r.setAttribute("data-t", String(t));
+    const lab = el("div", "wlab", r);
+    el("span", "wid", lab, "t=" + t);
+    el("span", "wtok", lab, id === undefined ? "" : tokenOf(d, id));
+    fillCells(st, r, row, plan, plan.nums, absmax);
+  });
+  fitText(p, ".wtok");
+  requestAnimationFrame(() => fitText(p, ".wtok"));
+}
+
+// The selected id's cells, its W row and its output rows, joined by lines: one connected thing.
+export function drawConnectors(st) {
+  const svgEl = st.wires;
+  if (!svgEl || !svgEl.isConnected) return;
+  svgEl.textContent = "";
+  const sel = st.selected;
+  const root = st.root.getBoundingClientRect();
+  svgEl.setAttribute("width", root.width);
+  svgEl.setAttribute("height", root.height);
+  if (sel === null || sel === undefined) return;
+  const q = (panel, extra) => panel ? Array.from(panel.querySelectorAll(`[data-token="${sel}"]${extra || ""}`)) : [];
+  const cells = q(st.idsPanel, ".cur");
+  const wrow = q(st.wPanel, ".wrow")[0];
+  const outs = q(st.outPanel, ".wrow");
+  if (!wrow) return;
+  const box = (e) => { const r = e.getBoundingClientRect(); return { l: r.left - root.left, r: r.right - root.left, t: r.top - root.top, b: r.bottom - root.top }; };
+  const W = box(wrow);
+  const link = (a, bb) => {
+    const x1 = a.r, y1 = (a.t + a.b) / 2, x2 = bb.l, y2 = (bb.t + bb.b) / 2, mx = (x1 + x2) / 2;
+    sv("path", { d: `M${x1},${y1}C${mx},${y1} ${mx},${y2} ${x2},${y2}`, class: "wire" }, svgEl);
+    sv("circle", { cx: x1, cy: y1, r: 4, class: "wiredot" }, svgEl);
+    sv("circle", { cx: x2, cy: y2, r: 4, class: "wiredot" }, svgEl);
+  };
+  for (const c of cells) link(box(c), W);
+  for (const o of outs) link(W, box(o));
+}

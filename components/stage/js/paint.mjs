@@ -1,0 +1,80 @@
+// Colours and shapes: the points' looks, W's heatmap, the canvas's pixels, light or dark. Pure: no DOM.
+import { clamp, num } from "./format.mjs";
+
+export const CLASS_COLORS = ["#0072B2", "#E69F00", "#CC79A7", "#009E73", "#D55E00", "#56B4E9"]; // Okabe–Ito
+export const CLASS_SHAPES = ["circle", "triangle", "square45", "tri_down", "hexagon", "cross"];
+
+// An SVG path of a mark of radius `r` centred on 0,0.
+export function shapePath(kind, r) {
+  switch (kind) {
+    case "diamond": return `M0,${-r}L${r},0L0,${r}L${-r},0Z`;
+    case "square": { const s = r * 0.82; return `M${-s},${-s}H${s}V${s}H${-s}Z`; }
+    case "square45": { const s = r * 1.05; return `M0,${-s}L${s},0L0,${s}L${-s},0Z`; }
+    case "triangle": return `M0,${-r * 1.2}L${r * 1.1},${r * 0.7}L${-r * 1.1},${r * 0.7}Z`;
+    case "tri_down": return `M0,${r * 1.2}L${r * 1.1},${-r * 0.7}L${-r * 1.1},${-r * 0.7}Z`;
+    case "hexagon": {
+      let p = "";
+      for (let i = 0; i < 6; i++) {
+        const a = Math.PI / 3 * i;
+        p += (i ? "L" : "M") + (r * Math.cos(a)).toFixed(2) + "," + (r * Math.sin(a)).toFixed(2);
+      }
+      return p + "Z";
+    }
+    case "cross": { const a = r * 0.38, b = r; return `M${-a},${-b}H${a}V${-a}H${b}V${a}H${a}V${b}H${-a}V${a}H${-b}V${-a}H${-a}Z`; }
+    default: return `M${r},0A${r},${r} 0 1,1 ${-r},0A${r},${r} 0 1,1 ${r},0Z`;
+  }
+}
+
+// What a point looks like: shape, colour and size by role, then by class (shape AND colour).
+// `crowd` (≤ 1) shrinks the marks of looked-up and unused rows when there are many points.
+export function look(role, cls, present, crowd) {
+  const k = (present ? 1.3 : 1) * (role === "pad" || role === "unk" ? 1 : crowd || 1);
+  if (role === "pad") return { shape: "diamond", r: 13 * k, fill: "var(--pad)", stroke: "var(--bg)", cls: "pad" };
+  if (role === "unk") return { shape: "square", r: 10 * k, fill: "var(--bg)", stroke: "var(--fg)", cls: "unk" };
+  if (role === "unused") return { shape: "circle", r: 5 * k, fill: "none", stroke: "var(--muted)", cls: "unused" };
+  if (cls >= 0) {
+    const i = cls % CLASS_COLORS.length;
+    return { shape: CLASS_SHAPES[i], r: 7.5 * k, fill: CLASS_COLORS[i], stroke: "var(--bg)", cls: "used c" + i };
+  }
+  return { shape: "circle", r: 7 * k, fill: "var(--noclass)", stroke: "var(--bg)", cls: "used" };
+}
+
+// A diverging blue ↔ orange scale (safe under deuteranopia), centred on the panel's background.
+export function heat(v, absmax, dark) {
+  const t = clamp(num(v) / (absmax || 1), -1, 1);
+  const mid = dark ? [38, 41, 48] : [247, 247, 247];
+  const end = t < 0 ? (dark ? [86, 170, 230] : [0, 90, 160]) : (dark ? [240, 170, 40] : [200, 110, 0]);
+  const u = Math.pow(Math.abs(t), 0.85);
+  const c = mid.map((m, i) => Math.round(m + (end[i] - m) * u));
+  return { bg: `rgb(${c[0]},${c[1]},${c[2]})`, ink: inkOn(c) };
+}
+
+// The text colour that reads best on an rgb background: black or white, whichever has the higher
+// WCAG contrast. One of the two always reaches at least 4.58:1, whatever the background.
+export function inkOn(c) {
+  const lin = c.map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+  const L = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+  return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
+}
+
+// "#rrggbb" as one pixel of a little-endian RGBA Uint32Array (alpha 255).
+export function rgba(hex) {
+  const v = parseInt(hex.slice(1), 16);
+  return ((255 << 24) | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
+}
+
+// Whether Streamlit's background colour ("#rrggbb", "#rgb" or "rgb(…)") is dark; `fallback` (the
+// browser's preference) when it is none of these.
+export function darkBackground(bg, fallback) {
+  const m = bg.match(/^#([0-9a-f]{6})$/i) || bg.match(/^#([0-9a-f]{3})$/i);
+  if (m) {
+    const h = m[1].length === 3 ? m[1].split("").map((c) => c + c).join("") : m[1];
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  }
+  if (/^rgb/.test(bg)) {
+    const [r, g, b] = bg.match(/\d+/g).map(Number);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  }
+  return fallback;
+}

@@ -1,0 +1,215 @@
+// W as a heatmap: one row per shown row of W (its id and token, a cell per column, in training its
+// gradient norm, in lookup its count), the colour key in the footer. The output panel (lookup.mjs)
+// reuses the row and cell builders, so a row of the output looks like its row of W.
+import { el } from "./dom.mjs";
+import { clamp, fmt, num, sig, tokenOf, words } from "./format.mjs";
+import { THIN_COL, gradFontSize, numberSample, planColumns, planRows, readW } from "./gridplan.mjs";
+import { fitText, measureContext } from "./measure.mjs";
+import { heat } from "./paint.mjs";
+
+// Fill W's panel. The same rows, columns, tokens and room as the last update (a Step, a Play tick):
+// only the numbers, colours, gradient bars and marks change, so they are written into the cells
+// already there (st.w). Building the grid again costs a few layouts of the panel.
+export function fillW(st, panel, d, train) {
+  const w = readW(d, train);
+  const present = !!d.present;
+  const digits = String(Math.floor(Math.abs(num(w.absmax)))).length;
+  const shape = JSON.stringify([train, present, st.dark, w.rows, w.e, w.withGrad, w.hasCount, d.pad, d.unk, digits,
+    w.rows.map((id) => tokenOf(d, id)), words(d, "w_title", "W"), words(d, "touched", ""), words(d, "pad_zero_grad", ""),
+    st.selected]); // a selected row that does not fit takes the last place: the rows built depend on it
+  const kept = st.w;
+  if (kept && kept.panel === panel && kept.shape === shape) refreshW(st, kept, d, w);
+  else st.w = buildW(st, panel, d, w, train, shape);
+}
+
+function refreshW(st, kept, d, w) {
+  kept.keyLo.textContent = "\u2212" + num(w.absmax).toFixed(2);
+  kept.keyHi.textContent = "+" + num(w.absmax).toFixed(2);
+  const gradCells = [];
+  for (const k of kept.rows) {
+    k.row.classList.toggle("touched", w.touched.has(String(k.id)));
+    paintCells(st, k.cells, w.values[k.r] || [], kept.plan, kept.plan.nums, w.absmax);
+    if (k.gc) fillGrad(d, k.gc, w.grads[k.r] || 0, w.gmax, k.role, kept.plan.nums, gradCells);
+    if (k.cnt) k.cnt.textContent = w.counts[k.r] ? String(w.counts[k.r]) : "";
+  }
+  fitGradTextKept(st, kept, gradCells);
+}
+
+function buildW(st, panel, d, w, train, shape) {
+  const { rows, values, e, absmax, touched, grads, gmax, counts, withGrad, hasCount } = w;
+  const present = !!d.present;
+  panel.textContent = "";
+  const title = el("div", "ptitle", panel);
+  el("span", "", title, words(d, "w_title", "W"));
+  const grid = el("div", "wgrid", panel);
+  const extra = (withGrad ? " minmax(4.6em, 0.9fr)" : "") + (hasCount ? " 2.4em" : "");
+  const foot = el("div", "pfoot", panel);
+  // The colour key sits in the footer, so the title keeps the whole width.
+  const key = el("span", "heatkey", foot);
+  const keyLo = el("span", "", key, "\u2212" + num(absmax).toFixed(2));
+  el("span", "heatbar", key);
+  const keyHi = el("span", "", key, "+" + num(absmax).toFixed(2));
+  if (train) {
+    const t = el("span", "fitem", foot);
+    el("span", "touchmark", t);
+    el("span", "", t, words(d, "touched", ""));
+    if (rows.includes(d.pad)) el("span", "fitem padnote", foot, words(d, "pad_zero_grad", ""));
+  }
+  foot.insertBefore(key, null); // the key last: right-aligned after the notes
+  const head = el("div", "wrow whead", grid);
+  grid.style.setProperty("--cols", `var(--labw) repeat(${e}, minmax(0, 1fr))` + extra);
+  fillHeadRow(head, "id", e, e, withGrad, hasCount);
+  // Room for the rows: the panel less its padding, title, column header, footer, gaps (4 px) and row gaps (1 px).
+  const room = panel.clientHeight - 20 - title.offsetHeight - head.offsetHeight - foot.offsetHeight - 12 - rows.length;
+  const rp = planRows({ room, rows, train, present, selected: st.selected });
+  const rowH = rp.rowH;
+  const plan = planColumns({ e, rowH, present, wanted: rp.readable },
+                           columnMeasurer(st, grid, head, e, `var(--labw) %COLS%` + extra, absmax));
+  st.wPlan = plan;
+  fillHeadRow(head, "id", e, plan.shown, withGrad, hasCount);
+  const showNums = plan.nums;
+  grid.style.setProperty("--rowh", rowH + "px");
+  grid.style.setProperty("--cellfs", plan.fs + "px");
+  grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
+  grid.classList.toggle("nonums", !showNums);
+  grid.classList.toggle("nolabels", rowH < 8);
+  grid.classList.toggle("tinyrows", rowH <= 4);
+  grid.classList.toggle("thincols", plan.cw < THIN_COL);
+  grid.dataset.rows = String(rp.shown);
+  const gradCells = [];
+  const built = [];
+  rows.forEach((id, r) => {
+    if (!rp.built[r]) return;
+    const row = el("div", "wrow", grid);
+    row.setAttribute("data-token", String(id));
+    row.tabIndex = 0;
+    const role = id === d.pad ? "pad" : id === d.unk ? "unk" : "";
+    if (role) row.classList.add(role);
+    if (touched.has(String(id))) row.classList.add("touched");
+    const lab = el("div", "wlab", row);
+    el("span", "wid", lab, String(id));
+    el("span", "wtok", lab, tokenOf(d, id));
+    const cells = fillCells(st, row, values[r] || [], plan, showNums, absmax);
+    const gc = withGrad ? el("div", "wgrad", row) : null;
+    if (gc) fillGrad(d, gc, grads[r] || 0, gmax, role, showNums, gradCells);
+    const cnt = hasCount ? el("div", "wcnt", row, counts[r] ? String(counts[r]) : "") : null;
+    built.push({ id, r, row, cells, gc, cnt, role });
+  });
+  if (!train) { fitText(panel, ".wtok"); requestAnimationFrame(() => fitText(panel, ".wtok")); }
+  const gf = gradFit(gradCells); // before fitGradText sets a smaller type
+  fitGradText(grid, gradCells, gf);
+  return { panel, shape, plan, grid, keyLo, keyHi, rows: built, gradFit: gf };
+}
+
+// planColumns' measurements of a grid whose column template is `colsTemplate` (%COLS% stands for
+// the value columns): the header row's first value cell, with k columns in place.
+export function columnMeasurer(st, grid, head, e, colsTemplate, absmax) {
+  const setCols = (k) => grid.style.setProperty("--cols", colsTemplate.replace("%COLS%",
+    `repeat(${k}, minmax(0, 1fr))` + (k < e ? " minmax(2.6em, 0.4fr)" : "")));
+  const cellW = () => { const c = head.querySelector(".wdim"); return c ? c.getBoundingClientRect().width - 4 : 0; };
+  let font = null;
+  return {
+    setCols,
+    cellW,
+    widthAt: (k) => {
+      setCols(k);
+      fillHeadRow(head, "", e, k, false, false); // measured with the "… +k" column in place
+      return cellW();
+    },
+    labw: (v) => { if (v) grid.style.setProperty("--labw", v); else grid.style.removeProperty("--labw"); },
+    per100: (dec) => {
+      const ctx = measureContext(st);
+      if (font === null) font = `600 100px ${getComputedStyle(st.root).fontFamily}`;
+      ctx.font = font;
+      return ctx.measureText(numberSample(absmax, dec)).width / 100;
+    },
+  };
+}
+
+// A row's gradient norm: a bar as long as its share of the largest, and the number when rows are tall
+// enough; an exact zero is PAD's (always, hatched) or a row no batch looked up, never "0.00".
+function fillGrad(d, gc, g, gmax, role, showNums, gradCells) {
+  gc.textContent = "";
+  gc.className = "wgrad";
+  gc.removeAttribute("title");
+  if (g === 0) {
+    gc.classList.add("zero");
+    if (role === "pad") { gc.classList.add("padzero"); gc.title = words(d, "pad_zero_grad", ""); }
+    if (showNums || role === "pad") el("span", "gtext", gc, "0");
+  } else {
+    const bar = el("span", "gbar", gc);
+    bar.style.width = `calc((100% - 8px) * ${Math.max(0.06, g / gmax).toFixed(4)})`;
+    if (showNums) gradCells.push(el("span", "gtext", gc, sig(g, 2)));
+  }
+}
+
+// What fitting the norms' type needs once the grid stands: the room in a cell and the type it starts
+// from (the grid is rebuilt whenever its columns or rows change, so these hold until then).
+function gradFit(gradCells) {
+  if (!gradCells.length) return null;
+  const cell = gradCells[0].parentElement;
+  const cs = getComputedStyle(cell);
+  return { room: cell.clientWidth - 8, fs: parseFloat(cs.fontSize) || 12, family: cs.fontFamily };
+}
+
+// "2.1e−4" in a narrow column: the norms' type shrinks until the widest fits.
+function shrinkGradType(grid, fit, widest, margin) {
+  const fs = gradFontSize(fit.room, fit.fs, widest, margin);
+  if (fs !== null) grid.style.setProperty("--gradfs", fs + "px");
+  else grid.style.removeProperty("--gradfs");
+}
+
+// For a grid just built: the numbers' own boxes on the page.
+function fitGradText(grid, gradCells, fit) {
+  if (!fit) { grid.style.removeProperty("--gradfs"); return; }
+  shrinkGradType(grid, fit, Math.max(...gradCells.map((g) => g.getBoundingClientRect().width)), 0);
+}
+
+// For a grid kept from the last update: the numbers measured on a canvas instead of the page, since
+// reading their boxes would lay the whole stage out in the middle of writing it. The numbers are set
+// in tabular figures (stage.css), so every digit is as wide as "0".
+function fitGradTextKept(st, kept, gradCells) {
+  const fit = kept.gradFit;
+  if (!fit || !gradCells.length) { // no numbers when the grid was built: measure them on the page, at the starting type
+    kept.grid.style.removeProperty("--gradfs");
+    fitGradText(kept.grid, gradCells, gradFit(gradCells));
+    return;
+  }
+  const ctx = measureContext(st);
+  ctx.font = `600 ${fit.fs}px ${fit.family}`;
+  const digit = ctx.measureText("0").width;
+  const width = (text) => {
+    let w = 0;
+    for (const ch of text) w += ch >= "0" && ch <= "9" ? digit : ctx.measureText(ch).width;
+    return w;
+  };
+  shrinkGradType(kept.grid, fit, Math.max(...gradCells.map((g) => width(g.textContent))), 1);
+}
+
+// The header row: the label column, `shown` of `e` column indices ("… +k" for the rest), then the
+// gradient and count columns' headings.
+export function fillHeadRow(head, label, e, shown, withGrad, hasCount) {
+  head.textContent = "";
+  el("div", "wlab", head, label);
+  for (let j = 0; j < shown; j++) el("div", "wdim", head, String(j));
+  if (shown < e) el("div", "wmore", head, `\u2026 +${e - shown}`);
+  if (withGrad) el("div", "wgradh", head, "\u2016\u2207\u2016");
+  if (hasCount) el("div", "wcnth", head, "\u00d7");
+}
+
+export function fillCells(st, row, vals, plan, showNums, absmax) {
+  const cells = [];
+  for (let j = 0; j < plan.shown; j++) cells.push(el("div", "wcell", row));
+  paintCells(st, cells, vals, plan, showNums, absmax);
+  if (plan.shown < plan.e) el("div", "wmore", row, "\u2026");
+  return cells;
+}
+
+function paintCells(st, cells, vals, plan, showNums, absmax) {
+  cells.forEach((c, j) => {
+    const h = heat(vals[j], absmax, st.dark);
+    c.textContent = showNums ? fmt(vals[j], plan.dec) : "";
+    c.style.background = h.bg;
+    c.style.color = h.ink;
+  });
+}

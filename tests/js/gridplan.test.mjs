@@ -1,0 +1,178 @@
+// What the grids show (components/stage/js/gridplan.mjs): W's rows, the heatmaps' columns, the id
+// matrix's columns. planColumns is run against a model of a CSS grid and checked against brute force.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  MIN_FS, MIN_ID_FS, MIN_SWATCH, ID_GAP, gradFontSize, numberSample, outputPlan, planColumns, planIdColumns, planRows, readW,
+} from "../../components/stage/js/gridplan.mjs";
+
+test("readW reads data.w defensively", () => {
+  const w = readW({ w: { rows: [0, 1], values: [[1, -3], [0, 2]], touched: [1], grad_norm: [0.5, 0], counts: [2, 0] } }, true);
+  assert.equal(w.e, 2);
+  assert.equal(w.absmax, 3); // from the values when absmax is missing
+  assert.equal(w.gmax, 0.5);
+  assert.ok(w.touched.has("1") && !w.touched.has("0"));
+  assert.equal(w.withGrad, true);
+  assert.equal(w.hasCount, false);
+  assert.equal(readW({ w: { rows: [0], values: [[1]], counts: [1] } }, false).hasCount, true);
+  const empty = readW({}, true);
+  assert.deepEqual([empty.rows, empty.e, empty.absmax, empty.gmax, empty.withGrad], [[], 0, 1e-9, 1, false]);
+  assert.equal(readW({ w: { rows: [0], values: [[1]], absmax: 2.5, grad_norm: [0] } }, true).gmax, 1); // all zero
+});
+
+test("planRows: rows share the room; numbers from 15 px rows (20 presenting)", () => {
+  const rows = [...Array(10).keys()];
+  const p = planRows({ room: 200, rows, train: true, present: false, selected: null });
+  assert.equal(p.rowH, 20);
+  assert.equal(p.readable, true);
+  assert.equal(p.shown, 10);
+  assert.ok(p.built.every(Boolean));
+  assert.equal(planRows({ room: 200, rows, train: true, present: true, selected: null }).readable, true);
+  assert.equal(planRows({ room: 170, rows, train: true, present: true, selected: null }).readable, false);
+  assert.equal(planRows({ room: 1000, rows, train: true, present: false, selected: null }).rowH, 44);
+  assert.equal(planRows({ room: 1000, rows, train: false, present: false, selected: null }).rowH, 62);
+  assert.equal(planRows({ room: 1000, rows, train: false, present: true, selected: null }).rowH, 76);
+});
+
+test("planRows: rows past the room are not built, but the selected row takes the last place", () => {
+  const rows = [...Array(100).keys()].map((i) => i + 1000);
+  const p = planRows({ room: 200, rows, train: true, present: false, selected: null });
+  assert.equal(p.rowH, 3);
+  const fit = Math.floor((200 + 100) / 4);
+  assert.equal(p.shown, fit);
+  assert.deepEqual(p.built.map((b, i) => (b ? i : -1)).filter((i) => i >= 0), [...Array(fit).keys()]);
+  const s = planRows({ room: 200, rows, train: true, present: false, selected: 1090 });
+  assert.equal(s.built.filter(Boolean).length, fit);
+  assert.equal(s.built[90], true);
+  assert.equal(s.built[fit - 1], false);
+  const inside = planRows({ room: 200, rows, train: true, present: false, selected: 1003 });
+  assert.deepEqual(inside.built, p.built);
+});
+
+test("numberSample is the widest number in zeros", () => {
+  assert.equal(numberSample(0.8, 2), "\u22120.00");
+  assert.equal(numberSample(12.3, 1), "\u221200.0");
+  assert.equal(numberSample(150, 0), "\u2212000");
+  assert.equal(numberSample(NaN, 2), "\u22120.00");
+});
+
+// A CSS grid of width G: a token column (80 px, or 40 px when narrowed), k value columns of equal
+// width, and a "… +k" column of M px when k < e; cellW is a value cell less its 4 px of padding.
+function gridModel({ G, e, M = 30, em = 0.55, absmax = 0.9 }) {
+  const g = { cols: e, labw: null, calls: 0 };
+  const width = (k) => (G - (g.labw ? 40 : 80) - (k < e ? M : 0)) / k - 4;
+  g.m = {
+    cellW: () => width(g.cols),
+    widthAt: (k) => { g.calls++; g.cols = k; return width(k); },
+    setCols: (k) => { g.cols = k; },
+    labw: (v) => { g.labw = v; },
+    per100: (dec) => em * numberSample(absmax, dec).length,
+  };
+  g.width = width;
+  return g;
+}
+
+test("planColumns: 2 decimals at the largest size the row allows", () => {
+  const g = gridModel({ G: 800, e: 4 });
+  const plan = planColumns({ e: 4, rowH: 30, present: false, wanted: true }, g.m);
+  assert.deepEqual(plan, { e: 4, shown: 4, dec: 2, fs: 15, nums: true });
+  assert.equal(g.calls, 0); // measured as it stands
+  assert.equal(planColumns({ e: 4, rowH: 80, present: false, wanted: true }, gridModel({ G: 800, e: 4 }).m).fs, 21);
+  assert.equal(planColumns({ e: 4, rowH: 80, present: true, wanted: true }, gridModel({ G: 800, e: 4 }).m).fs, 26);
+});
+
+test("planColumns: smaller type, then 1 decimal, before fewer columns", () => {
+  const e = 8;
+  // cell = 320/8 − 4 = 36 px: "−0.00" (2.75 px per px of type) at 13.1 px
+  const two = planColumns({ e, rowH: 40, present: false, wanted: true }, gridModel({ G: 400, e }).m);
+  assert.equal(two.dec, 2);
+  assert.ok(two.fs >= MIN_FS && two.fs < 15 && two.shown === e);
+  // cell = 264/8 − 4 = 29 px: too narrow for 2 decimals at 11 px (30.25), wide enough for 1 (24.2)
+  const one = planColumns({ e, rowH: 40, present: false, wanted: true }, gridModel({ G: 344, e }).m);
+  assert.deepEqual([one.dec, one.shown, one.nums], [1, e, true]);
+});
+
+test("planColumns: fewer columns, the most that fit a 2-decimal number (checked by brute force)", () => {
+  for (const G of [220, 260, 300, 333, 400, 512, 640]) {
+    for (const e of [16, 32, 64, 300]) {
+      const g = gridModel({ G, e });
+      const plan = planColumns({ e, rowH: 40, present: false, wanted: true }, g.m);
+      const need = 2.75 * MIN_FS + 6;
+      if (g.width(e) / 2.2 >= MIN_FS) continue; // fits all columns at 1 decimal: covered above
+      let best = 0;
+      for (let k = 1; k < e; k++) if (g.width(k) >= need - 4) best = k;
+      if (best >= 1) {
+        assert.deepEqual([plan.shown, plan.dec, plan.nums], [best, 2, true], `G=${G} e=${e}`);
+        assert.ok(plan.fs >= MIN_FS - 1e-9, `${plan.fs}`);
+        assert.equal(g.cols, best); // the grid is left with the columns shown
+        assert.equal(g.labw, null);
+      }
+    }
+  }
+});
+
+test("planColumns: a narrower token column as a last resort, then colours only", () => {
+  // One column beside "… +k": 140 − 80 − 30 − 4 = 26 px, short of the 32.25 px a number needs;
+  // with the token column narrowed to 40 px it is 66 px.
+  const g = gridModel({ G: 140, e: 16 });
+  const plan = planColumns({ e: 16, rowH: 40, present: false, wanted: true }, g.m);
+  assert.deepEqual([plan.shown, plan.nums, g.labw], [1, true, "4.4em"]);
+  const tiny = gridModel({ G: 90, e: 16 });
+  const none = planColumns({ e: 16, rowH: 40, present: false, wanted: true }, tiny.m);
+  assert.equal(none.nums, false);
+  assert.equal(tiny.labw, null); // colours only: the stylesheet's token column again
+});
+
+test("planColumns, colours only: every column at least MIN_SWATCH px wide", () => {
+  const g = gridModel({ G: 400, e: 300 });
+  const plan = planColumns({ e: 300, rowH: 3, present: false, wanted: false }, g.m);
+  let best = 1;
+  for (let k = 1; k < 300; k++) if (g.width(k) >= MIN_SWATCH - 4) best = k;
+  assert.deepEqual([plan.shown, plan.nums, plan.dec, plan.fs], [best, false, 2, MIN_FS]);
+  assert.ok(plan.cw >= MIN_SWATCH);
+  assert.equal(g.cols, best);
+  const few = gridModel({ G: 400, e: 8 });
+  const all = planColumns({ e: 8, rowH: 3, present: false, wanted: false }, few.m);
+  assert.deepEqual([all.shown, all.cw], [8, few.width(8) + 4]);
+  const zero = gridModel({ G: 400, e: 0 });
+  assert.deepEqual(planColumns({ e: 0, rowH: 3, present: false, wanted: false }, zero.m).shown, 0);
+});
+
+test("the output shows W's columns, decimals and type", () => {
+  const own = { e: 8, shown: 8, dec: 2, fs: 18, nums: true };
+  const w = { e: 8, shown: 5, dec: 1, fs: 12, nums: true };
+  assert.deepEqual(outputPlan(own, w, 8), { e: 8, shown: 5, dec: 1, fs: 12, nums: true });
+  const colours = { e: 8, shown: 6, dec: 2, fs: MIN_FS, nums: false, cw: 9 };
+  assert.deepEqual(outputPlan(own, colours, 8), { e: 8, shown: 6, dec: 2, fs: MIN_FS, nums: false, cw: 9 });
+  assert.equal(outputPlan(own, w, 4), own); // another width of W: the output's own plan
+  assert.equal(outputPlan(own, null, 8), own);
+});
+
+test("the id matrix shows every column that fits its widest id, else as many as fit beside '… +k'", () => {
+  const width = (text, px, weight) => text.length * px * (weight === 700 ? 0.62 : 0.55);
+  const ids = [[3, 12345, 7], [1, 1, 1]];
+  assert.equal(planIdColumns({ ids, t: 1, fs: 15, room: 10 }, width), 1);
+  assert.equal(planIdColumns({ ids, t: 3, fs: 15, room: 1000 }, width), 3);
+  for (const room of [60, 120, 200, 300, 400, 700]) {
+    for (const t of [2, 5, 20, 50]) {
+      const rows = [Array.from({ length: t }, (_, j) => j * 999)];
+      const got = planIdColumns({ ids: rows, t, fs: 15, room }, width);
+      const zeros = (n) => String(n).replace(/\d/g, "0");
+      const cell = Math.max(width(zeros((t - 1) * 999), MIN_ID_FS, 700), width("t=" + zeros(t - 1), 12, 400)) + 14;
+      const head = width("b=0", 12, 400) + 4;
+      const used = (k, more) => head + ID_GAP + k * cell + (k - 1) * ID_GAP + (more ? width(`\u2026 +${t}`, 12, 400) + ID_GAP : 0);
+      let want = 1;
+      if (used(t, false) <= room) want = t;
+      else for (let k = 1; k < t; k++) if (used(k, true) <= room + 1e-9) want = k;
+      assert.equal(got, want, `room ${room}, t ${t}`);
+    }
+  }
+});
+
+test("the gradient norms' type shrinks to fit, down to 8 px", () => {
+  assert.equal(gradFontSize(40, 12, 30, 0), null);
+  assert.equal(gradFontSize(40, 12, 60, 0), 8);
+  assert.equal(gradFontSize(40, 12, 48, 0), 10);
+  assert.equal(gradFontSize(41, 12, 48, 1), 10);
+  assert.equal(gradFontSize(0, 12, 48, 0), null);
+});

@@ -1,0 +1,104 @@
+// How the points move (components/stage/js/motion.mjs): where a glide starts, its keyframes, Play's
+// queue, and where the points are at a moment.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { TWEEN_MS, between, differs, ease, frameAt, glidePlan, sameIds, startPositions } from "../../components/stage/js/motion.mjs";
+
+const F = (a) => Float64Array.from(a);
+const fin = (x, y, step = 5) => ({ step, x: F(x), y: F(y) });
+
+test("sameIds and differs", () => {
+  assert.equal(sameIds([1, 2], [1, 2]), true);
+  assert.equal(sameIds([1, 2], [2, 1]), false);
+  assert.equal(sameIds(null, []), false);
+  assert.equal(differs({ x: [1, 2], y: [0, 0] }, { x: [1, 2], y: [0, 0] }), false);
+  assert.equal(differs({ x: [1, 2], y: [0, 0] }, { x: [1, 2], y: [0, 1e-9] }), true);
+});
+
+test("a glide starts where the points are shown; new points start at their target", () => {
+  const target = fin([10, 20, 30], [1, 2, 3]);
+  const same = startPositions({ ids: [7, 8, 9], x: F([0, 1, 2]), y: F([5, 5, 5]) }, [7, 8, 9], target);
+  assert.deepEqual([[...same.x], [...same.y]], [[0, 1, 2], [5, 5, 5]]);
+  const moved = startPositions({ ids: [9, 7], x: F([2, 0]), y: F([6, 4]) }, [7, 8, 9], target);
+  assert.deepEqual([[...moved.x], [...moved.y]], [[0, 20, 2], [4, 2, 6]]);
+  const first = startPositions(null, [7, 8, 9], target);
+  assert.deepEqual([...first.x], [10, 20, 30]);
+});
+
+test("one update: one eased segment of TWEEN_MS from the screen to the data", () => {
+  const target = fin([1, 1], [1, 1]);
+  const g = glidePlan({ prev: null, shown: { ids: [0, 1], x: F([0, 0]), y: F([0, 0]) }, ids: [0, 1], fin: target,
+                        frames: [], play: {}, animate: true, now: 1000 });
+  assert.equal(g.keyframes.length, 2);
+  assert.deepEqual([g.segMs, g.linear, g.t0], [TWEEN_MS, false, null]);
+  assert.equal(g.keyframes[0].step, null);
+  assert.equal(g.keyframes[1], target);
+  // Frames are only walked through when Play is on and the update animates.
+  const off = glidePlan({ prev: null, shown: null, ids: [0, 1], fin: target, frames: [{ step: 4, x: [0, 0], y: [0, 0] }],
+                          play: { on: true }, animate: false, now: 0 });
+  assert.equal(off.keyframes.length, 2);
+});
+
+test("Play walks through every frame, one step per 1/steps_per_second, linearly", () => {
+  const target = fin([3, 3], [0, 0], 3);
+  const frames = [{ step: 1, x: [1, 1], y: [0, 0] }, { step: 2, x: [2, "bad"], y: [0, 0] }];
+  const g = glidePlan({ prev: null, shown: null, ids: [0, 1], fin: target, frames, play: { on: true, steps_per_second: 4 },
+                        animate: true, now: 0 });
+  assert.deepEqual(g.keyframes.map((k) => k.step), [null, 1, 2, 3]);
+  assert.deepEqual([...g.keyframes[2].x], [2, 0]);
+  assert.deepEqual([g.segMs, g.linear], [250, true]);
+  const fast = glidePlan({ prev: null, shown: null, ids: [0], fin: fin([1], [1]), frames: [{ step: 0, x: [0], y: [0] }],
+                           play: { on: true, steps_per_second: 1e6 }, animate: true, now: 0 });
+  assert.equal(fast.segMs, 1000 / 120);
+});
+
+test("Play data arriving mid-glide is queued after the frames still to show, on the same clock", () => {
+  const ids = [0];
+  const kf = (s) => ({ step: s, x: F([s]), y: F([0]) });
+  const prev = { ids, keyframes: [kf(null), kf(1), kf(2), kf(3), kf(4)], segMs: 100, linear: true, t0: 1000 };
+  const frames = [{ step: 5, x: [5], y: [0] }, { step: 6, x: [6], y: [0] }];
+  const g = glidePlan({ prev, shown: null, ids, fin: fin([7], [0], 7), frames, play: { on: true, steps_per_second: 10 },
+                        animate: true, now: 1250 });
+  // 250 ms in: segment 2 (keyframes 2 → 3) is under way, so the glide goes on from keyframe 2.
+  assert.deepEqual(g.keyframes.map((k) => k.step), [2, 3, 4, 5, 6, 7]);
+  assert.equal(g.t0, 1200);
+  // Long after the last frame: from the last segment (never past the end), no step skipped.
+  const late = glidePlan({ prev, shown: null, ids, fin: fin([7], [0], 7), frames, play: { on: true }, animate: true, now: 9999 });
+  assert.deepEqual(late.keyframes.map((k) => k.step), [3, 4, 5, 6, 7]);
+  assert.equal(late.t0, 1300);
+  // Other ids, or an eased glide under way: start again from the screen.
+  const other = glidePlan({ prev: { ...prev, ids: [1] }, shown: null, ids, fin: fin([7], [0], 7), frames, play: { on: true },
+                            animate: true, now: 1250 });
+  assert.deepEqual(other.keyframes.map((k) => k.step), [null, 5, 6, 7]);
+  const eased = glidePlan({ prev: { ...prev, linear: false }, shown: null, ids, fin: fin([7], [0], 7), frames, play: { on: true },
+                            animate: true, now: 1250 });
+  assert.equal(eased.t0, null);
+});
+
+test("ease goes from 0 to 1, symmetric, always forward", () => {
+  assert.equal(ease(0), 0);
+  assert.equal(ease(1), 1);
+  assert.equal(ease(0.5), 0.5);
+  for (let u = 0.01; u <= 1; u += 0.01) {
+    assert.ok(ease(u) >= ease(u - 0.01));
+    assert.ok(Math.abs(ease(u) + ease(1 - u) - 1) < 1e-12);
+  }
+});
+
+test("frameAt: the segment and share done at a moment, and when the glide is over", () => {
+  const a = { keyframes: [0, 1, 2, 3], segMs: 100, linear: true, t0: 1000 };
+  assert.deepEqual(frameAt(a, 900), { k: 0, w: 0, done: false }); // a frame stamped before the start
+  assert.deepEqual(frameAt(a, 1050), { k: 0, w: 0.5, done: false });
+  assert.deepEqual(frameAt(a, 1100), { k: 1, w: 0, done: false });
+  assert.deepEqual(frameAt(a, 1299), { k: 2, w: 0.99, done: false });
+  assert.deepEqual(frameAt(a, 1300), { k: 2, w: 1, done: true });
+  assert.deepEqual(frameAt(a, 5000), { k: 2, w: 1, done: true });
+  const e = frameAt({ ...a, linear: false }, 1025);
+  assert.equal(e.w, ease(0.25));
+});
+
+test("between interpolates every point", () => {
+  const cur = { x: new Float64Array(2), y: new Float64Array(2) };
+  between({ x: [0, 10], y: [0, -10] }, { x: [10, 20], y: [10, 10] }, 0.25, cur);
+  assert.deepEqual([[...cur.x], [...cur.y]], [[2.5, 12.5], [2.5, -5]]);
+});
