@@ -14,6 +14,9 @@ DIR = Path(__file__).resolve().parent / "presets"
 DEFAULT = "chapter"
 ORDER = ("chapter", "reviews_ko", "reviews_en", "large")
 LARGE_V, LARGE_E, LARGE_B, LARGE_T = 100_000, 300, 256, 50
+# The string key of each preset's "what to watch" line (assets/strings/training_watch.json): what its
+# shipped sentences and knobs make training show. tests/test_training_watch.py checks each with torch.
+WATCH = {"chapter": "watch.chapter", "reviews_ko": "watch.reviews", "reviews_en": "watch.reviews"}
 
 
 @lru_cache(maxsize=None)
@@ -56,3 +59,30 @@ def titles(lang: str) -> dict[str, str]:
     out["large"] = {"ko": f"대규모: V={LARGE_V:,}, E={LARGE_E}, B={LARGE_B}, T≤{LARGE_T} (생성)",
                     "en": f"Large: V={LARGE_V:,}, E={LARGE_E}, B={LARGE_B}, T≤{LARGE_T} (generated)"}[lang]
     return out
+
+
+def watch(preset_id: str, text: str, vocab, config, batch: int, sentences: int) -> tuple[str, dict]:
+    """(string key, params) of the line saying what to watch while training.
+
+    The preset's own line while the lab is still that preset as shipped (its sentences, vocabulary
+    and training knobs); otherwise a line that holds for any lab, with a mini-batch (``batch`` of
+    ``sentences`` a step) or without one.
+    """
+    params = {"k": batch, "b": sentences}
+    if preset_id in WATCH and _as_shipped(preset_id, text, vocab, config):
+        return WATCH[preset_id], params
+    return ("watch.batch" if batch < sentences else "watch.all"), params
+
+
+def _as_shipped(preset_id: str, text: str, vocab, config) -> bool:
+    from core.knobs import KNOBS
+
+    p = load(preset_id)
+    if text != p["sentences"]:
+        return False
+    rows = sorted(p["vocab"], key=lambda r: r[1])
+    roles = {role: i for _, i, role in rows if role}
+    if (vocab.tokens, vocab.unk_id, vocab.pad_id) != (tuple(r[0] for r in rows), roles.get("unk"), roles.get("pad")):
+        return False
+    shipped = {k.name: k.default for k in KNOBS} | p.get("config", {})
+    return all(getattr(config, name) == value for name, value in shipped.items())

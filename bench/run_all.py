@@ -43,6 +43,7 @@ SCRIPTS = {
     "classroom": ([], ["--sessions", "10", "--clicks", "3"], 900),
     "load": ([], ["--sessions", "20", "--clicks", "2", "--skip-large"], 900),
     "rss": (["--variants", "as_is,as_is_probe"], ["--variants", "as_is", "--cycles", "1"], 600),
+    "learning": (["--large", "50"], ["--quick"], 900),
 }
 
 

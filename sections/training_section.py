@@ -11,6 +11,7 @@ import numpy as np
 import pyarrow as pa  # st.dataframe sends an Arrow table as it is
 import streamlit as st
 
+from assets import presets
 from components import charts, inputs, stage_data, training
 from components.busy import busy
 from components.stage import stage
@@ -183,8 +184,8 @@ def stage_view(lang: str, ex: Explorer, since: int | None, playing: bool, speed:
 
 
 def captions(lang: str, ex: Explorer, pic, steps: list[int]) -> None:
-    """What the picture's frame is and where PAD sits: true for every kept step, drawn or not. One
-    caption, a paragraph each: one element instead of four on every Step."""
+    """What to watch for while training, what the picture's frame is and where PAD sits (true for every
+    kept step, drawn or not). One caption, a paragraph each: one element, not one per paragraph, on every Step."""
     lab, vocab = ex.lab, ex.vocab
     pad_rows = np.stack([lab.snapshots[s][vocab.pad_id] for s in steps])  # (S, E)
     xy_text = ", ".join(f"{x:.4f}" for x in pic.pad_xy)
@@ -193,6 +194,8 @@ def captions(lang: str, ex: Explorer, pic, steps: list[int]) -> None:
     else:
         lines = [t(lang, "proj.pad_moved", xy=xy_text, steps=", ".join(str(s) for s, _ in lab.pad_edits) or "—")]
     lines += [basis_text(lang, pic, vocab.tokens), t(lang, "proj.colour")]
+    key, params = presets.watch(ex.preset_id, ex.text, vocab, ex.config, len(lab.step_rows(1)), len(lab.recipe.sentences))
+    lines.insert(0, t(lang, key, **params))  # what to watch for, first
     plain = ~(lab.batch.id_counts(vocab.size).numpy() > 0)  # (V,) never looked up
     plain[[vocab.pad_id, vocab.unk_id]] = False
     plain = int(plain.sum())

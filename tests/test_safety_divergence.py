@@ -48,12 +48,15 @@ def torch_reference(recipe: Recipe, n: int) -> tuple[int | None, list[list[torch
     ids, lengths = start.batch.ids, start.batch.lengths  # (B, T), (B,)
     mask = (torch.arange(ids.shape[1]).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(-1)  # (B, T, 1)
     targets = torch.tensor(recipe.labels)
+    B, k_ = ids.shape[0], cfg.batch_size
     history = [[p.detach().clone() for p in params]]
     for k in range(1, n + 1):
+        # batch_size k_ (0 < k_ < B): step k takes the next k_ sentences in turn, wrapping round
+        rows = (torch.arange(k_) + (k - 1) * k_) % B if 0 < k_ < B else torch.arange(B)  # (K,)
         opt.zero_grad()
-        vectors = F.embedding(ids, emb_w, padding_idx=recipe.vocab.pad_id)  # (B, T, E)
-        pooled = (vectors * mask).sum(dim=1) / lengths.unsqueeze(1).float()  # (B, E)
-        loss = F.cross_entropy(pooled @ head_w.T + head_b, targets)
+        vectors = F.embedding(ids[rows], emb_w, padding_idx=recipe.vocab.pad_id)  # (K, T, E)
+        pooled = (vectors * mask[rows]).sum(dim=1) / lengths[rows].unsqueeze(1).float()  # (K, E)
+        loss = F.cross_entropy(pooled @ head_w.T + head_b, targets[rows])
         loss.backward()
         opt.step()
         if not math.isfinite(loss.item()) or not all(bool(torch.isfinite(p).all()) for p in params):
