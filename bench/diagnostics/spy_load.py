@@ -4,10 +4,13 @@
     python bench/diagnostics/spy_load.py --sessions 60 --top 30 --app bench/bare_app.py
 
 Starts ``streamlit run app.py`` (127.0.0.1, a free port), lets one learner in first (not sampled:
-the server warms), then attaches py-spy (``pip install py-spy``; ``record --format raw
---nonblocking --function``, ``--rate`` samples a second of every thread that is running, idle
-threads left out) and runs bench_load.py's class against it: the learners open the page, switch
-to the training view and click Step. The samples are ranked three ways: by the thread kind
+the server warms), then runs bench_load.py's class against it (the learners open the page,
+switch to the training view and click Step) and attaches py-spy (``pip install py-spy``;
+``record --format raw --function``, ``--rate`` samples a second of every thread that is running,
+idle threads left out; ``--gil``: only the thread holding the GIL, which is the Python CPU; each
+sample pauses the server briefly, ``--nonblocking`` does not, but its stacks can be torn: it put
+10 % in a function that takes 0.01 ms) once the whole class is in: the clicks alone are sampled
+(``--with-opening``: the pages' opening too). The samples are ranked three ways: by the thread kind
 (a session's script run, Streamlit's event loop, other), by the function a sample is in (its own
 time), and by every function on the stack (inclusive), each as a share of all samples and as ms
 of CPU per click served. ``--app`` profiles another script (the bare page: the floor).
@@ -69,6 +72,11 @@ def main() -> None:
     ap.add_argument("--loads-at-once", type=int, default=10)
     ap.add_argument("--think", type=float, default=1.0)
     ap.add_argument("--out", help="keep the raw samples in this file")
+    ap.add_argument("--gil", action="store_true",
+                    help="only samples of the thread holding the GIL: Python's own CPU (waits, sleeps and GIL queues left out)")
+    ap.add_argument("--nonblocking", action="store_true",
+                    help="py-spy reads stacks without pausing the server (lighter, but its stacks can be torn)")
+    ap.add_argument("--with-opening", action="store_true", help="sample the pages' opening too, not only the clicks")
     args = ap.parse_args()
     spy = shutil.which("py-spy")
     if spy is None:
@@ -81,16 +89,29 @@ def main() -> None:
           f"{machine_note()}\n")
     with bench_load.StreamlitServer(Path(args.app).resolve()) as server:
         asyncio.run(bench_load.classroom(server.ws_url, bare, 1, 1, 1, 0, 60, 120))  # not sampled
-        rec = subprocess.Popen([spy, "record", "--pid", str(server.pid), "--format", "raw", "--nonblocking",
-                                "--function", "--threads", "--rate", str(args.rate), "--output", str(raw)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(1.0)  # py-spy attached
-        cpu0 = server.cpu()
+        recording: list = []
+
+        def record() -> float:
+            """Attach py-spy (once) and return the server's CPU time then."""
+            if not recording:
+                recording.append(subprocess.Popen(
+                    [spy, "record", "--pid", str(server.pid), "--format", "raw", "--function",
+                     *(["--nonblocking"] if args.nonblocking else []),
+                     "--threads", "--rate", str(args.rate), "--output", str(raw), *(["--gil"] if args.gil else [])],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+            return server.cpu()
+
+        if args.with_opening:
+            cpu0 = record()
+            time.sleep(1.0)  # py-spy attached
         s = asyncio.run(bench_load.classroom(server.ws_url, bare, n, args.clicks, args.loads_at_once, args.think,
-                                             240, 60, cpu=server.cpu))
+                                             240, 60, cpu=record))
         s["cpu_class_end"] = server.cpu()
+        if not args.with_opening:
+            cpu0 = s["cpu_class_start"]  # sampled from the moment the whole class was in: the clicks alone
+        cpu = s["cpu_class_end"] - cpu0
         asyncio.run(bench_load.close_all(s.pop("tabs")))
-        cpu = server.cpu() - cpu0
+        rec = recording[0]
         rec.send_signal(2)  # SIGINT: py-spy writes its file and exits
         try:
             rec.wait(timeout=30)
@@ -112,7 +133,8 @@ def main() -> None:
             incl[f] += c
     print(f"{clicks} clicks served (p50 {fmt_ms(quantile(s['clicks'], 0.5))} ms, p95 {fmt_ms(quantile(s['clicks'], 0.95))} ms, "
           f"{len(s['errors'])} errors); server CPU while sampled {cpu:.1f} s "
-          f"({fmt_ms(cpu / clicks) if clicks else '–'} ms per click, opening the pages included); {total} samples\n")
+          f"({fmt_ms(cpu / clicks) if clicks else '–'} ms per click{', opening the pages included' if args.with_opening else ''}); "
+          f"{total} samples\n")
 
     def rows(counter, k):
         return [[name, f"{100 * c / total:.1f} %", fmt_ms(c * ms_per_sample / clicks) if clicks else "–"]
