@@ -50,6 +50,12 @@ from core.explorer import Explorer
 
 PERIOD_S = 10.0
 FULL_EVERY_S = 60.0  # a full collection at least this often, when no session was released before it
+# Python starts a full collection by itself after this many collections of its middle generation
+# (its default: 10). Under a class every session's objects soon live in the oldest generation, and
+# such a collection, in whichever script thread allocated last, walks them all while holding the
+# GIL: every click in flight waits. So Python's own full collections are made rare, and this
+# thread runs them when they can free something (`collect_now`).
+FULL_AFTER = 1000
 THREAD_NAME = "embedding-explorer-upkeep"
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc's malloc.h)
 MMAP_THRESHOLD = 16 << 20
@@ -173,9 +179,11 @@ def start_once() -> None:
     """Start the upkeep thread unless this process already runs it (every script run calls this).
     The first call also freezes what the process holds then: page.py calls this first, before any
     session builds a lab, so nothing of a session that could become garbage is frozen. It fixes
-    glibc's malloc thresholds too."""
+    glibc's malloc thresholds too, and leaves the process's full collections to the thread (FULL_AFTER)."""
     if not any(t.name == THREAD_NAME for t in threading.enumerate()):
         _fix_malloc_thresholds()
         gc.collect()
         gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, FULL_AFTER)  # full collections are this thread's (collect_now)
         threading.Thread(target=_loop, name=THREAD_NAME, daemon=True).start()

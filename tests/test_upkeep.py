@@ -60,3 +60,16 @@ def test_a_full_collection_runs_after_a_release_or_once_a_minute_not_every_round
     assert not upkeep.collect_now(released=0, since_full_s=upkeep.PERIOD_S)  # a class clicking: no pause
     assert upkeep.collect_now(released=0, since_full_s=upkeep.FULL_EVERY_S)
     assert upkeep.FULL_EVERY_S >= 5 * upkeep.PERIOD_S
+
+
+def test_python_s_own_full_collections_are_left_to_the_upkeep_thread():
+    code = """
+import gc, upkeep
+before = gc.get_threshold()
+upkeep.start_once()
+print(*before, *gc.get_threshold())
+"""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    b0, b1, b2, a0, a1, a2 = map(int, out)
+    assert (a0, a1) == (b0, b1)  # the young generations are collected as Python does
+    assert a2 == upkeep.FULL_AFTER and a2 >= 50 * b2
