@@ -34,6 +34,7 @@ from _common import ROOT, Server, fmt_ms, fmt_ratio, free_port, machine_note, qu
 import bench_load  # noqa: E402
 
 CFG = ROOT / "deploy" / "haproxy.cfg"
+START_S = 300  # each replica warms before its health check says ok (warm.py)
 HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
 
 
@@ -106,7 +107,7 @@ def main() -> None:
     print(f"# bench_lb: a class through HAProxy (deploy/haproxy.cfg), 1 replica vs 2\n\n{machine_note()}\n")
     t0 = time.perf_counter()
     rows, results = [], {}
-    with Server(ROOT / "app.py") as a, Server(ROOT / "app.py") as b:
+    with Server(ROOT / "app.py", timeout=START_S) as a, Server(ROOT / "app.py", timeout=START_S) as b:
         one = f"127.0.0.1:{a.port}"
         for n in sizes:
             for label, backends, pids in (("1 replica", (one, one), [a.pid]),

@@ -19,10 +19,16 @@ if not any(getattr(cb, "_bench_gc_probe", False) for cb in gc.callbacks):
     def _probe(phase, info):
         if phase == "start":
             _started["t"] = time.perf_counter()
+            if info["generation"] == 2:  # who asked: the innermost frames of the thread that collects
+                import traceback
+
+                _started["who"] = " < ".join(f"{f.name}@{Path(f.filename).name}:{f.lineno}"
+                                             for f in reversed(traceback.extract_stack()[-7:-1]))
             return
         ms = (time.perf_counter() - _started.get("t", time.perf_counter())) * 1e3
         with open(os.environ.get("BENCH_GC_LOG", "/dev/null"), "a") as f:
-            f.write(f"{time.time():.3f} {info['generation']} {ms:.2f} {info['collected']} {threading.current_thread().name}\n")
+            f.write(f"{time.time():.3f} {info['generation']} {ms:.2f} {info['collected']} {threading.current_thread().name}"
+                    f"{' ' + _started.pop('who', '') if info['generation'] == 2 else ''}\n")
 
     _probe._bench_gc_probe = True
     gc.callbacks.append(_probe)
