@@ -93,11 +93,7 @@ def row(label: str, n: int, s: dict, clicks: int) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sessions", type=int, nargs="+", default=[100, 200], help="class sizes")
-    ap.add_argument("--clicks", type=int, default=3)
-    ap.add_argument("--loads-at-once", type=int, default=10)
-    ap.add_argument("--think", type=float, default=1.0)
-    ap.add_argument("--budget", type=float, default=240)
-    ap.add_argument("--click-timeout", type=float, default=60)
+    bench_load.class_arguments(ap)
     args = ap.parse_args()
     if HAPROXY is None:
         raise SystemExit("bench_lb needs Debian's haproxy (apt-get install haproxy)")

@@ -145,6 +145,15 @@ class RemoteApp:
         pass
 
 
+def class_arguments(ap, budget: float = 240) -> None:
+    """The class's own options, as bench_lb.py and diagnostics/ab_load.py take them too."""
+    ap.add_argument("--clicks", type=int, default=3, help="Step clicks per learner")
+    ap.add_argument("--loads-at-once", type=int, default=10, help="most learners opening the page at once")
+    ap.add_argument("--think", type=float, default=1.0, help="most seconds a learner waits before each click")
+    ap.add_argument("--budget", type=float, default=budget, help="seconds per class after which no click starts")
+    ap.add_argument("--click-timeout", type=float, default=60, help="seconds after which a click counts as not served")
+
+
 # ---- one tab --------------------------------------------------------------------------------
 class RunError(Exception):
     pass
@@ -445,12 +454,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sessions", type=int, default=100, help="learners in scenario 1")
     ap.add_argument("--beside", type=int, default=30, help="learners next to the 100k session in scenario 2")
-    ap.add_argument("--clicks", type=int, default=3, help="Step clicks per learner")
+    class_arguments(ap, budget=150)
     ap.add_argument("--big-clicks", type=int, default=3, help="Steps the 100k session takes during the class")
-    ap.add_argument("--loads-at-once", type=int, default=10, help="most learners opening the page at once")
-    ap.add_argument("--think", type=float, default=1.0, help="most seconds a learner waits before each click")
-    ap.add_argument("--budget", type=float, default=150, help="seconds per class after which no click starts")
-    ap.add_argument("--click-timeout", type=float, default=60, help="seconds after which a click counts as not served")
     ap.add_argument("--app", default=str(ROOT / "app.py"), help="the app's script (e.g. a wrapper that tries a fix)")
     ap.add_argument("--skip-large", action="store_true", help="scenario 1 only")
     ap.add_argument("--skip-class", action="store_true", help="scenario 2 only")

@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import ROOT, Server, fmt_ms, fmt_ratio, goal, launch_chromium, machine_note, table  # noqa: E402
+from bench_browser import LIB as BROWSER_LIB  # noqa: E402 - __stage(), __idle()
 
 GOAL_PAGE = 1.5
 GOAL_SWITCH = 2.0
@@ -45,22 +46,7 @@ SETTLE_MS = 500  # after a page is ready, before the next action (not timed)
 VIEWS = ("lookup", "train", "lessons", "share")  # core/url_state.SECTIONS
 MARKERS = {"lookup": "out_sentence", "train": "step", "lessons": "mode", "share": "import_state"}  # tests/e2e/helpers.py
 
-LIB = r"""
-window.__stage = () => {
-  const host = document.querySelector('.st-key-stage');
-  if (!host) return null;
-  for (const e of host.querySelectorAll('*')) {
-    const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
-    if (s) return s;
-  }
-  return null;
-};
-window.__idle = () => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  return !!app && app.getAttribute('data-test-script-state') !== 'running'
-    && !document.querySelector('[data-testid="stStatusWidget"]')
-    && !document.querySelector('[data-stale="true"]');
-};
+LIB = BROWSER_LIB + r"""
 window.__live = (key) => {
   const el = document.querySelector('.st-key-' + key);
   if (!el || el.offsetParent === null) return false;

@@ -27,7 +27,7 @@ import bench_load  # noqa: E402
 def one_class(server, bare: bool, args) -> dict:
     async def go():
         s = await bench_load.classroom(server.ws_url, bare, args.sessions, args.clicks, args.loads_at_once,
-                                       args.think, args.budget, 60, cpu=server.cpu)
+                                       args.think, args.budget, args.click_timeout, cpu=server.cpu)
         s["cpu_class_end"] = server.cpu()
         await bench_load.close_all(s.pop("tabs"))
         return s
@@ -43,10 +43,7 @@ def main() -> None:
     ap.add_argument("--app", action="append", required=True, help="an app script (give two or more)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--sessions", type=int, default=100)
-    ap.add_argument("--clicks", type=int, default=3)
-    ap.add_argument("--loads-at-once", type=int, default=10)
-    ap.add_argument("--think", type=float, default=1.0)
-    ap.add_argument("--budget", type=float, default=240)
+    bench_load.class_arguments(ap)
     args = ap.parse_args()
     bench_load.need_websockets()
     rounds = max(1, min(args.rounds, 4))
