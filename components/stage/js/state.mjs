@@ -70,6 +70,9 @@
  * @property {HTMLElement|null} outPanel
  * @property {HTMLElement|null} neighBox the neighbours row under the plot
  * @property {SVGSVGElement|null} wires the lookup's wires layer
+ * @property {number} idScroll the id matrix's scroll offset, kept when it is built again
+ * @property {number} idB the sentence the id matrix was last built around (out.b)
+ * @property {number} wScroll W's rows' scroll offset (when they scroll), kept when they are built again
  */
 
 /** @returns {Stage} */
@@ -84,6 +87,7 @@ export function createStage(root, parentElement) {
     wPlan: null, w: null, scatter: null,
     stepNum: null, lossSvg: null, lossNum: null, legend: null,
     scatterPanel: null, wPanel: null, idsPanel: null, outPanel: null, neighBox: null, wires: null,
+    idScroll: 0, idB: -1, wScroll: 0,
   });
 }
 
