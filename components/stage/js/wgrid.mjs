@@ -78,7 +78,7 @@ function buildW(st, panel, d, w, train, shape) {
   grid.classList.toggle("scroll", rp.scroll);
   grid.dataset.rows = String(rp.shown);
   // A count is written where its line fits its row: a strip of context never prints over its neighbours.
-  const countLine = 1.25 * 0.85 * (parseFloat(getComputedStyle(panel).fontSize) || 15);
+  const countLine = 1.25 * (present ? 1.2 : 0.85) * (parseFloat(getComputedStyle(panel).fontSize) || 15); // stage.css .wcnt
   const gradCells = [];
   const built = [];
   rows.forEach((id, r) => {
