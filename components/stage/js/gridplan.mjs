@@ -56,7 +56,8 @@ export function focusRows(d, train, selected) {
 // few grow). Otherwise focus and context: the rows in `focus` (focusRows) stay readable, the others
 // are strips of a third of that at most, down to CONTEXT_ROW px, and the rows in focus take the rest
 // of the room; when even that does not fit, the panel scrolls.
-// `rowH` is the readable rows' height (the numbers' type follows it).
+// `rowH` is the readable rows' height (the numbers' type follows it); `alike`: every row readable, so
+// the plan does not depend on `focus`.
 export function planRows({ room, rows, train, present, focus }) {
   const n = rows.length;
   const read = present ? READABLE_ROW_PRESENT : READABLE_ROW;
@@ -66,13 +67,13 @@ export function planRows({ room, rows, train, present, focus }) {
   const f = inFocus.filter(Boolean).length;
   if (even >= read || f === 0) { // all readable alike, or (nothing in focus) all a strip of colours alike
     return { rowH: even, readable: even >= read, heights: rows.map(() => even), focus: rows.map(() => even >= read),
-             shown: n, scroll: n * even > room + 0.5 };
+             shown: n, scroll: n * even > room + 0.5, alike: even >= read };
   }
   const c = n - f;
   const ctx = c ? Math.floor(clamp((room - f * read) / c, CONTEXT_ROW, Math.max(CONTEXT_ROW, read / 3))) : 0; // strips stay strips
   const rowH = Math.floor(clamp((room - c * ctx) / f, read, most));
   const heights = inFocus.map((x) => (x ? rowH : ctx));
-  return { rowH, readable: true, heights, focus: inFocus, shown: n, scroll: f * rowH + c * ctx > room + 0.5 };
+  return { rowH, readable: true, heights, focus: inFocus, shown: n, scroll: f * rowH + c * ctx > room + 0.5, alike: false };
 }
 
 // The widest number of a column at `dec` decimals, in digits of "0" (tabular figures): "−00.00".

@@ -16,10 +16,14 @@ export function fillW(st, panel, d, train) {
   const digits = String(Math.floor(Math.abs(num(w.absmax)))).length;
   const shape = JSON.stringify([train, present, st.dark, w.rows, w.e, w.withGrad, w.hasCount, d.pad, d.unk, digits,
     w.rows.map((id) => tokenOf(d, id)), words(d, "w_title", "W"), words(d, "touched", ""), words(d, "pad_zero_grad", ""),
-    [...focusRows(d, train, st.selected)]]); // the rows that stay readable: their heights depend on them
+  ]);
+  // The rows that stay readable: the rows' heights depend on them, unless every row is readable alike.
+  const focus = focusRows(d, train, st.selected);
+  const focusKey = [...focus].sort((a, b) => a - b).join(",");
   const kept = st.w;
-  if (kept && kept.panel === panel && kept.shape === shape) refreshW(st, kept, d, w);
-  else st.w = buildW(st, panel, d, w, train, shape);
+  if (kept && kept.panel === panel && kept.shape === shape && (kept.focusKey === null || kept.focusKey === focusKey)) {
+    refreshW(st, kept, d, w);
+  } else st.w = buildW(st, panel, d, w, train, shape, focus, focusKey);
 }
 
 function refreshW(st, kept, d, w) {
@@ -35,7 +39,7 @@ function refreshW(st, kept, d, w) {
   fitGradTextKept(st, kept, gradCells);
 }
 
-function buildW(st, panel, d, w, train, shape) {
+function buildW(st, panel, d, w, train, shape, focus, focusKey) {
   const { rows, values, e, absmax, touched, grads, gmax, counts, withGrad, hasCount } = w;
   const present = !!d.present;
   panel.textContent = "";
@@ -61,7 +65,7 @@ function buildW(st, panel, d, w, train, shape) {
   fillHeadRow(head, "id", e, e, withGrad, hasCount);
   // Room for the rows: the panel less its padding, title, column header, footer, gaps (4 px) and row gaps (1 px).
   const room = panel.clientHeight - 20 - title.offsetHeight - head.offsetHeight - foot.offsetHeight - 12 - rows.length;
-  const rp = planRows({ room, rows, train, present, focus: focusRows(d, train, st.selected) });
+  const rp = planRows({ room, rows, train, present, focus });
   const rowH = rp.rowH;
   const plan = planColumns({ e, rowH, present, wanted: rp.readable },
                            columnMeasurer(st, grid, head, e, `var(--labw) %COLS%` + extra, absmax));
@@ -112,7 +116,7 @@ function buildW(st, panel, d, w, train, shape) {
   if (!train) { fitText(panel, ".wtok"); requestAnimationFrame(() => fitText(panel, ".wtok")); }
   const gf = gradFit(gradCells); // before fitGradText sets a smaller type
   fitGradText(grid, gradCells, gf);
-  return { panel, shape, plan, grid, keyLo, keyHi, rows: built, gradFit: gf };
+  return { panel, shape, focusKey: rp.alike ? null : focusKey, plan, grid, keyLo, keyHi, rows: built, gradFit: gf };
 }
 
 // The type of a row's label (id and token) for a row `h` px tall: the numbers' least size from a readable row on.
