@@ -103,10 +103,9 @@ def phone(browser, app_url):
 
     def present_on(page) -> None:  # the switch is in the sidebar, folded away on a phone
         page.locator("[data-testid='stExpandSidebarButton']").click()
-        page.locator(".st-key-present label").first.click()
-        wait_idle(page)
-        page.locator("[data-testid='stSidebarCollapseButton'] button").first.click()
-        wait_js(page, "() => stage() !== null && stage().text.length > 0")
+        page.locator(".st-key-present label").first.click()  # switching it on folds the sidebar again
+        wait_js(page, "() => document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed') === 'true'"
+                      " && stage() !== null && stage().text.length > 0")
 
     yield lambda lang, scheme="light", present=False: pages.get(
         (lang, scheme, present), LOCALES[lang], scheme, prepare=present_on if present else None)

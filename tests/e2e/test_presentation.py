@@ -13,14 +13,19 @@ Measured from the DOM, with presentation mode on and off, on the lookup and trai
   and after a Step the rows it touched, have a visible label and numbers of at least 12 px (24
   presenting); no two counts' boxes overlap; scrolling the id matrix reaches every sentence.
 
-One page per (language, presentation mode), reused across views and both sizes.
+One page per (language, presentation mode), reused across views and both sizes. Screenshots of
+presentation mode at 1280×720 go to artifacts/screenshots/ (and to docs/stage-present-*.png with
+E2E_DOCS_SCREENSHOTS=1): the Korean training view at the chapter's example and the English lookup
+at the reviews.
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from .helpers import (LAPTOP, PROJECTOR, OnePageAtATime, button, open_app, section, stage, unavailable_reason,
+from .helpers import (LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, OnePageAtATime, button, open_app, section, stage, unavailable_reason,
                       wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -159,6 +164,17 @@ def pages(browser, app_url):
     held.close()
 
 
+def shot(page, name: str) -> None:
+    """artifacts/screenshots/<name>.png of the page scrolled to its top, no hover (and docs/<name>.png)."""
+    page.mouse.move(1, 1)
+    wait_js(page, "() => stage().hl.length === 0")
+    page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]'); if (m) m.scrollTop = 0; window.scrollTo(0, 0); }")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
+        page.screenshot(path=str(ROOT / "docs" / f"{name}.png"))
+
+
 def show(page, lang: str, view: str, size: str) -> None:
     if page.viewport_size != SIZES[size]:
         page.set_viewport_size(SIZES[size])
@@ -198,6 +214,8 @@ def test_nothing_is_clipped_and_presenting_every_number_is_large(pages, lang, pr
             assert numbers[kind], f"no {kind} numbers on the stage"
             small = [(text, fs) for text, fs in numbers[kind] if fs < PRESENT_FS - 0.01]
             assert small == [], f"{kind} numbers below {PRESENT_FS} px: {small[:5]}"
+        if (lang, view, size) == ("ko", "train", "1280x720"):
+            shot(page, "stage-present-train-ko")
 
 
 @pytest.mark.parametrize("present", [False, True], ids=["normal", "presenting"])
@@ -216,6 +234,8 @@ def test_at_the_english_reviews_the_rows_that_matter_are_readable_and_every_sent
     assert got["counts"] >= len(sentence) and got["overlaps"] == [], got
     reach = page.evaluate(REACH_JS, 40)
     assert reach["built"] == list(range(40)) and reach["inView"], reach
+    if present:
+        shot(page, "stage-present-lookup-en")
 
     show(page, "en", "train", "1280x720")
     start = int(stage(page)["step"])
