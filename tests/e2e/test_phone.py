@@ -21,7 +21,7 @@ import os
 
 import pytest
 
-from .helpers import (ROOT, SCREENSHOTS, OnePageAtATime, click_token, label, open_editors, section, set_number, stage, unavailable_reason,
+from .helpers import (LOCALES, ROOT, SCREENSHOTS, OnePageAtATime, click_token, label, open_editors, section, set_number, stage, unavailable_reason,
                       wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -31,7 +31,6 @@ if _reason:
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
-LOCALES = {"ko": "ko-KR", "en": "en-US"}
 VIEWS = ("lookup", "train", "lessons", "share")
 SHOTS = ("lookup", "train")
 

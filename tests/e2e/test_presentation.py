@@ -25,7 +25,7 @@ import os
 
 import pytest
 
-from .helpers import (LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, OnePageAtATime, button, open_app, section, stage, unavailable_reason,
+from .helpers import (LOCALES, JS_LIB, LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, OnePageAtATime, button, open_app, section, stage, unavailable_reason,
                       wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -34,28 +34,25 @@ if _reason:
 
 pytestmark = pytest.mark.e2e
 
-LOCALES = {"ko": "ko-KR", "en": "en-US"}
 SIZES = {"1280x720": PROJECTOR, "1440x900": LAPTOP}
 PRESENT_FS = 24  # px: the least type of a number on the stage, presenting
 READABLE_FS = 12  # px: the least type of a label or number of a row that matters
 
-# Inside the stage's shadow root (helpers' JS_LIB finds it): what is drawn and how large.
+# Read in the page with helpers' JS_LIB in scope (`__stage()` is the stage's root in its shadow root).
 STAGE_JS = """
-const __st = () => {
-  const host = document.querySelector('.st-key-stage');
-  if (!host) return null;
-  for (const e of host.querySelectorAll('*')) {
-    const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
-    if (s) return s;
-  }
-  return null;
-};
+const __st = __stage;
 const __fs = (n) => parseFloat(getComputedStyle(n).fontSize);
 const __shown = (n) => { const r = n.getBoundingClientRect(); return r.width > 0 && r.height > 0 && n.textContent.trim() !== '' && __fs(n) > 0; };
 """
 
+
+def measure(page, js: str, arg=None):
+    """Run one of the functions below in the page (helpers' JS_LIB and STAGE_JS in scope)."""
+    return page.evaluate(f"(arg) => {{ {JS_LIB}; {STAGE_JS}; return ({js})(arg); }}", arg)
+
+
 # Every number the stage writes, with its computed size, where it is drawn.
-NUMBERS_JS = STAGE_JS + """() => {
+NUMBERS_JS = """() => {
   const s = __st();
   const sel = {w: '.wpanel .wrow:not(.whead) .wcell', grad: '.wpanel .wgrad .gtext', count: '.wpanel .wcnt',
                out: '.outpanel .wrow:not(.whead) .wcell', ids: '.idspanel .idnum'};
@@ -67,7 +64,7 @@ NUMBERS_JS = STAGE_JS + """() => {
 }"""
 
 # Elements of the bar, the legend and the view switch whose content is wider than their box.
-CLIPPED_JS = STAGE_JS + """() => {
+CLIPPED_JS = """() => {
   const s = __st(), out = [];
   const step = document.querySelector('.st-key-step');
   const roots = {bar: step && step.closest('[data-testid="stHorizontalBlock"]'), legend: s && s.querySelector('.legend'),
@@ -86,7 +83,7 @@ CLIPPED_JS = STAGE_JS + """() => {
 
 # The rows of W with these ids: each one's label and numbers, their size, and whether they are in
 # view (inside W's rows' visible box, which may scroll); the counts' text boxes that overlap.
-ROWS_JS = STAGE_JS + """(ids) => {
+ROWS_JS = """(ids) => {
   const s = __st(), grid = s.querySelector('.wpanel .wgrid'), v = grid.getBoundingClientRect();
   const rows = ids.map(id => {
     const r = s.querySelector(`.wpanel .wrow[data-token="${id}"]`);
@@ -112,7 +109,7 @@ ROWS_JS = STAGE_JS + """(ids) => {
 }"""
 
 # Scroll the id matrix to its end, step by step, until it has built every sentence; then the last one in view.
-REACH_JS = STAGE_JS + """async (n) => {
+REACH_JS = """async (n) => {
   const s = __st(), grid = s.querySelector('.idspanel .idgrid');
   for (let i = 0; i < 4 * n && Number(grid.dataset.rows) < n; i++) {
     grid.scrollTop = grid.scrollHeight;
@@ -202,13 +199,13 @@ def test_switching_presentation_on_folds_the_sidebar_even_after_it_was_opened_by
 def test_nothing_is_clipped_and_presenting_every_number_is_large(pages, lang, present, view, size):
     page = pages(lang, present)
     show(page, lang, view, size)
-    got = page.evaluate(CLIPPED_JS)
+    got = measure(page, CLIPPED_JS)
     assert got["clipped"] == [], got
     assert got["tabs"] == 4 and got["rows"] == 1, f"the four views on {got['rows']} rows"
     assert got["hasBar"] == (view == "train")
     if present:
         assert sidebar_folded(page)
-        numbers = page.evaluate(NUMBERS_JS)
+        numbers = measure(page, NUMBERS_JS)
         kinds = ("w", "grad") if view == "train" else ("w", "count", "out", "ids")
         for kind in kinds:
             assert numbers[kind], f"no {kind} numbers on the stage"
@@ -226,13 +223,13 @@ def test_at_the_english_reviews_the_rows_that_matter_are_readable_and_every_sent
     s = stage(page)
     assert len(s["w"]) == 47, "the reviews' 47 rows of W"
     sentence = sorted({c["id"] for c in s["ids"][0]})
-    got = page.evaluate(ROWS_JS, sentence)
+    got = measure(page, ROWS_JS, sentence)
     for row in got["rows"]:
         assert not row.get("missing"), row
         assert row["inView"] and row["label"] and row["labelFs"] >= least - 0.01, row
         assert all(row["nums"]) and row["numFs"] >= least - 0.01, row
     assert got["counts"] >= len(sentence) and got["overlaps"] == [], got
-    reach = page.evaluate(REACH_JS, 40)
+    reach = measure(page, REACH_JS, 40)
     assert reach["built"] == list(range(40)) and reach["inView"], reach
     if present:
         shot(page, "stage-present-lookup-en")
@@ -243,6 +240,6 @@ def test_at_the_english_reviews_the_rows_that_matter_are_readable_and_every_sent
     wait_step(page, start + 1)
     touched = sorted(r["id"] for r in stage(page)["w"] if "touched" in r["cls"])
     assert touched, "a Step touches rows"
-    got = page.evaluate(ROWS_JS, touched)
+    got = measure(page, ROWS_JS, touched)
     for row in got["rows"]:
         assert row["labelFs"] >= least - 0.01 and all(row["nums"]) and row["numFs"] >= least - 0.01, row
