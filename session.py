@@ -66,7 +66,11 @@ class Keys:
     OUT_SENTENCE = "out_sentence"
     REPLAY = "replay"
     PAD_VECTOR = "pad_vector"
-    PREDICT_ROWS = "predict_rows"
+    PREDICT_ROWS = "predict_rows"  # predict, then reveal (components/predict.py): the rows a Step's gradient touches
+    PREDICT_PAD = "predict_pad"  # … whether the PAD row moves (True / False)
+    PREDICT_LOSS = "predict_loss"  # … whether the loss of the step's sentences goes down (True / False)
+    PREDICT = "predict_step"  # the line under the training bar: the guesses' popover and the marks
+    PREDICT_VERDICTS = "predict_marks"  # the last Step's guesses, each marked right or wrong
     SET_PAD = "set_pad"
     MODE = "mode"
     LESSON = "lesson"
