@@ -108,6 +108,10 @@ class Keys:
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     URL_PROBLEMS = "problems_url"  # the box naming the address's values the page could not use
     STAGE = "stage"  # the stage component: its state is {"selected": id}
+    GUIDE = "guide"  # the first-visit guide (components/guide): its state is {"step": 0-4}
+    GUIDE_OPEN = "guide_open"  # the sidebar's button that opens the guide again
+    GUIDE_REOPEN = "_guide_reopen"  # how many times it was asked for (the guide opens when this changes)
+    GUIDE_SEEN = "_guide_seen"  # the guide's step whose view the page last showed
     REFIT = "refit_frame"
     AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another  # re-fit the PCA frame on the steps kept so far
     TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)
