@@ -14,6 +14,7 @@ import upkeep
 from components import guide, inputs, keeper, sidebar, style, training
 from components.busy import busy
 from components.page_lang import page_lang
+from components.widget_text import widget_text
 from components.i18n import LANGS, lang_from_locale, md, problem_text, t
 from core import torch_build
 from core.explorer import Explorer
@@ -81,6 +82,7 @@ def main() -> None:
     report = keeper.watch(lang, ex, key=Keys.KEEPER, write=section != "train")
     keeper.offer(lang, ex, report, where=offer)
     guide.show(lang, ex, section)  # last: its empty element adds no gap above the views
+    widget_text(lang, key=Keys.WIDGET_TEXT)  # Streamlit's own widget texts in the page's language
 
 
 def editors(lang: str, ex: Explorer) -> None:

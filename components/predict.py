@@ -35,7 +35,7 @@ def panel(lang: str, ex: Explorer, disabled: bool = False) -> None:
         if vocab.size <= MAX_ROW_CHOICES:
             st.multiselect(t(lang, "predict.rows"), list(range(vocab.size)), key=Keys.PREDICT_ROWS,
                            format_func=lambda i: f"{i} · {vocab.tokens[i]}", help=t(lang, "predict.rows_help"),
-                           placeholder=t(lang, "predict.rows_placeholder"))
+                           placeholder=t(lang, "predict.rows_placeholder"), select_all=False)
         yes_no = lambda v: t(lang, "predict.yes" if v else "predict.no")  # noqa: E731
         st.radio(t(lang, "predict.pad", pad=vocab.pad_id), YES_NO, index=None, key=Keys.PREDICT_PAD,
                  format_func=yes_no, horizontal=True, help=t(lang, "predict.pad_help"))
