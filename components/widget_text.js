@@ -8,7 +8,7 @@
 
 const ATTRS = ["aria-label", "title", "placeholder", "data-title", "aria-placeholder", "aria-description"];
 const CHROME_TEXT = '[data-testid="stFileUploaderDropzone"], [data-testid="stSkipToContent"], '
-  + '[data-testid="InputInstructions"], [data-testid="stStatusWidget"], [data-baseweb="popover"] li, '
+  + '[data-testid="InputInstructions"], [data-testid="stStatusWidget"], [data-baseweb="popover"] li, [role="listbox"], [aria-live], '
   + '[data-testid="stWidgetLabel"] + div [data-baseweb="tag"]';
 const CONTENT = '[data-testid="stMarkdownContainer"]:not([data-testid="stFileUploaderDropzone"] *), '
   + '.st-key-stage, [data-testid="stDataFrame"], [data-testid="stTable"], code, pre, [role="option"][aria-selected]';
