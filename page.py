@@ -11,9 +11,10 @@ import torch
 
 import session
 import upkeep
-from components import inputs, keeper, sidebar, style, training
+from components import guide, inputs, keeper, sidebar, style, training
 from components.busy import busy
 from components.page_lang import page_lang
+from components.widget_text import widget_text
 from components.i18n import LANGS, lang_from_locale, md, problem_text, t
 from core import torch_build
 from core.explorer import Explorer
@@ -37,6 +38,7 @@ def main() -> None:
     slot = st.empty()  # where a slow load shows what it is doing: the same place on every run
     session.ensure(Keys.LANG, lang_from_locale(st.context.locale))
     session.ensure(Keys.SECTION, SECTIONS[0])
+    guide.follow()  # the guide moved to a step on another view: show it (before the view selector is drawn)
     ex = session.explorer(lambda key: busy(slot, t(session.get(Keys.LANG), key)), LANGS)
     on_stage = training.STAGE_KNOBS if session.get(Keys.SECTION) == "train" else ()  # the bar draws those
     with st.sidebar:
@@ -44,6 +46,7 @@ def main() -> None:
         lang = sidebar.language()
         st.caption(t(lang, "app.subtitle"))
         present = sidebar.presentation(lang)
+        guide.reopen_button(lang)
         sidebar.preset_picker(lang)
         raw_config = sidebar.config_inputs(lang, ex.config_values(), elsewhere=on_stage)
     style.page_style(present)
@@ -78,6 +81,8 @@ def main() -> None:
     # kept, and its report reruns the whole page, so the offer is drawn on any view.
     report = keeper.watch(lang, ex, key=Keys.KEEPER, write=section != "train")
     keeper.offer(lang, ex, report, where=offer)
+    guide.show(lang, ex, section)  # last: its empty element adds no gap above the views
+    widget_text(lang, key=Keys.WIDGET_TEXT)  # Streamlit's own widget texts in the page's language
 
 
 def editors(lang: str, ex: Explorer) -> None:

@@ -66,7 +66,11 @@ class Keys:
     OUT_SENTENCE = "out_sentence"
     REPLAY = "replay"
     PAD_VECTOR = "pad_vector"
-    PREDICT_ROWS = "predict_rows"
+    PREDICT_ROWS = "predict_rows"  # predict, then reveal (components/predict.py): the rows a Step's gradient touches
+    PREDICT_PAD = "predict_pad"  # … whether the PAD row moves (True / False)
+    PREDICT_LOSS = "predict_loss"  # … whether the loss of the step's sentences goes down (True / False)
+    PREDICT = "predict_step"  # the line under the training bar: the guesses' popover and the marks
+    PREDICT_VERDICTS = "predict_marks"  # the last Step's guesses, each marked right or wrong
     SET_PAD = "set_pad"
     MODE = "mode"
     LESSON = "lesson"
@@ -97,6 +101,7 @@ class Keys:
     DETAILS = "details"
     EDITORS = "editors"
     PAGE_LANG = "page_lang"  # the component that sets <html lang>
+    WIDGET_TEXT = "widget_text"  # the component that writes Streamlit's own widget texts in the page's language
     KEEPER = "keeper"  # the keeper outside every fragment: its state is {"report": what this browser kept}
     KEEPER_LIVE = "keeper_live"  # the keeper inside the training view's stage fragment: it only writes
     KEEPER_OFFER = "keeper_offer"  # the box that offers the kept work back
@@ -106,6 +111,10 @@ class Keys:
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     URL_PROBLEMS = "problems_url"  # the box naming the address's values the page could not use
     STAGE = "stage"  # the stage component: its state is {"selected": id}
+    GUIDE = "guide"  # the first-visit guide (components/guide): its state is {"step": 0-4}
+    GUIDE_OPEN = "guide_open"  # the sidebar's button that opens the guide again
+    GUIDE_REOPEN = "_guide_reopen"  # how many times it was asked for (the guide opens when this changes)
+    GUIDE_SEEN = "_guide_seen"  # the guide's step whose view the page last showed
     REFIT = "refit_frame"
     AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another  # re-fit the PCA frame on the steps kept so far
     TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)

@@ -114,24 +114,6 @@ def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> None:
         st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD, help=t(lang, "help.set_pad"))
 
 
-def predict_rows(lang: str, tokens: tuple[str, ...]) -> list[int]:
-    """Predict-then-reveal: the learner guesses which rows the next step's gradient will touch."""
-    if len(tokens) > 200:
-        return []
-    return st.multiselect(t(lang, "train.predict"), list(range(len(tokens))), key=Keys.PREDICT_ROWS,
-                          format_func=lambda i: f"{i} · {tokens[i]}", help=t(lang, "train.predict_help"),
-                          placeholder=t(lang, "train.predict_placeholder"))
-
-
-def prediction_result(lang: str, tokens: tuple[str, ...], predicted: tuple[int, ...], rec) -> None:
-    """After the step: the guess next to the truth (rows whose gradient was not exactly zero)."""
-    actual = [int(i) for i, g in zip(rec.grad_ids.tolist(), rec.grad_rows) if bool(g.any())]
-    names = lambda ids: ", ".join(f"{i} · {tokens[i]}" for i in ids) or "—"  # noqa: E731
-    right = set(predicted) == set(actual)
-    (st.success if right else st.warning)(md(lang, "train.predict_result", guess=names(sorted(predicted)),
-                                            truth=names(actual), step=rec.step))
-
-
 def loss_and_predictions(lang: str, losses: list[float], rows: list[tuple[str, str, str, float, bool]]) -> None:
     """The loss curve and, per sentence, (text, label, predicted class, its probability, right?)."""
     cols = st.columns([1.2, 1])

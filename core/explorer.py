@@ -31,6 +31,7 @@ from core.batch import parse_sentences, sentence_warnings
 from core.exact import exact_int
 from core.knobs import KNOBS
 from core.problems import InputError, Problem
+from core.predict import Answers, Guess, Verdict, answers, grade, make_guess
 from core.projection import Frame, axis_ranges, fit_frame, spectrum_is_flat, thin_steps
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
@@ -98,7 +99,8 @@ class Explorer:
     selected_token: int | None = None  # followed everywhere: id cell, W row, scatter point, picker
     lesson_index: int = 0
     lesson_mode: str = "guided"
-    guess: tuple[int, tuple[int, ...]] | None = None  # (step, rows) the learner predicted for that step
+    guess: Guess | None = None  # what the learner predicted the next Step would do (core.predict)
+    answered: Answers | None = None  # what the guessed step did, read right after it (core.predict)
     _frames: dict[int, _FrameState] = field(default_factory=dict)  # k → frame of this lab
     _warned: tuple[str, list[Problem]] = ("", [])  # (lab uid, its warnings): computed once per lab
     _versions: int = 0
@@ -220,14 +222,17 @@ class Explorer:
         return []
 
     def _new_lab(self, lab: Lab) -> None:
-        self.lab, self.guess = lab, None
+        self.lab, self.guess, self.answered = lab, None, None
         self._frames.clear()
         if self.selected_token is not None and not 0 <= self.selected_token < lab.recipe.vocab.size:
             self.selected_token = None
 
     # ---- training ----------------------------------------------------------------------------
     def step(self) -> list[Problem]:
-        return self._train(lambda: self.lab.step())
+        problems = self._train(lambda: self.lab.step())
+        if self.guess is not None and self.guess.step == self.lab.steps:
+            self.answered = answers(self.lab)  # now, while W is the W this step left
+        return problems
 
     def run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> list[Problem]:
         return self._train(lambda: self.lab.run(n, on_progress=on_progress))
@@ -249,7 +254,7 @@ class Explorer:
             return list(e.problems)
         for state in self._frames.values():
             state.points = {s: p for s, p in state.points.items() if s <= step}
-        self.guess = None
+        self.guess = self.answered = None
         return []
 
     def reset(self) -> None:
@@ -270,9 +275,17 @@ class Explorer:
             state.points.pop(self.lab.steps, None)  # that step's snapshot changed in place
         return []
 
-    def predict(self, rows: Sequence[int]) -> None:
-        """The learner's guess of the rows the next step's gradient touches (predict, then reveal)."""
-        self.guess = (self.lab.steps + 1, tuple(sorted(int(r) for r in rows))) if rows else None
+    def predict(self, rows: Sequence[int] | None = None, pad_moves: bool | None = None,
+                loss_down: bool | None = None) -> None:
+        """The learner's guess of what the next Step does (core.predict): the rows its gradient
+        touches, whether PAD moves, whether the loss goes down. Nothing guessed: no guess."""
+        self.guess, self.answered = make_guess(self.lab.steps + 1, rows, pad_moves, loss_down), None
+
+    def verdicts(self) -> list[Verdict]:
+        """Each guess about the last step, right or wrong ([] when the last step was not guessed)."""
+        if self.guess is None or self.answered is None or self.answered.step != self.lab.steps:
+            return []
+        return grade(self.guess, self.answered)
 
     def select(self, token_id: object) -> None:
         """Follow ``token_id`` everywhere; anything that is not a row of W is ignored."""

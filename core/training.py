@@ -198,6 +198,12 @@ class Lab:
         with torch.no_grad():
             return torch.softmax(self.model(self.batch.ids, self.batch.lengths), dim=-1)
 
+    def loss_of(self, rows: torch.Tensor) -> float:
+        """The loss of sentences ``rows`` (K,) with the current weights, as a step computes it (no gradient)."""
+        with torch.no_grad():
+            logits = self.model(self.batch.ids[rows], self.batch.lengths[rows])
+            return nn.functional.cross_entropy(logits, self._targets[rows]).item()
+
     # ---- training ------------------------------------------------------------------------
     def step(self, record: bool = True, snapshot: bool = True) -> StepRecord | None:
         """One optimizer step on this step's sentences; returns what it did.

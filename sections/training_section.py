@@ -12,7 +12,7 @@ import pyarrow as pa  # st.dataframe sends an Arrow table as it is
 import streamlit as st
 
 from assets import presets
-from components import charts, inputs, stage_data, training
+from components import charts, inputs, predict, stage_data, training
 from components.busy import busy
 from components.stage import stage
 from components.i18n import md, t
@@ -68,6 +68,7 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
             now_playing, now_speed = training.bar(lang, can_train=not problems, current=ex.config_values(),
                                                    on_knob_change=full_run)
             now_playing = now_playing and not problems
+            predict.panel(lang, ex, disabled=bool(problems) or playing)  # next to Step: guess, then see it marked
             if now_playing != playing or (playing and now_speed != speed):
                 st.rerun()  # Play, Pause or a new speed: the ticks are set where this fragment is made
             n = play_steps(speed, tick) if playing and intent.action is None else 0
@@ -75,7 +76,6 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
                 apply(lang, ex, training.Intent(), playing=True, steps_per_tick=n)
             since = before if ex.lab.steps > before else None
             stage_view(lang, ex, since=since, playing=playing, speed=speed, present=present)
-            guess_result(lang, ex)
             if after is not None:
                 after(lang, ex)
             if intent.action is not None and session.get(Keys.DETAILS) and not in_view["now"]:
@@ -105,17 +105,10 @@ def clicked_intent(lang: str, ex: Explorer) -> training.Intent:
     if intent.problem is not None and intent.problem.code == "pad_vector_shape":
         ex.problems["pad"], intent = [intent.problem], training.Intent()  # said beside the PAD editor
     if intent.action == "step":
-        ex.predict(session.get(Keys.PREDICT_ROWS) or [])
+        predict.take(ex)
     with busy(slot, t(lang, "train.stepping")) if intent.action == "step" and slow_step(ex) else nullcontext():
         apply(lang, ex, intent, playing=False)
     return intent
-
-
-def guess_result(lang: str, ex: Explorer) -> None:
-    """The learner's guess of the rows the step would touch, beside the truth, after that step."""
-    lab = ex.lab
-    if ex.guess and lab.last is not None and ex.guess[0] == lab.last.step:
-        training.prediction_result(lang, ex.vocab.tokens, ex.guess[1], lab.last)
 
 
 def play_steps(speed: int, tick: float) -> int:
@@ -214,7 +207,7 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
     """Below the stage: the frame's controls, then each view of the last step in an expander that is
     built only while open."""
     lab = ex.lab
-    c1, c2, c4, c3 = st.columns([1.1, 1, 1.1, 2], vertical_alignment="bottom")
+    c1, c2, c4, _ = st.columns([1.1, 1, 1.1, 2], vertical_alignment="bottom")
     c1.radio(t(lang, "proj.dims"), [2, 3], key=Keys.PCA_DIMS, horizontal=True,
              disabled=lab.recipe.config.embedding_dim < 3, help=t(lang, "help.pca_dims"))
     c2.button(t(lang, "proj.refit"), key=Keys.REFIT, help=t(lang, "proj.refit_help"), disabled=playing,
@@ -222,8 +215,6 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
     vocab = lab.recipe.vocab
     with c4.popover(t(lang, "proj.axis"), help=t(lang, "proj.axis_help"), width="stretch", disabled=playing):
         axis_picker(lang, ex)
-    with c3:
-        training.predict_rows(lang, vocab.tokens)  # read before a Step applies it (render)
     if playing:
         return  # the details wait for Pause: each Play tick redraws only the stage
     training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id,
