@@ -79,16 +79,24 @@ class Plain:
             "adam": lambda: torch.optim.Adam(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True),
             "adamw": lambda: torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True),
         }[cfg.optimizer]()
-        assert cfg.pooling == "masked_mean" and cfg.batch_size == 0, "the plain loop is written for these"
+        assert cfg.pooling == "masked_mean", "the plain loop is written for this pooling"
+        self.batch_size = cfg.batch_size  # 0: every sentence each step; k: the next k sentences in turn
+        self.steps = 0
         self.ids = lab.batch.ids.clone()  # (B, T)
         self.lengths = lab.batch.lengths.clone()  # (B,)
         self.targets = torch.tensor(lab.recipe.labels, dtype=torch.long)  # (B,)
         self.losses: list[float] = []
 
     def run(self, n: int) -> None:
-        ids, lengths, targets = self.ids, self.lengths, self.targets
-        T = ids.shape[1]
+        B, T = self.ids.shape
+        k = self.batch_size
         for _ in range(n):
+            if 0 < k < B:  # a mini-batch: the next k sentences, wrapping around
+                rows = (torch.arange(k) + self.steps * k) % B
+                ids, lengths, targets = self.ids[rows], self.lengths[rows], self.targets[rows]
+            else:
+                ids, lengths, targets = self.ids, self.lengths, self.targets
+            self.steps += 1
             self.opt.zero_grad()
             vectors = self.emb(ids)  # (B, T, E)
             mask = (torch.arange(T).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(-1)  # (B, T, 1)
