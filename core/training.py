@@ -141,10 +141,12 @@ class Lab:
     def _measure(self) -> None:
         """Count, in this lab's own thread, the bytes its parameters, gradients, optimizer state and
         snapshots hold now, for `held_bytes`."""
-        params = list(self.model.parameters())
+        params = list(self._params)
         tensors = params + [p.grad for p in params if p.grad is not None]
         tensors += [v for state in self.optimizer.state.values() for v in state.values() if torch.is_tensor(v)]
-        self._held = sum(t.numel() * t.element_size() for t in tensors) + sum(a.nbytes for a in self.snapshots.values())
+        w = self._weight
+        snapshots = len(self.snapshots) * w.numel() * w.element_size()  # every snapshot is a float32 copy of W
+        self._held = sum(t.numel() * t.element_size() for t in tensors) + snapshots
 
     def _start(self) -> None:
         """Step 0: the seeded model, a fresh optimizer, an empty history."""

@@ -77,3 +77,14 @@ def test_every_knob_is_a_documented_widget_key():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for k in KNOBS:
         assert k.name in keys and f"`{k.name}`" in readme
+
+
+def test_no_app_file_is_over_500_lines_and_no_section_over_200():
+    """Each file about one thing: an app file that grows past these has more than one job."""
+    app = [ROOT / "app.py", ROOT / "page.py", ROOT / "upkeep.py", ROOT / "streamlit_private.py"]
+    for d in ("core", "components", "sections", "session", "views", "assets"):
+        app += [p for p in (ROOT / d).rglob("*") if p.suffix in (".py", ".js", ".mjs")]
+    for path in app:
+        n = len(path.read_text(encoding="utf-8").splitlines())
+        limit = 200 if path.parent.name == "sections" else 500
+        assert n <= limit, f"{path.relative_to(ROOT)} has {n} lines (at most {limit})"
