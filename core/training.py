@@ -255,14 +255,13 @@ class Lab:
         return self.last
 
     def _finite(self) -> bool:
-        """Every parameter finite? One sum per parameter (~5 ms at 100k×300, where isfinite().all()
-        takes ~115 ms): a sum is finite only if every term is; only an overflowing sum of finite
-        terms needs the element-wise check."""
+        """Every parameter finite? One sum per parameter and one of those sums, read once (far cheaper
+        than an element-wise check of W): a sum is finite only if every term is; only an overflowing
+        sum of finite terms needs the element-wise check."""
         with torch.no_grad():
-            for p in self._params:
-                if not bool(torch.isfinite(p.sum())) and not bool(torch.isfinite(p).all()):
-                    return False
-        return True
+            if bool(torch.isfinite(torch.stack([p.sum() for p in self._params]).sum())):
+                return True
+            return all(bool(torch.isfinite(p).all()) for p in self._params)
 
     # ---- divergence and going back -------------------------------------------------------
     def _diverge(self, step: int) -> None:
