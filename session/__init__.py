@@ -23,7 +23,8 @@ from session.keeper import answer_keeper, keeper_answered, keeper_opened, keeper
 from session.keys import TRANSLATED_CHOICES, Keys, Private
 from session.selection import (select_token_from_cell, select_token_from_chart, select_token_from_picker,
                                select_token_from_stage, sync_token_picker)
-from session.state import ensure, flip, forget, get, has, keep_choices_across_language, memo, pop, set_value, update
+from session.state import (ensure, flip, forget, get, has, keep_choices_across_language, memo, pop,
+                           presentation_switched, set_value, update)
 from session.workspace import (EditorBase, config_widgets, editor_base, install, load_preset, queue_state,
                                rebase_editor, set_widgets, show_knobs, vocab_frame)
 from session import workspace
@@ -31,7 +32,7 @@ from session import workspace
 __all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answer_keeper", "config_widgets",
            "editor_base", "ensure", "explorer", "flip", "follow_address", "forget", "get", "has", "history_navigation",
            "install", "keep_choices_across_language", "keeper_answered", "keeper_opened", "keeper_token",
-           "load_preset", "memo", "pop", "queue_state", "rebase_editor", "select_token_from_cell",
+           "load_preset", "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "select_token_from_cell",
            "select_token_from_chart", "select_token_from_picker", "select_token_from_stage", "set_value",
            "set_widgets", "show_knobs", "sync_token_picker", "update", "vocab_frame", "write_address")
 

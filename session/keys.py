@@ -59,6 +59,8 @@ class Keys:
     IMPORT_STATE = "import_state"
     IMPORT_APPLY = "import_apply"
     PRESENT = "present"  # presentation mode: larger type for a projector
+    PRESENT_SWITCHED_ON = "_present_switched_on"  # how many times presentation mode was switched on
+    SIDEBAR_FOLD = "sidebar_fold"  # the component that folds the sidebar when presentation mode goes on
     PLAY_SPEED = "play_speed"  # steps per second while playing
     KNOBS = "knobs"  # the training bar's popover of knobs (built only while open)
     PLAY_CLOCK = "_play_clock"  # (when the last Play tick ran, the fraction of a step it still owes)

@@ -10,7 +10,7 @@ from typing import Callable, TypeVar
 
 import streamlit as st
 
-from session.keys import TRANSLATED_CHOICES, Private
+from session.keys import TRANSLATED_CHOICES, Keys, Private
 
 T = TypeVar("T")  # what a memoized build returns
 
@@ -27,6 +27,12 @@ def set_value(key: str, value) -> None:
 def flip(key: str) -> None:
     """Callback: turn a flag on or off."""
     st.session_state[key] = not st.session_state.get(key, False)
+
+
+def presentation_switched() -> None:
+    """Callback of the presentation toggle: count the times it is switched on (the sidebar folds each time)."""
+    if st.session_state.get(Keys.PRESENT):
+        st.session_state[Keys.PRESENT_SWITCHED_ON] = st.session_state.get(Keys.PRESENT_SWITCHED_ON, 0) + 1
 
 
 def forget(key: str) -> None:
