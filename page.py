@@ -1,7 +1,7 @@
 """The page: the composition root. Read the session's workspace, draw components, apply what they return.
 
 ``streamlit run app.py`` runs ``main()``: read the widgets, call the session's explorer
-(core/explorer.py), draw plain data. All keys live in session.py; all computation in core/.
+(core/explorer.py), draw plain data. All keys live in session/keys.py; all computation in core/.
 """
 
 from __future__ import annotations
@@ -91,20 +91,24 @@ def editors(lang: str, ex: Explorer) -> None:
     Always drawn (folded or not), so what the learner typed is kept; applied through the explorer.
     """
     base = session.editor_base()
-    box = st.expander(t(lang, "inputs.title", v=f"{ex.vocab.size:,}", b=len(ex.recipe.sentences)),
+    text = session.get(Keys.SENTENCES)  # the text area's value arrives before it is drawn: applied before
+    if isinstance(text, str) and (text != ex.text or "text" in ex.problems):  # the box's label counts them
+        ex.apply_text(text)
+    drawn = (ex.vocab.size, len(ex.recipe.sentences))
+    box = st.expander(t(lang, "inputs.title", v=f"{drawn[0]:,}", b=drawn[1]),
                       icon=":material/edit_note:", key=Keys.EDITORS)  # keyed: stays open when its counts change
     left, right = box.columns([1, 1.3])
     with left:
         edited = inputs.vocab_editor(lang, base.frame, locked="vocab" in ex.problems, drawn_start=base.drawn_start)
         listed = inputs.token_list_loader(lang, Keys.TOKEN_LIST, Keys.TOKEN_LIST_FILE, Keys.TOKEN_LIST_LOAD)
     with right:
-        text = inputs.sentences_area(lang, ex.classes)
+        inputs.sentences_area(lang, ex.classes)
     base.drawn_start = edited.start
     update_vocab(ex, base, edited)
-    if text != ex.text or "text" in ex.problems:
-        ex.apply_text(text)
     if listed is not None:
         load_token_list(ex, listed)
+    if (ex.vocab.size, len(ex.recipe.sentences)) != drawn:
+        st.rerun()  # an edit of the table changed V after the label was drawn: the label says the new count
     for warning in ex.warnings():
         box.warning(problem_text(lang, warning), icon=":material/visibility:")
 

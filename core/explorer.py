@@ -30,6 +30,7 @@ import numpy as np
 from core.batch import parse_sentences, sentence_warnings
 from core.exact import exact_int
 from core.knobs import KNOBS
+from core.neighbours import neighbours
 from core.problems import InputError, Problem
 from core.predict import Answers, Guess, Verdict, answers, grade, make_guess
 from core.projection import Frame, axis_ranges, fit_frame, spectrum_is_flat, thin_steps
@@ -87,6 +88,31 @@ class Picture:
         return len(self.ranges)
 
 
+@dataclass(frozen=True)
+class LabFacts:
+    """What cannot change within a lab (its recipe and batch are frozen): computed once per lab."""
+
+    counts: np.ndarray  # (V,) how many times the batch looks each id up
+    used: np.ndarray  # (V,) bool: looked up at least once
+    classes: np.ndarray  # (V,) token_classes: the class each token is most associated with, or -1
+    normal: tuple[int, ...]  # the looked-up ids other than PAD and UNK, in id order
+    plain: int  # rows never looked up, PAD and UNK aside
+
+    @classmethod
+    def of(cls, lab: Lab) -> "LabFacts":
+        vocab = lab.recipe.vocab
+        counts = lab.batch.id_counts(vocab.size).numpy()
+        used = counts > 0
+        special = (vocab.pad_id, vocab.unk_id)
+        plain = ~used
+        plain[list(special)] = False
+        return cls(counts, used, token_classes(lab.recipe),
+                   tuple(i for i in np.flatnonzero(used).tolist() if i not in special), int(plain.sum()))
+
+
+NEIGHBOURS_KEPT = 8  # (step, token) answers kept per lab: the stage's and the details' of the last runs
+
+
 @dataclass
 class Explorer:
     """One learner's session: the lab built from the last valid inputs, the picture, the view state."""
@@ -103,6 +129,8 @@ class Explorer:
     answered: Answers | None = None  # what the guessed step did, read right after it (core.predict)
     _frames: dict[int, _FrameState] = field(default_factory=dict)  # k → frame of this lab
     _warned: tuple[str, list[Problem]] = ("", [])  # (lab uid, its warnings): computed once per lab
+    _facts: tuple[str, LabFacts | None] = ("", None)  # (lab uid, its facts): by uid, never holding the lab
+    _near: tuple[str, dict] = ("", {})  # (lab uid, (step, token, k, PAD edits) → neighbours)
     _versions: int = 0
 
     # ---- construction ----------------------------------------------------------------------
@@ -199,6 +227,29 @@ class Explorer:
             lines = parse_sentences(self.text, self.classes)
             self._warned = (self.lab.uid, list(self.vocab.warnings) + sentence_warnings(lines, self.vocab))
         return list(self._warned[1])
+
+    @property
+    def facts(self) -> LabFacts:
+        """The lab's facts that no step changes (lookup counts, token classes), computed once per lab."""
+        if self._facts[0] != self.lab.uid:
+            self._facts = (self.lab.uid, LabFacts.of(self.lab))
+        return self._facts[1]
+
+    def neighbours(self, step: int, token: int, k: int = 5) -> tuple[np.ndarray, np.ndarray]:
+        """The k rows nearest to ``token`` at kept step ``step`` (core.neighbours), as (ids, cos).
+
+        Kept while the lab and its PAD edits stay the same (a kept step's snapshot changes only with
+        a PAD edit, a rewind gives the lab a new uid), so the stage and the details share one answer."""
+        uid, kept = self._near
+        if uid != self.lab.uid:
+            kept = {}
+            self._near = (self.lab.uid, kept)
+        key = (step, token, k, len(self.lab.pad_edits))
+        if key not in kept:
+            if len(kept) >= NEIGHBOURS_KEPT:
+                kept.pop(next(iter(kept)))
+            kept[key] = neighbours(self.lab.snapshots[step], token, k)
+        return kept[key]
 
     def _refused(self, kind: str, problems: list[Problem]) -> list[Problem]:
         self.problems[kind] = list(problems)
