@@ -12,6 +12,8 @@ Where an internal is not as expected at run time, each reader degrades to "nothi
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from contextlib import AbstractContextManager
 
 
@@ -64,3 +66,63 @@ def clear_widget_callbacks(state) -> None:
         state._new_widget_state.widget_metadata.clear()
     except AttributeError:
         pass
+
+
+def runtime():
+    """The server's runtime (warm.py opens its throwaway sessions on it)."""
+    from streamlit.runtime import Runtime
+
+    return Runtime.instance()
+
+
+class _Sink:
+    """A session's client that keeps nothing: it only notes when the page's run has finished and
+    which widget keys it drew."""
+
+    client_context = None  # no browser: no headers, cookies or address
+
+    def __init__(self) -> None:
+        self.finished = threading.Event()
+        self.status: int | None = None
+        self.keys: set[str] = set()  # the user keys of the widgets drawn (Streamlit's ids end in "-<key>")
+
+    def write_forward_msg(self, msg) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            kind = msg.delta.new_element.WhichOneof("type")
+            wid = getattr(getattr(msg.delta.new_element, kind), "id", "") if kind else ""
+            if isinstance(wid, str) and "-" in wid:
+                self.keys.add(wid.rsplit("-", 1)[1])
+        if msg.WhichOneof("type") == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            self.status = msg.script_finished
+            self.finished.set()
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop, fn, timeout: float):
+    """``fn()`` on the server's event loop (the runtime's session calls must run there); its result."""
+
+    async def call():
+        return fn()
+
+    return asyncio.run_coroutine_threadsafe(call(), loop).result(timeout)
+
+
+def throwaway_run(rt, loop: asyncio.AbstractEventLoop, address: str, timeout: float) -> tuple[bool, set[str]]:
+    """One session with no browser opened on runtime ``rt`` at ``address`` (a query string), its first
+    run waited for, then closed: whether the run finished successfully, and the widget keys it drew.
+    A run that does not finish within ``timeout`` raises TimeoutError."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    sink = _Sink()
+    session_id = _on_loop(loop, lambda: rt.connect_session(client=sink, user_info={}), timeout)
+    try:
+        msg = BackMsg()
+        msg.rerun_script.query_string = address
+        _on_loop(loop, lambda: rt.handle_backmsg(session_id, msg), timeout)
+        if not sink.finished.wait(timeout):
+            raise TimeoutError(f"the run at ?{address} did not finish within {timeout:.0f} s")
+        return sink.status == ForwardMsg.FINISHED_SUCCESSFULLY, set(sink.keys)
+    finally:
+        _on_loop(loop, lambda: rt.close_session(session_id), 10.0)

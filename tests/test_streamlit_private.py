@@ -64,10 +64,33 @@ class _Session:
         self.id, self._scriptrunner = sid, None
 
 
+def test_streamlit_still_has_what_the_warm_up_calls():
+    """warm.py's throwaway sessions: the runtime's session calls, the rerun message's address and
+    the finished run's status, as streamlit_private.throwaway_run uses them."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from streamlit.runtime.runtime import Runtime
+
+    for name, params in (("connect_session", {"client", "user_info"}), ("handle_backmsg", {"session_id", "msg"}),
+                         ("close_session", {"session_id"})):
+        assert params <= set(inspect.signature(getattr(Runtime, name)).parameters), name
+    msg = BackMsg()
+    msg.rerun_script.query_string = "section=train"
+    assert msg.WhichOneof("type") == "rerun_script"
+    assert ForwardMsg.FINISHED_SUCCESSFULLY != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+    done = ForwardMsg()
+    done.script_finished = ForwardMsg.FINISHED_SUCCESSFULLY
+    sink = private._Sink()
+    sink.write_forward_msg(done)
+    assert sink.finished.is_set() and sink.status == ForwardMsg.FINISHED_SUCCESSFULLY
+
+
 def test_nothing_else_in_the_app_reads_streamlit_internals():
     """No app module but the adapter imports streamlit.runtime or reads a private attribute of an object
     it did not define (``x._name`` where x is not ``self``/``cls``)."""
-    for path in [ROOT / n for n in ("app.py", "page.py", "upkeep.py", "session", "components", "sections", "views", "core")]:
+    roots = [p for p in ROOT.glob("*.py") if p.name != "streamlit_private.py"]
+    assert {"app.py", "page.py", "upkeep.py", "warm.py"} <= {p.name for p in roots}
+    for path in roots + [ROOT / n for n in ("session", "components", "sections", "views", "core")]:
         for file in (path.rglob("*.py") if path.is_dir() else [path]):
             tree = ast.parse(file.read_text(encoding="utf-8"))
             where = file.relative_to(ROOT)
