@@ -6,7 +6,7 @@ import streamlit as st
 
 import session
 from components.i18n import t
-from components.lessons import render_lessons
+from components.lessons import View, render_lessons
 from core.explorer import Explorer
 from session import Keys
 
@@ -14,11 +14,17 @@ MODES = ("guided", "free")
 
 
 def render(lang: str, ex: Explorer) -> None:
-    st.caption(t(lang, "lessons.intro"))
     session.set_value(Keys.MODE, ex.lesson_mode)  # the workspace remembers it while other views are shown
-    mode = st.radio(t(lang, "lessons.mode"), MODES, key=Keys.MODE, horizontal=True,
-                    format_func=lambda m: t(lang, f"lessons.mode.{m}"), help=t(lang, "help.lessons_mode"),
-                    on_change=lambda: setattr(ex, "lesson_mode", session.get(Keys.MODE)))
-    moved = render_lessons(ex.lab, lang, mode, ex.lesson_index, memo=session.memo)
+
+    def mode_picker() -> None:  # drawn in the lessons' row of controls
+        st.radio(t(lang, "lessons.mode"), MODES, key=Keys.MODE, horizontal=True,
+                 format_func=lambda m: t(lang, f"lessons.mode.{m}"), help=t(lang, "help.lessons_mode"),
+                 on_change=lambda: setattr(ex, "lesson_mode", session.get(Keys.MODE)))
+
+    view = View(present=bool(session.get(Keys.PRESENT)), selected=ex.selected_token)
+    with st.container(key=Keys.LESSONS):  # .st-key-lessons: presentation mode's larger lesson text (style.py)
+        moved = render_lessons(ex.lab, lang, ex.lesson_mode, ex.lesson_index, memo=session.memo, view=view,
+                               mode_picker=mode_picker)
+        st.caption(t(lang, "lessons.intro"))
     if moved is not None:
         ex.lesson_index = moved

@@ -1,8 +1,9 @@
 // Colours and shapes: the points' looks, W's heatmap, the canvas's pixels, light or dark. Pure: no DOM.
 import { clamp, num } from "./format.mjs";
+import { PALETTE } from "./palette.mjs";
 
-export const CLASS_COLORS = ["#0072B2", "#E69F00", "#CC79A7", "#009E73", "#D55E00", "#56B4E9"]; // Okabe–Ito
-export const CLASS_SHAPES = ["circle", "triangle", "square45", "tri_down", "hexagon", "cross"];
+export const CLASS_COLORS = PALETTE.classes.colors; // Okabe–Ito
+export const CLASS_SHAPES = PALETTE.classes.shapes;
 
 // An SVG path of a mark of radius `r` centred on 0,0.
 export function shapePath(kind, r) {
@@ -42,9 +43,10 @@ export function look(role, cls, present, crowd) {
 // A diverging blue ↔ orange scale (safe under deuteranopia), centred on the panel's background.
 export function heat(v, absmax, dark) {
   const t = clamp(num(v) / (absmax || 1), -1, 1);
-  const mid = dark ? [38, 41, 48] : [247, 247, 247];
-  const end = t < 0 ? (dark ? [86, 170, 230] : [0, 90, 160]) : (dark ? [240, 170, 40] : [200, 110, 0]);
-  const u = Math.pow(Math.abs(t), 0.85);
+  const scale = dark ? PALETTE.heat.dark : PALETTE.heat.light;
+  const mid = scale.mid;
+  const end = t < 0 ? scale.neg : scale.pos;
+  const u = Math.pow(Math.abs(t), PALETTE.heat.gamma);
   const c = mid.map((m, i) => Math.round(m + (end[i] - m) * u));
   return { bg: `rgb(${c[0]},${c[1]},${c[2]})`, ink: inkOn(c) };
 }
