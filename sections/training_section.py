@@ -15,8 +15,9 @@ from assets import presets
 from components import charts, inputs, stage_data, training
 from components.busy import busy
 from components.stage import stage
+from components.stage.sample import stage_text
 from components.i18n import md, t
-from core.explorer import Explorer
+from core.explorer import Explorer, token_classes
 from core.memory import recipe_step_cost
 from core.projection import thin_steps
 from core.training import Lab
@@ -394,9 +395,15 @@ def projection_3d(lang: str, ex: Explorer, shown: int) -> None:
     fig = charts.pca_scatter({s: pic.points[s] for s in pic.steps}, pic.shown, list(vocab.tokens), vocab.pad_id,
                              vocab.unk_id, used, ex.selected_token, list(pic.ranges),
                              np.flatnonzero(used)[:MAX_TRAILS], t(lang, "proj.scatter_title", step=pic.shown),
-                             axis_titles)
+                             axis_titles, **_marks(lang, ex))
     st.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_CHART, config=charts.chart_config("pca"),
                     on_select=lambda: session.select_token_from_chart(ex), selection_mode="points")
+
+
+def _marks(lang: str, ex: Explorer) -> dict:
+    """The stage's marks for a Plotly scatter: each token's class, the legend's words, the theme."""
+    return {"cls": token_classes(ex.recipe), "names": charts.legend_names(stage_text(lang), list(ex.classes)),
+            "dark": getattr(st.context.theme, "type", None) == "dark"}
 
 
 def replay_view(lang: str, ex: Explorer) -> None:
@@ -413,10 +420,11 @@ def replay_view(lang: str, ex: Explorer) -> None:
     axis_titles = [f"PC{j + 1} ({pic.explained[j]:.0%})" for j in range(pic.dims)]
     points = {s: pic.points[s] for s in pic.steps}
     token = ex.selected_token
-    fig = session.memo("replay", (lab.uid, pic.version, pic.steps, token, lang),
+    marks = _marks(lang, ex)
+    fig = session.memo("replay", (lab.uid, pic.version, pic.steps, token, lang, marks["dark"]),
                        lambda: charts.pca_animation(points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used,
                                                     token, list(pic.ranges), t(lang, "proj.replay_title"),
-                                                    axis_titles))
+                                                    axis_titles, **marks))
     replay.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
 
 

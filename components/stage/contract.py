@@ -10,7 +10,8 @@ import math
 
 ROLES = frozenset({"pad", "unk", "used", "unused"})
 TEXT_KEYS = ("pad", "unk", "unused", "used", "selected", "step", "loss", "w_title", "scatter_title",
-             "ids_title", "out_title", "touched", "pad_zero_grad", "legend_title", "class_prefix")
+             "ids_title", "out_title", "touched", "pad_zero_grad", "legend_title", "class_prefix",
+             "noclass")
 
 
 def _finite_list(v) -> bool:

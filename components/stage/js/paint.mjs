@@ -40,6 +40,20 @@ export function look(role, cls, present, crowd) {
   return { shape: "circle", r: 7 * k, fill: "var(--noclass)", stroke: "var(--bg)", cls: "used" };
 }
 
+// The legend's entries, one per kind of mark the scatter draws (and PAD, UNK, never looked up, which
+// it always names): {kind, look, cls} with cls the class index, -1 for a looked-up row with no
+// majority class (a tie, or no labelled sentence), null for the roles. `roles`/`clss` are the
+// scatter's per point; `classes` the class names.
+export function legendLooks(roles, clss, classes) {
+  const out = [["pad", -1], ["unk", -1], ["unused", -1]].map(([kind]) => ({ kind, look: look(kind, -1, false), cls: null }));
+  const n = Array.isArray(classes) ? classes.length : 0;
+  const usedCls = new Set();
+  (roles || []).forEach((r, i) => { if (r === "used") usedCls.add(num((clss || [])[i]) >= 0 && n ? num(clss[i]) : -1); });
+  for (let c = 0; c < n; c++) out.push({ kind: "used", look: look("used", c, false), cls: c });
+  if (!n || usedCls.has(-1)) out.push({ kind: "used", look: look("used", -1, false), cls: -1 });
+  return out;
+}
+
 // A diverging blue ↔ orange scale (safe under deuteranopia), centred on the panel's background.
 export function heat(v, absmax, dark) {
   const t = clamp(num(v) / (absmax || 1), -1, 1);
