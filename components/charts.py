@@ -126,6 +126,9 @@ def loss_curve(losses: list[float], title: str, axis_titles: tuple[str, str] = (
 
 
 SELECTED_OUTLINE = "#5e35b1"  # the stage's selection colour (stage.css --selc)
+# scatter3d knows 8 symbols: the nearest of each 2-D mark (colours still tell the classes apart).
+SYMBOLS_3D = MappingProxyType({"triangle-up": "x", "triangle-down": "cross", "diamond-wide": "diamond-open",
+                               "hexagon": "square", "circle-open": "circle-open", "square-open": "square-open"})
 
 
 def point_groups(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: int | None,
@@ -194,9 +197,16 @@ def _points_traces(xy: np.ndarray, k: int, tokens: list[str], groups, big: bool,
                              text=[tokens[i] for i in ids] if label else None, textposition="top center",
                              hovertext=[f"{i} · {tokens[i]}" for i in ids] if len(ids) <= 5000 else None,
                              hoverinfo="text" if len(ids) <= 5000 else "skip", customdata=typed_array(ids),
-                             marker=marker if not big or special else {**marker, "size": 3},
+                             marker=_marker_in(k, marker if not big or special else {**marker, "size": 3}),
                              name=(names or {}).get(name, name), meta=name, showlegend=True))
     return traces
+
+
+def _marker_in(k: int, marker: dict) -> dict:
+    """``marker`` as a k-D scatter can draw it (scatter3d has fewer symbols)."""
+    if k < 3 or marker["symbol"] in ("circle", "cross", "diamond", "square", "x"):
+        return marker
+    return {**marker, "symbol": SYMBOLS_3D.get(marker["symbol"], "circle")}
 
 
 def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad_id: int, unk_id: int,
