@@ -214,7 +214,7 @@ def _seeds(lang: str, d: dict) -> Drawn:
 
 def _same_id(lang: str, d: dict) -> Drawn:
     """C10: the sentences used; the vectors of one id at each of its positions, and the LSTM's outputs there."""
-    labels = [_w(lang, "at", b=b + 1, t=p) for b, p in d["positions"]]
+    labels = [_w(lang, "at", b=b, t=p) for b, p in d["positions"]]
     fig = make_subplots(1, 2, subplot_titles=(_w(lang, "C10.vectors", token=d["token"]), _w(lang, "C10.lstm")),
                         horizontal_spacing=0.2)
     fig.add_trace(_heatmap(d["vectors"], labels, d.get("absmax")), 1, 1)
@@ -222,7 +222,7 @@ def _same_id(lang: str, d: dict) -> Drawn:
     _label_rows(fig, 1, labels)
     _label_rows(fig, 2, labels)
     _component_axis(fig, lang, [1, 2])
-    sentences = pd.DataFrame({_w(lang, "sentence"): [b + 1 for b, _ in d["sentences"]],
+    sentences = pd.DataFrame({_w(lang, "sentence"): [b for b, _ in d["sentences"]],
                               _w(lang, "tokens"): [" ".join(f"[{tok}]" if tok == d["token"] else tok for tok in toks)
                                                    for _, toks in d["sentences"]]})
     vectors = pd.DataFrame({_w(lang, "position"): labels, _w(lang, "vector"): [vector_text(v) for v in d["vectors"]],
@@ -233,7 +233,7 @@ def _same_id(lang: str, d: dict) -> Drawn:
 
 def _wrong_pad(lang: str, d: dict) -> Drawn:
     """C12: the lookup of a layer built with the right padding_idx and one built with the UNK id; wrong rows marked."""
-    labels = [f"{b + 1}·{p}: {tok} ({i})" for (b, p), tok, i in zip(d["cells"], d["tokens"], d["ids"])]
+    labels = [f"b={b}, t={p}: {tok} ({i})" for (b, p), tok, i in zip(d["cells"], d["tokens"], d["ids"])]
     titles = (_w(lang, "C12.right", pad=d["pad_id"]), _w(lang, "C12.wrong", wrong=d["wrong_id"]))
     fig = make_subplots(1, 2, subplot_titles=titles, horizontal_spacing=0.22)
     end = float(np.abs(np.asarray(d["right"] + d["wrong"], dtype=float)).max(initial=0)) or None

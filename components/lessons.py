@@ -267,6 +267,7 @@ class View:
 
     present: bool = False
     selected: int | None = None
+    frame: Callable[[], tuple[Any, int]] | None = None  # the training view's 2-D frame and its version (X7)
 
 
 def render_lesson(lang: str, demo: Demo, lab: Lab | None = None, view: View = View()) -> None:
@@ -299,19 +300,21 @@ def render_lesson(lang: str, demo: Demo, lab: Lab | None = None, view: View = Vi
     _verdict(lang, demo, params)
 
 
-def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo) -> Demo | str:
+def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo, view: View = View()) -> Demo | str:
     """The demo, or the message to show if it failed (a failing demo must not take the page down).
 
     ``memo`` (session.Workspace.memo) keeps a demo until the lab moves: a demo is a pure function of
     the lab's recipe and weights, which change only by a step, a PAD edit or a new lab.
     """
+    frame, version = view.frame() if view.frame and lesson(lesson_id).uses_frame else (None, None)
+
     def attempt() -> Demo | str:
         try:
-            return run_demo(lesson_id, lab)
+            return run_demo(lesson_id, lab, frame)
         except Exception as exc:  # noqa: BLE001
             return f"{type(exc).__name__}: {exc}"
 
-    demo = memo(f"demo:{lesson_id}", (lab.uid, lab.steps, len(lab.pad_edits)), attempt)
+    demo = memo(f"demo:{lesson_id}", (lab.uid, lab.steps, len(lab.pad_edits), version), attempt)
     return md(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo  # an exception may quote a token
 
 
@@ -345,7 +348,7 @@ def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker
                     on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
     with mode_col:
         mode_picker()
-    _show(lang, _try_demo(lab, lang, chosen, memo), lab, view)
+    _show(lang, _try_demo(lab, lang, chosen, memo, view), lab, view)
     return at if at != index else None
 
 
@@ -356,7 +359,7 @@ def _free(lab: Lab, lang: str, memo: Memo, view: View, mode_picker: Callable[[],
     for group in ("C", "X"):
         st.header(t(lang, f"lesson.ui.group.{group}"))  # h2, after the sidebar's h1
         for lesson_id in (i for i in LESSON_IDS if i.startswith(group)):
-            demo = _try_demo(lab, lang, lesson_id, memo)
+            demo = _try_demo(lab, lang, lesson_id, memo, view)
             verdict = demo.verdict if isinstance(demo, Demo) else None
             icon = {HOLDS: ":material/check_circle:", NOT_FINITE: ":material/block:"}.get(verdict, ":material/error:")
             box = st.expander(lesson_title(lang, lesson_id), icon=icon, key=Keys.LESSON_OPEN_PREFIX + lesson_id,

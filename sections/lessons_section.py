@@ -21,7 +21,7 @@ def render(lang: str, ex: Explorer) -> None:
                  format_func=lambda m: t(lang, f"lessons.mode.{m}"), help=t(lang, "help.lessons_mode"),
                  on_change=lambda: setattr(ex, "lesson_mode", session.get(Keys.MODE)))
 
-    view = View(present=bool(session.get(Keys.PRESENT)), selected=ex.selected_token)
+    view = View(present=bool(session.get(Keys.PRESENT)), selected=ex.selected_token, frame=lambda: ex.frame(2))
     with st.container(key=Keys.LESSONS):  # .st-key-lessons: presentation mode's larger lesson text (style.py)
         moved = render_lessons(ex.lab, lang, ex.lesson_mode, ex.lesson_index, memo=session.memo, view=view,
                                mode_picker=mode_picker)

@@ -1128,3 +1128,41 @@ def test_C3_figure_the_output_block_with_the_selected_cells_vector(make):
         axis = "x" if sb == 0 else f"x{sb + 1}"
         box = [s for s in drawn.figure.layout.shapes if s.xref == axis]
         assert box and box[0].y0 == st_ - 0.5
+
+
+def test_X7_draws_its_fixed_panel_in_the_training_views_frame_with_PAD_where_the_training_view_puts_it():
+    from core.explorer import Explorer
+
+    ex = Explorer.from_lab(lab_a(optimizer="adam", lr=0.1), TEXT_A)
+    ex.run(4)
+    frame, version = ex.frame(2)
+    d = run_demo("X7", ex.lab, frame)
+    assert d.facts["training_frame"] and d.verdict == HOLDS and d.facts["fixed_move"] == 0.0
+    pad = d.figure["pad"]
+    for i, s in enumerate(d.figure["steps"]):
+        pic = ex.picture(2, s)
+        assert d.figure["fixed"][i][pad] == pic.pad_xy.astype(float).tolist()  # bitwise: ②'s coordinates
+        assert d.figure["fixed"][i][pad] == pic.points[s][ex.vocab.pad_id].astype(float).tolist()
+    ex.refit(2)  # a new frame: X7 follows it
+    frame2, version2 = ex.frame(2)
+    assert version2 != version
+    d2 = run_demo("X7", ex.lab, frame2)
+    assert d2.figure["fixed"][0][pad] == ex.picture(2, d2.figure["steps"][0]).pad_xy.astype(float).tolist()
+
+
+def test_the_word_norm_is_explained_on_every_lesson_page_that_shows_it():
+    """노름 (norm) appears in C13's facts, C15's table and X2: each page glosses it, under its text
+    (the term) or in its own first sentence that uses it ("노름(벡터의 길이)")."""
+    from components.lessons import table_frame
+
+    lab = lab_a()
+    for unit in lessons.LESSONS:
+        d = run_demo(unit.id, lab)
+        own = _strings_file(f"lesson_{unit.id}.json")
+        shown = [entry["ko"] for entry in own.values()]
+        shown += [c for rows in d.tables.values() if len(rows) > 1 for c in table_frame("ko", rows).columns]
+        if any("노름" in text for text in shown):
+            inline = any("노름(" in entry["ko"] for key, entry in own.items() if key.endswith(".body"))
+            assert "norm" in unit.terms or inline, unit.id
+        else:
+            assert "norm" not in unit.terms, unit.id

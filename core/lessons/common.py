@@ -94,13 +94,15 @@ class Lesson:
     predict: tuple[str, tuple[str, ...]] | None = None  # (fact holding the right answers, the choices)
     needs_finite: bool = True  # False: its check does not read W's values
     terms: tuple[str, ...] = ()  # jargon it uses, explained under its text (``lesson.term.<term>``)
+    uses_frame: bool = False  # its demo takes the frame the training view draws in (X7)
 
-    def run(self, lab: Lab) -> Demo:
-        """The demo on ``lab``; on a non-finite W, a lesson that reads W's values says it cannot check."""
+    def run(self, lab: Lab, frame: Any = None) -> Demo:
+        """The demo on ``lab``; on a non-finite W, a lesson that reads W's values says it cannot check.
+        ``frame``: the training view's PCA frame (core.projection.Frame), for a lesson that draws in it."""
         if self.needs_finite and not _finite(lab.weight):
             bad = int((~torch.isfinite(lab.weight.detach())).any(dim=1).sum())
             return Demo(self.id, False, {"non_finite_rows": bad}, checkable=False)
-        return self.demo(lab)
+        return self.demo(lab, frame) if self.uses_frame else self.demo(lab)
 
 
 def only_if(**rules: Callable[[dict], bool]) -> Mapping[str, Callable[[dict], bool]]:

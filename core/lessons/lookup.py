@@ -201,7 +201,8 @@ def _one_hot_figure(lab: Lab, ids: torch.Tensor, one_hot: torch.Tensor, product:
 
 
 C4 = Lesson("C4", demo_C4, headline=("max_diff", "inf_nan_cells", "cost_ratio"),
-            shown_only_if=only_if(one_hot_max_macs=lambda f: f["tokens_compared"] < f["tokens"]))
+            shown_only_if=only_if(one_hot_max_macs=lambda f: f["tokens_compared"] < f["tokens"],
+                                  inf_row=lambda f: f["inf_row"] >= 0, every_row_used=lambda f: f["every_row_used"]))
 
 
 # ---- C5, C14: the parameters -----------------------------------------------------------------

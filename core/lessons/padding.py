@@ -26,6 +26,7 @@ from core.lessons.common import (
     _absmax,
     _grid,
     Lesson,
+    only_if,
     _Bench,
     _bench,
     _error,
@@ -75,7 +76,8 @@ def demo_C10(lab: Lab) -> Demo:
     return Demo("C10", same, facts, {"positions": rows}, figure=figure)
 
 
-C10 = Lesson("C10", demo_C10, headline=("positions", "lstm_max_diff"))
+C10 = Lesson("C10", demo_C10, headline=("positions", "lstm_max_diff"),
+             shown_only_if=only_if(constructed=lambda f: f["constructed"]))
 
 
 def _varied_positions(ids: torch.Tensor, where: list[list[int]]) -> list[list[int]]:
@@ -220,7 +222,7 @@ def demo_C13(lab: Lab) -> Demo:
 
 
 C13 = Lesson("C13", demo_C13, headline=("pad_grad_max", "pad_grad_without_idx", "norm_adam_l2", "norm_adamw"),
-            predict=("pad_answer", PAD_ANSWERS))
+            predict=("pad_answer", PAD_ANSWERS), terms=("norm",))
 
 
 # ---- C15: zero vectors are still computed on --------------------------------------------------------
@@ -301,7 +303,7 @@ def demo_C15(lab: Lab) -> Demo:
 
 
 C15 = Lesson("C15", demo_C15, headline=("state_diff_no_bias", "packed_max_diff", "padded_max_diff"),
-            terms=("allclose",))
+            terms=("allclose", "norm"))
 
 
 # ---- C16: the chapter's own code -------------------------------------------------------------------
