@@ -161,7 +161,9 @@ def _demo_tables(lang: str, demo: Demo) -> None:
 
 
 PRESENT_FONT = 19  # px of a figure's text in presentation mode (14 otherwise: lesson_figures._layout)
-PRESENT_GROW = 1.15  # a figure's height in presentation mode, for its larger text
+PRESENT_TICKS = 18  # px of its tick labels
+PRESENT_CELLS = 15  # px of the numbers in a heatmap's cells (four digits still fit a cell beside the sidebar)
+PRESENT_GROW = 1.0  # a figure's height in presentation mode (kept: the figure stays on the first screen)
 
 
 def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View") -> None:
@@ -185,6 +187,9 @@ def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View") -> Non
     if view.present:  # the class reads it from the back of the room: larger text, a little more room
         fig.update_layout(font=dict(size=PRESENT_FONT), height=int(fig.layout.height * PRESENT_GROW))
         fig.update_annotations(font_size=PRESENT_FONT)
+        fig.update_xaxes(tickfont_size=PRESENT_TICKS, title_font_size=PRESENT_FONT)  # Streamlit's theme sets its own
+        fig.update_yaxes(tickfont_size=PRESENT_TICKS, title_font_size=PRESENT_FONT)
+        fig.update_traces(textfont_size=PRESENT_CELLS, selector=dict(type="heatmap"))
     with st.container(key=Keys.LESSON_FIGURE_PREFIX + demo.id):  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
         st.plotly_chart(safe_figure(fig), alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
@@ -330,7 +335,7 @@ def _go(lesson_id: str) -> None:
     session.set_value(Keys.LESSON, lesson_id)
 
 
-def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker: Callable[[], None]) -> int | None:
+def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker: Callable[[bool], None]) -> int | None:
     """One row of controls (the picker with "n / total" in its label, previous, next, the mode),
     so that the lesson's figure is on the first screen of a projector; then the lesson."""
     index = min(max(index, 0), len(LESSON_IDS) - 1)
@@ -339,7 +344,8 @@ def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker
     pick_col, prev_col, next_col, mode_col = st.columns([5, 1.2, 1.2, 3.2], vertical_alignment="bottom")
     progress = t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS))
     chosen = pick_col.selectbox(f"{t(lang, 'lesson.ui.select')} · {progress}", LESSON_IDS, key=Keys.LESSON,
-                                format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"))
+                                format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"),
+                                label_visibility="collapsed" if view.present else "visible")
     at = LESSON_IDS.index(chosen)
     prev_col.button(t(lang, "lesson.ui.prev"), key=PREV_KEY, disabled=at == 0, width="stretch", help=t(lang, "help.lesson_prev"),
                     on_click=_go, args=(LESSON_IDS[max(at - 1, 0)],))
@@ -347,15 +353,15 @@ def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker
                     help=t(lang, "help.lesson_next"),
                     on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
     with mode_col:
-        mode_picker()
+        mode_picker(view.present)
     _show(lang, _try_demo(lab, lang, chosen, memo, view), lab, view)
     return at if at != index else None
 
 
-def _free(lab: Lab, lang: str, memo: Memo, view: View, mode_picker: Callable[[], None]) -> None:
+def _free(lab: Lab, lang: str, memo: Memo, view: View, mode_picker: Callable[[bool], None]) -> None:
     """Every lesson in an expander whose icon says whether its check held; a lesson is drawn only
     while its expander is open (drawing all 23 cost more than running them)."""
-    mode_picker()
+    mode_picker(False)
     for group in ("C", "X"):
         st.header(t(lang, f"lesson.ui.group.{group}"))  # h2, after the sidebar's h1
         for lesson_id in (i for i in LESSON_IDS if i.startswith(group)):
@@ -370,12 +376,13 @@ def _free(lab: Lab, lang: str, memo: Memo, view: View, mode_picker: Callable[[],
 
 
 def render_lessons(lab: Lab, lang: str, mode: str, index: int, memo: Memo = no_memo, view: View = View(),
-                   mode_picker: Callable[[], None] = lambda: None) -> int | None:
+                   mode_picker: Callable[[bool], None] = lambda compact: None) -> int | None:
     """Guided (one lesson, previous/next, a picker) or free (every lesson in an expander).
 
     Returns the lesson index the learner moved to in guided mode, None otherwise. The picker's
     own state (key ``Keys.LESSON``) wins over ``index`` once it exists; ``index`` seeds it.
-    ``mode_picker`` draws the guided/free switch where the controls are (the section owns it).
+    ``mode_picker(compact)`` draws the guided/free switch where the controls are (the section owns
+    it); ``compact``: without its label (presentation mode's one row of controls).
     """
     if mode == "guided":
         return _guided(lab, lang, index, memo, view, mode_picker)
