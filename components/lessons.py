@@ -341,7 +341,7 @@ def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker
     index = min(max(index, 0), len(LESSON_IDS) - 1)
     session.ensure(Keys.LESSON, LESSON_IDS[index])  # first draw: the caller's index seeds the picker
     at = LESSON_IDS.index(session.get(Keys.LESSON)) if session.get(Keys.LESSON) in LESSON_IDS else index
-    pick_col, prev_col, next_col, mode_col = st.columns([5, 1.2, 1.2, 3.2], vertical_alignment="bottom")
+    pick_col, prev_col, next_col, mode_col = st.columns([4.4, 1.5, 1.5, 3], vertical_alignment="bottom")
     progress = t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS))
     chosen = pick_col.selectbox(f"{t(lang, 'lesson.ui.select')} · {progress}", LESSON_IDS, key=Keys.LESSON,
                                 format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"),
