@@ -34,6 +34,7 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-
 VIEWPORT = {"width": 1400, "height": 900}
 PROJECTOR = {"width": 1280, "height": 720}  # a classroom projector (issue 14)
 LAPTOP = {"width": 1440, "height": 900}
+LOCALES = {"ko": "ko-KR", "en": "en-US"}  # the browser locale that opens the app in each language
 
 # Glide data grid geometry in Streamlit (px): header row, body rows, the row-marker column of a
 # dynamic data editor, and the row-number column of the vocabulary table.
@@ -262,6 +263,13 @@ def wait_step(page, n: int, timeout: float = 60_000) -> dict:
         s = _eval(page, "stage()") or {}
         raise AssertionError(f"the stage never showed step {n} settled: it shows step {s.get('step')} "
                              f"(counter {s.get('stepText')!r}, animating {s.get('animating')!r})") from None
+
+
+def shown_step(page, timeout: float = 60_000) -> int:
+    """The step the training stage shows once the page is idle, nothing glides and the counter agrees
+    with the stage's data (no Play running): conditions only."""
+    s = wait_stage(page, "s => s.mode === 'train' && s.playing !== '1' && s.step === s.stepText", timeout=timeout)
+    return int(s["step"])
 
 
 def play_until(page, lang: str, at_least: int, timeout: float = 60_000) -> dict:
