@@ -16,7 +16,8 @@ from components.i18n import t
 from core.explorer import Explorer, Picture
 
 TEXT_KEYS = ("pad", "unk", "unused", "used", "selected", "step", "loss", "w_title", "scatter_title",
-             "ids_title", "out_title", "touched", "pad_zero_grad", "legend_title", "class_prefix")  # data["text"]
+             "ids_title", "out_title", "touched", "pad_zero_grad", "legend_title", "class_prefix",
+             "noclass")  # data["text"]
 MAX_TRAILS = 60  # looked-up tokens that get a trail
 MAX_FRAMES = 12  # intermediate steps a Play tick glides through
 MAX_LOSS_POINTS = 1000  # the sparkline's points (an even stride of a longer history)
@@ -24,7 +25,7 @@ BIG_V = 2000  # above this many rows: no labels, canvas only, never-looked-up ro
 WINDOW = 40  # rows of W shown around the selection when V is large
 
 
-def _text(lang: str) -> dict[str, str]:
+def stage_text(lang: str) -> dict[str, str]:
     return {k: t(lang, f"stage.{k}") for k in TEXT_KEYS}
 
 
@@ -157,7 +158,7 @@ def _loss(losses: list[float]) -> list[float]:
 def _common(ex: Explorer, lang: str, mode: str, height: int, present: bool) -> dict:
     vocab = ex.vocab
     return {"version": 1, "mode": mode, "lang": lang, "big": vocab.size > BIG_V, "present": present,
-            "height": height, "text": _text(lang), "selected": ex.selected_token, "pad": vocab.pad_id,
+            "height": height, "text": stage_text(lang), "selected": ex.selected_token, "pad": vocab.pad_id,
             "unk": vocab.unk_id, "classes": list(ex.classes)}
 
 

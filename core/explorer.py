@@ -401,6 +401,13 @@ class Explorer:
                        tuple(float(x) for x in state.frame.explained), state.points[shown][pad].copy(),
                        state.basis, state.fitted_steps, state.flat, state.version, state.tokens)
 
+    def frame(self, dims: int) -> tuple[Frame, int]:
+        """The frame ``picture(dims)`` draws in, and its version (X7 draws its fixed panel in it)."""
+        k = self._k(dims)
+        state = self._frames.get(k) or self._first_frame(k)
+        self._frames[k] = state
+        return state.frame, state.version
+
     def _k(self, dims: int) -> int:
         return max(1, min(int(dims), self.config.embedding_dim))
 

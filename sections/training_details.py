@@ -6,7 +6,7 @@ from __future__ import annotations
 import pyarrow as pa  # st.dataframe sends an Arrow table as it is
 import streamlit as st
 
-from components import charts, inputs, training
+from components import charts, inputs, stage_data, training
 from components.i18n import md, t
 from core.explorer import Explorer
 import session
@@ -117,8 +117,15 @@ def replay_view(lang: str, ex: Explorer) -> None:
     axis_titles = [f"PC{j + 1} ({pic.explained[j]:.0%})" for j in range(pic.dims)]
     points = {s: pic.points[s] for s in pic.steps}
     token = ex.selected_token
-    fig = session.memo("replay", (lab.uid, pic.version, pic.steps, token, lang),
+    looks = marks(lang, ex)
+    fig = session.memo("replay", (lab.uid, pic.version, pic.steps, token, lang, looks["dark"]),
                        lambda: charts.pca_animation(points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used,
                                                     token, list(pic.ranges), t(lang, "proj.replay_title"),
-                                                    axis_titles))
+                                                    axis_titles, **looks))
     replay.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
+
+
+def marks(lang: str, ex: Explorer) -> dict:
+    """The stage's marks for a Plotly scatter: each token's class, the legend's words, the theme."""
+    return {"cls": ex.facts.classes, "names": charts.legend_names(stage_data.stage_text(lang), list(ex.classes)),
+            "dark": getattr(st.context.theme, "type", None) == "dark"}

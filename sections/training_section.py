@@ -175,6 +175,7 @@ def projection_3d(lang: str, ex: Explorer, pic) -> None:
     fig = charts.pca_scatter({s: pic.points[s] for s in pic.steps}, pic.shown, list(vocab.tokens), vocab.pad_id,
                              vocab.unk_id, used, ex.selected_token, list(pic.ranges),
                              np.flatnonzero(used)[:stage_data.MAX_TRAILS],
-                             t(lang, "proj.scatter_title", step=pic.shown), axis_titles)
+                             t(lang, "proj.scatter_title", step=pic.shown), axis_titles,
+                             **training_details.marks(lang, ex))
     st.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_CHART, config=charts.chart_config("pca"),
                     on_select=lambda: session.select_token_from_chart(ex), selection_mode="points")

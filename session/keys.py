@@ -54,6 +54,8 @@ class Keys:
     PREDICT_PREFIX = "predict_"  # + lesson id (C8, C13)
     REVEAL_PREFIX = "reveal_"  # + lesson id
     LESSON_OPEN_PREFIX = "open_"  # + lesson id: its expander in free mode (drawn only while open)
+    LESSON_FIGURE_PREFIX = "lesson_figure_"  # + lesson id: the container of its figure (tests measure it)
+    LESSONS = "lessons"  # the container of the lessons view (presentation mode's larger text)
     EXPORT_STATE = "export_state"
     EXPORT_CODE = "export_code"
     EXPORT_W_CSV = "export_w_csv"
