@@ -30,7 +30,7 @@ from core.vocab import Vocab
 
 
 class Keys:
-    """Stable widget keys (documented in README.md, "Scripting the app")."""
+    """Stable widget keys (documented in docs/scripting.md; tests/test_docs.py checks every one)."""
 
     LANG = "lang"
     PRESET = "preset"
@@ -83,16 +83,14 @@ class Keys:
     EXPORT_NOTEBOOK = "export_notebook"
     IMPORT_STATE = "import_state"
     IMPORT_APPLY = "import_apply"
-
-
     PRESENT = "present"  # presentation mode: larger type for a projector
-    PLAY_SPEED = "play_speed"
+    PLAY_SPEED = "play_speed"  # steps per second while playing
     KNOBS = "knobs"  # the training bar's popover of knobs (built only while open)
     PLAY_CLOCK = "_play_clock"  # (when the last Play tick ran, the fraction of a step it still owes)
     FULL_RUN = "_full_run"  # set by a callback inside a fragment whose change the whole page must show
     BACK_TO = "back_to"  # after a divergence: go on from the last finite step
-    PLAYING = "playing"  # True while Play runs (the Play/Pause button flips it)  # steps per second while playing
-    DETAILS = "details"
+    PLAYING = "playing"  # True while Play runs (the Play/Pause button flips it)
+    DETAILS = "details"  # the training view's expander of the last step's details
     EDITORS = "editors"
     PAGE_LANG = "page_lang"  # the component that sets <html lang>
     KEEPER = "keeper"  # the keeper outside every fragment: its state is {"report": what this browser kept}
@@ -100,12 +98,12 @@ class Keys:
     KEEPER_OFFER = "keeper_offer"  # the box that offers the kept work back
     KEEPER_RESTORE = "keeper_restore_"  # + the entry's slot: the button that restores it
     KEEPER_FRESH = "keeper_fresh"  # the button that answers the offer without restoring (start fresh)
-    LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)  # the training view's expander of the last step's details
+    LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     URL_PROBLEMS = "problems_url"  # the box naming the address's values the page could not use
     STAGE = "stage"  # the stage component: its state is {"selected": id}
-    REFIT = "refit_frame"
-    AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another  # re-fit the PCA frame on the steps kept so far
+    REFIT = "refit_frame"  # re-fit the PCA frame on the steps kept so far
+    AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another
     TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)
     TRY_PREFIX = "try_"  # + lesson id: that lesson's "try a sentence" box (try_C11)
 

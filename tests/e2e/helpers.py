@@ -1,7 +1,7 @@
 """What the browser tests share: finding widgets by their documented keys, waiting for Streamlit, reading the screen.
 
 Streamlit puts a ``st-key-<key>`` class on the container of every widget or element that has a key,
-so the keys in ``session.Keys`` (README, "Scripting the app") are also the DOM hooks used here.
+so the keys in ``session.Keys`` (docs/scripting.md) are also the DOM hooks used here.
 
 Reading the screen:
 
