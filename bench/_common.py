@@ -124,7 +124,7 @@ def hwm_bytes(pid: int | str = "self") -> int:
 
 # ---- the app's data -------------------------------------------------------------------------
 def build_lab(preset_id: str, **config_changes):
-    """Vocab → lines → Recipe → Lab exactly as session._from_preset builds them."""
+    """Vocab → lines → Recipe → Lab exactly as core.explorer.Explorer.from_preset builds them."""
     from assets import presets
     from core.batch import parse_sentences
     from core.training import Config, Lab, Recipe

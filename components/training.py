@@ -280,7 +280,7 @@ def neighbours_then_now(lang: str, snapshots: dict[int, np.ndarray], first: int,
                         k: int = 5, memo: Memo = no_memo, pin: tuple = ()) -> pa.Table:
     """The k nearest tokens at the first kept step and at the shown step, side by side (one table).
 
-    ``memo`` (session.Workspace.memo) keeps an answer while the step, the token and ``pin`` stay the
+    ``memo`` (session.memo) keeps an answer while the step, the token and ``pin`` stay the
     same: a kept step's snapshot changes only with a PAD edit or a new lab, which ``pin`` names.
     """
     near = {step: memo(f"neighbours:{role}", (step, token_id, k, *pin), lambda: neighbours(snapshots[step], token_id, k))

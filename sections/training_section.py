@@ -138,7 +138,7 @@ SLOW_TABLE_FLOATS = 1_000_000  # a table this large also costs the picture and t
 
 
 def slow_step(ex: Explorer) -> bool:
-    """Whether a Step of this lab may take over ~300 ms (core.memory's estimate, or a large table)."""
+    """Whether a Step of this lab may take SLOW_STEP_S or more (core.memory's estimate, or a large table)."""
     recipe = ex.recipe
     return (recipe.vocab.size * recipe.config.embedding_dim >= SLOW_TABLE_FLOATS
             or recipe_step_cost(recipe).seconds >= SLOW_STEP_S)
@@ -244,7 +244,7 @@ def details(lang: str, ex: Explorer, playing: bool) -> None:
 
 
 def axis_picker(lang: str, ex: Explorer) -> None:
-    """Two tokens and a button: the horizontal axis from one to the other (core.explorer.custom_axis)."""
+    """Two tokens and a button: the horizontal axis from one to the other (core.explorer.Explorer.custom_axis)."""
     vocab = ex.vocab
     if vocab.size > 5000:
         return

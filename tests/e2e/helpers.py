@@ -5,7 +5,7 @@ so the keys in ``session.Keys`` (docs/scripting.md) are also the DOM hooks used 
 
 Reading the screen:
 
-- The stage (components/stage/stage.js) is mounted inside a shadow root under ``.st-key-stage``;
+- The stage (components/stage/js/, entry index.mjs) is mounted inside a shadow root under ``.st-key-stage``;
   its root is ``[data-testid="stage"]``, whose dataset says the mode, the step shown and whether
   anything is still moving. Every token node carries ``data-token="<id>"``; hovered nodes get the
   class ``hl``, selected ones ``sel``. Playwright's CSS locators enter the shadow root by
