@@ -1,0 +1,100 @@
+"""``python -m streamlit run FILE`` on a free 127.0.0.1 port, polled until ``/_stcore/health`` says ok.
+
+Used by the browser tests (tests/e2e/), the Markdown safety test and the benchmarks. A server is
+stopped by the pid this module started, never by name.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    """A port nothing listens on now, on the loopback interface."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def health(url: str) -> str:
+    """The body of ``url`` (a health check), or "" when nothing answers; never through a proxy."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(url, timeout=2) as r:
+            return r.read().decode("utf-8", "replace").strip()
+    except OSError:
+        return ""
+
+
+def stop_process(proc: subprocess.Popen, timeout: float = 15) -> None:
+    """Terminate one process this kit started; kill it if it has not gone within ``timeout``."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=timeout)
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, timeout: float, what: str = "streamlit") -> None:
+    """Poll ``url``/_stcore/health until it says ok; raise RuntimeError if the process exits or time runs out."""
+    deadline = time.monotonic() + timeout
+    while health(f"{url}/_stcore/health") != "ok":
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode} before answering its health check")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not answer /_stcore/health within {timeout:.0f} s")
+        time.sleep(0.2)
+
+
+class Server:
+    """``streamlit run script`` on a free loopback port (or ``port``), started and healthy on construction.
+
+    ``extra``: more command-line options; ``env``: more environment; ``log``: an open binary or text
+    file for the server's output (none kept by default). Usable as a context manager.
+    """
+
+    def __init__(self, script: str | Path = "app.py", timeout: float = 90.0, env: dict | None = None,
+                 extra: list[str] | tuple[str, ...] = (), log=None, port: int | None = None):
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+                    "--server.address", "127.0.0.1", "--server.port", str(self.port),
+                    "--browser.gatherUsageStats", "false", *extra]
+        self._own_log = log is None
+        self.log = open(os.devnull, "w") if log is None else log
+        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+                                     env={**os.environ, **(env or {})})
+        try:
+            wait_healthy(self.url, self.proc, timeout, f"streamlit run {script}")
+        except RuntimeError:
+            self.stop()
+            raise
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self) -> None:
+        """Stop only the process this object started (by its pid)."""
+        stop_process(self.proc)
+        if self._own_log:
+            self.log.close()
+        else:
+            self.log.flush()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
