@@ -1,6 +1,6 @@
 """The stage's data (components/stage/README.md) built from one learner's explorer: plain JSON only.
 
-No streamlit here, so tests build and check it directly (components/stage/contract.py lists what
+No streamlit here, so tests build and check it directly (support/stage_contract.py checks what
 the stage's JS relies on). Every coordinate comes from the explorer's one frame (core.explorer).
 
     >>> data = train_data(ex, "ko", dims=2, shown=None, since=None, playing=False, height=560)

@@ -77,3 +77,15 @@ def test_every_knob_is_a_documented_widget_key():
     documented = (ROOT / "docs" / "scripting.md").read_text(encoding="utf-8")
     for k in KNOBS:
         assert k.name in keys and f"`{k.name}`" in documented
+
+
+def test_the_app_never_imports_the_test_and_benchmark_kit():
+    """support/ (servers, Chromium, sample stage data, the contract checks, the torch answer key) and
+    tests/ serve the tests and benchmarks; nothing the app runs imports them."""
+    for path in python_files("app.py", "page.py", "session.py", "upkeep.py", "core", "components", "sections", "assets"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                assert name.split(".")[0] not in ("support", "tests", "bench"), \
+                    f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"

@@ -237,7 +237,7 @@ def test_a_custom_axis_runs_from_one_token_to_the_other_and_then_holds_still():
 def test_divergence_is_named_and_the_picture_and_stage_stay_finite():
     """Issue 17's recipe: AdamW, lr 10 and weight decay 10 on the chapter. Run 50 stops at the last
     finite step with the divergence named; the picture and the stage's data hold finite numbers."""
-    from components.stage.contract import contract_errors
+    from support.stage_contract import contract_errors
     from components.stage_data import train_data
 
     ex = Explorer.from_preset(presets.load("chapter"))

@@ -1,6 +1,6 @@
 """The stage in Chromium: linked hover, click → server, a still PAD point, fitting one screen, Play.
 
-Runs tests/e2e/stage_app.py (made-up data from components.stage.sample) on a loopback port of its
+Runs tests/e2e/stage_app.py (made-up data from support.stage_sample) on a loopback port of its
 own; the stage lives in a shadow root, which Playwright's CSS locators enter by themselves.
 Screenshots go to artifacts/screenshots/stage-*.png. Frames per second are printed, not asserted.
 """
@@ -285,7 +285,7 @@ def shown_number(text: str) -> float:
 
 @pytest.mark.parametrize("e", [4, 8, 16])
 def test_every_number_fits_its_cell_and_reads_the_value_sent(open_stage, light_url, e):
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, f"lang=en&mode=lookup&e={e}&height=490", *NARROW)
     assert page.locator(STAGE).evaluate(READ_CELLS) == []  # nothing clipped: titles, tokens, numbers
@@ -314,7 +314,7 @@ def test_w_after_each_step_shows_that_steps_numbers_and_marks_in_the_same_cells(
     """A Step writes its numbers, colours and marks into the cells already there (the rows and columns
     are the same): after each of three steps every cell reads the value sent for that step, the
     rows the step touched are marked, and the cells are the same nodes as before."""
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, "lang=en&height=490", 1280, 720)
     page.locator(STAGE).evaluate("r => { window.__cell0 = r.querySelector('.wpanel .wrow[data-token] .wcell'); }")
@@ -335,7 +335,7 @@ def test_w_after_each_step_shows_that_steps_numbers_and_marks_in_the_same_cells(
 
 
 def test_gradient_norms_show_two_significant_digits_and_exact_zeros(open_stage, light_url):
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, "lang=en&play=1&frames=30&sps=120", *NARROW)
     for step in (30, 60):  # after 60 steps the sample's norms are around 1e-3
@@ -359,7 +359,7 @@ def test_gradient_norms_show_two_significant_digits_and_exact_zeros(open_stage, 
 
 
 def test_the_plot_does_not_move_when_the_loss_appears(open_stage, light_url):
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, "lang=ko&height=490", *NARROW)
     head0, pad0, plot0 = box(page, ".head"), spot(page, ".pt[data-role='pad'] .mark"), spot(page, ".psvg")
@@ -372,7 +372,7 @@ def test_the_plot_does_not_move_when_the_loss_appears(open_stage, light_url):
 
 
 def test_labels_keep_clear_of_every_mark_and_name_tokens_as_the_vocabulary_does(open_stage, light_url):
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, "lang=en&height=490", *NARROW)
     for step in (1, 2, 3):

@@ -1,4 +1,4 @@
-"""Stage data that follows the contract (README.md) without a model: for the stage's tests, its demo and its benchmark.
+"""Stage data that follows the contract (components/stage/README.md) without a model: for the stage's tests, its demo and its benchmark.
 
 Pure and deterministic: the same arguments give the same dict. Tokens drift from a random start
 towards their class's side as ``step`` grows; PAD sits still at one point with a zero row, as a
