@@ -57,11 +57,15 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float, what: str = "
         time.sleep(0.2)
 
 
+NO_WATCHER = ("--server.fileWatcherType", "none")  # files edited during a run must not reload the app under test
+
+
 class Server:
     """``streamlit run script`` on a free loopback port (or ``port``), started and healthy on construction.
 
-    ``extra``: more command-line options; ``env``: more environment; ``log``: an open binary or text
-    file for the server's output (none kept by default). Usable as a context manager.
+    ``extra``: more command-line options; ``env``: more environment; ``log``: a path to write the
+    server's output to (its tail goes into the error when the server does not start), or an open
+    file; none kept by default. Usable as a context manager; `stop` stops only this process.
     """
 
     def __init__(self, script: str | Path = "app.py", timeout: float = 90.0, env: dict | None = None,
@@ -71,19 +75,32 @@ class Server:
         self.cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
                     "--server.address", "127.0.0.1", "--server.port", str(self.port),
                     "--browser.gatherUsageStats", "false", *extra]
-        self._own_log = log is None
-        self.log = open(os.devnull, "w") if log is None else log
+        self.log_path = Path(log) if isinstance(log, (str, Path)) else None
+        self._own_log = not hasattr(log, "write")
+        if self.log_path is not None:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            self.log = open(self.log_path, "wb")
+        else:
+            self.log = open(os.devnull, "w") if log is None else log
         self.proc = subprocess.Popen(self.cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
                                      env={**os.environ, **(env or {})})
         try:
             wait_healthy(self.url, self.proc, timeout, f"streamlit run {script}")
-        except RuntimeError:
+        except RuntimeError as e:
             self.stop()
-            raise
+            raise RuntimeError(f"{e}\n{self.log_text()[-3000:]}") from None
 
     @property
     def pid(self) -> int:
         return self.proc.pid
+
+    def log_text(self) -> str:
+        """What the server has written so far ("" when its output is not kept in a file)."""
+        if self.log_path is None:
+            return ""
+        if not self.log.closed:
+            self.log.flush()
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
 
     def stop(self) -> None:
         """Stop only the process this object started (by its pid)."""

@@ -21,16 +21,15 @@ the app to be idle (`wait_idle`: the script not running, no stale element, for a
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from pathlib import Path
+
+from support.browser import CHROMIUM, LAUNCH_ARGS, unavailable_reason  # noqa: F401  (the tests' one Chromium)
+from support.labs import chapter_w  # noqa: F401  (the app's init, drawn by torch)
+from support.server import stop_process as stop_server  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
-               "--disable-component-update", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 900}
 PROJECTOR = {"width": 1280, "height": 720}  # a classroom projector (issue 14)
 LAPTOP = {"width": 1440, "height": 900}
@@ -45,33 +44,11 @@ VOCAB_INDEX_W = 44  # components.inputs.INDEX_WIDTH: the vocabulary table shows 
 STAGE = ".st-key-stage [data-testid='stage']"  # a Playwright locator: it pierces the shadow root
 
 
-def unavailable_reason() -> str | None:
-    """Why browser tests cannot run here, or None."""
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        return f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium fonts-noto-cjk)"
-    if importlib.util.find_spec("playwright") is None:
-        return "browser tests need the playwright Python package (pip install -r requirements-dev.txt)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except Exception as e:  # a broken install
-        return f"playwright is not importable: {e!r}"
-    return None
-
-
 def label(lang: str, key: str, **params) -> str:
     """The app's own string (assets/strings/*.json), so tests follow wording changes."""
     from components.i18n import t
 
     return t(lang, key, **params)
-
-
-def chapter_w(seed: int = 0, dim: int = 3, v: int = 6, pad: int = 1):
-    """nn.Embedding(v, E, padding_idx=pad)'s init as the app draws it: a private generator, PAD row zeroed."""
-    import torch
-
-    w = torch.randn(v, dim, generator=torch.Generator().manual_seed(seed))
-    w[pad] = 0
-    return w.numpy()
 
 
 def touched_rows(ids, pad: int, v: int) -> set[int]:
@@ -523,15 +500,3 @@ def assert_healthy(page) -> None:
     assert exceptions.count() == 0, exceptions.first.inner_text()
     errors = [e for e in getattr(page, "e2e_js_errors", []) if "ResizeObserver" not in e]
     assert not errors, errors
-
-
-def stop_server(proc) -> None:
-    """Stop a ``streamlit run`` started by a test: terminate, then kill if it does not go in 15 s."""
-    import subprocess
-
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=15)

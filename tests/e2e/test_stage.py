@@ -8,14 +8,13 @@ Screenshots go to artifacts/screenshots/stage-*.png. Frames per second are print
 from __future__ import annotations
 
 import contextlib
-import subprocess
-import sys
 import time
 
 import pytest
 
-from .conftest import _free_port, _health
-from .helpers import ARTIFACTS, ROOT, SCREENSHOTS, stop_server, unavailable_reason
+from support.server import Server, free_port
+
+from .helpers import ARTIFACTS, SCREENSHOTS, unavailable_reason
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -29,23 +28,10 @@ STAGE = ".st-key-stage [data-testid='stage']"
 @contextlib.contextmanager
 def serve(*extra: str):
     """`streamlit run tests/e2e/stage_app.py` on a free loopback port; yields its URL."""
-    port = _free_port()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / f"e2e-stage-{port}.log", "wb")
-    cmd = [sys.executable, "-m", "streamlit", "run", "tests/e2e/stage_app.py", "--server.headless", "true",
-           "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false", *extra]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while _health(f"{url}/_stcore/health") != "ok":
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the stage app did not start (exit code {proc.poll()})", pytrace=False)
-            time.sleep(0.25)
-        yield url
-    finally:
-        stop_server(proc)
-        log.close()
+    port = free_port()
+    with Server("tests/e2e/stage_app.py", timeout=60, extra=extra, port=port,
+                log=ARTIFACTS / f"e2e-stage-{port}.log") as server:
+        yield server.url
 
 
 @pytest.fixture(scope="module")
