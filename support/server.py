@@ -69,12 +69,12 @@ class Server:
     """
 
     def __init__(self, script: str | Path = "app.py", timeout: float = 90.0, env: dict | None = None,
-                 extra: list[str] | tuple[str, ...] = (), log=None, port: int | None = None):
+                 extra: list[str] | tuple[str, ...] | None = (), log=None, port: int | None = None):
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
                     "--server.address", "127.0.0.1", "--server.port", str(self.port),
-                    "--browser.gatherUsageStats", "false", *extra]
+                    "--browser.gatherUsageStats", "false", *(extra or ())]
         self.log_path = Path(log) if isinstance(log, (str, Path)) else None
         self._own_log = not hasattr(log, "write")
         if self.log_path is not None:
