@@ -52,6 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (ROOT, Server, fmt_bytes, fmt_ms, fmt_ratio, goal, launch_chromium, machine_note,  # noqa: E402
                      summary, table)
+from support.browser import FIND_STAGE_JS  # noqa: E402  (after _common, which puts the root on the path)
 
 GOAL = 1.5
 PLAY_GOALS = (10.0, 30.0)  # steps shown per second, frames per second
@@ -86,16 +87,7 @@ TRAILING_MS = 400  # after the page looks settled, how long to wait for messages
 # Page-side helpers, installed as globals before the page's scripts: the stage's root inside its
 # shadow root, Streamlit being idle, the stage's step counter, a markdown text on the page.
 LIB = r"""
-window.__stage = () => {
-  const host = document.querySelector('.st-key-stage');
-  if (!host) return null;
-  for (const e of host.querySelectorAll('*')) {
-    const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
-    if (s) return s;
-  }
-  return null;
-};
-window.__idle = () => {
+""" + "window.__stage = " + FIND_STAGE_JS + ";\n" + r"""window.__idle = () => {
   const app = document.querySelector('[data-testid="stApp"]');
   return !!app && app.getAttribute('data-test-script-state') !== 'running'
     && !document.querySelector('[data-testid="stStatusWidget"]')

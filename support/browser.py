@@ -9,6 +9,18 @@ CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
                "--disable-component-update", "--no-first-run"]
 
+# A JavaScript function that finds the stage's root inside its shadow root (components/stage/js),
+# or null: for the page-side helpers of the browser tests and benchmarks.
+FIND_STAGE_JS = """() => {
+  const host = document.querySelector('.st-key-stage');
+  if (!host) return null;
+  for (const e of host.querySelectorAll('*')) {
+    const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
+    if (s) return s;
+  }
+  return null;
+}"""
+
 
 def unavailable_reason() -> str | None:
     """Why a real browser cannot run here, or None."""

@@ -53,7 +53,7 @@ def test_readme_is_short_and_gives_the_two_commands():
 def test_every_file_a_document_links_exists(doc):
     text = (ROOT / doc).read_text(encoding="utf-8")
     cited = set(re.findall(r"\]\(([^)#\s]+)\)", text))  # Markdown links and images
-    cited |= {m for m in re.findall(r"\b((?:docs|bench|deploy|tests|core|components|sections|scripts|assets)/[\w./*<>-]*\w)",
+    cited |= {m for m in re.findall(r"(?<!:)\b((?:docs|bench|deploy|tests|core|components|sections|scripts|assets)/[\w./*<>-]*\w)",
                                     text) if not set("*<>") & set(m)}
     missing = sorted(c for c in cited if not (ROOT / c).exists() and not (ROOT / doc).parent.joinpath(c).exists()
                      and not c.startswith("http"))

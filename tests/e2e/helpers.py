@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.browser import CHROMIUM, LAUNCH_ARGS, unavailable_reason  # noqa: F401  (the tests' one Chromium)
+from support.browser import CHROMIUM, FIND_STAGE_JS, LAUNCH_ARGS, unavailable_reason  # noqa: F401  (the tests' one Chromium)
 from support.labs import chapter_w  # noqa: F401  (the app's init, drawn by torch)
 from support.server import stop_process as stop_server  # noqa: F401
 
@@ -119,16 +119,7 @@ const __live = (el) => {
   const c = el.closest('[data-testid="stElementContainer"]');
   return el.offsetParent !== null && !(c && c.getAttribute('data-stale') === 'true');
 };
-const __stage = () => {
-  const host = document.querySelector('.st-key-stage');
-  if (!host) return null;
-  for (const e of host.querySelectorAll('*')) {
-    const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
-    if (s) return s;
-  }
-  return null;
-};
-const __txt = (e, sel) => { const n = sel ? e.querySelector(sel) : e; return n ? n.textContent : null; };
+""" + "const __stage = " + FIND_STAGE_JS + ";\n" + r"""const __txt = (e, sel) => { const n = sel ? e.querySelector(sel) : e; return n ? n.textContent : null; };
 const __wrows = (panel) => panel ? Array.from(panel.querySelectorAll('.wrow:not(.whead)')).map(r => ({
   id: r.hasAttribute('data-token') ? Number(r.getAttribute('data-token')) : null,
   t: r.hasAttribute('data-t') ? Number(r.getAttribute('data-t')) : null,
