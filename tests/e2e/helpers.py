@@ -25,7 +25,6 @@ from pathlib import Path
 
 from support.browser import CHROMIUM, FIND_STAGE_JS, LAUNCH_ARGS, unavailable_reason  # noqa: F401  (the tests' one Chromium)
 from support.labs import chapter_w  # noqa: F401  (the app's init, drawn by torch)
-from support.server import stop_process as stop_server  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -230,6 +229,13 @@ def wait_step(page, n: int, timeout: float = 60_000) -> dict:
         s = _eval(page, "stage()") or {}
         raise AssertionError(f"the stage never showed step {n} settled: it shows step {s.get('step')} "
                              f"(counter {s.get('stepText')!r}, animating {s.get('animating')!r})") from None
+
+
+def shown_step(page, timeout: float = 60_000) -> int:
+    """The step the training stage shows once the page is idle, nothing glides and the counter agrees
+    with the stage's data (no Play running): conditions only."""
+    s = wait_stage(page, "s => s.mode === 'train' && s.playing !== '1' && s.step === s.stepText", timeout=timeout)
+    return int(s["step"])
 
 
 def play_until(page, lang: str, at_least: int, timeout: float = 60_000) -> dict:
