@@ -32,7 +32,7 @@ from core.batch import Batch
 from core.vocab import NORMAL, PAD, UNK, Vocab
 
 ROLE_NAMES = MappingProxyType({NORMAL: "normal", UNK: "unk", PAD: "pad"})  # the vocabulary editor's names
-_CHUNK_VALUES = 1 << 18  # floats formatted at once: bounds the temporary string array (~32 MB)
+_CHUNK_VALUES = 1 << 18  # floats formatted at once: bounds the temporary string array
 
 
 def vectors_tsv(weight: torch.Tensor) -> bytes:
