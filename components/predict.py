@@ -1,7 +1,7 @@
 """Predict, then reveal, beside the Step button: the guesses before a Step, each marked after it.
 
-The guesses (core.predict) sit in a popover on one line right under the training bar; the same
-line shows, after a Step, each guess right or wrong with what the step actually did. The page
+The guesses (core.predict) sit in a popover in the training bar, beside Step; after a guessed
+Step, a line under the bar marks each guess right or wrong with what the step actually did. The page
 reads the guesses when Step is clicked (`take`), before the step runs.
 """
 
@@ -25,12 +25,11 @@ def take(ex: Explorer) -> None:
     ex.predict(session.get(Keys.PREDICT_ROWS), session.get(Keys.PREDICT_PAD), session.get(Keys.PREDICT_LOSS))
 
 
-def panel(lang: str, ex: Explorer, disabled: bool = False) -> None:
-    """The popover of guesses, then the marks of the last Step's guesses, on one line."""
+def guesses(lang: str, ex: Explorer, where, disabled: bool = False) -> None:
+    """The popover of guesses, drawn in ``where``: a slot of the training bar, beside Step."""
     vocab = ex.vocab
-    line = st.container(horizontal=True, vertical_alignment="center", gap="medium", key=Keys.PREDICT)
-    box = line.popover(t(lang, "predict.open"), icon=":material/psychology_alt:", help=t(lang, "predict.open_help"),
-                       disabled=disabled)
+    box = where.popover(t(lang, "predict.open"), help=t(lang, "predict.open_help"),
+                        disabled=disabled, width="stretch", key=Keys.PREDICT)
     with box:
         if vocab.size <= MAX_ROW_CHOICES:
             st.multiselect(t(lang, "predict.rows"), list(range(vocab.size)), key=Keys.PREDICT_ROWS,
@@ -42,11 +41,14 @@ def panel(lang: str, ex: Explorer, disabled: bool = False) -> None:
         st.radio(t(lang, "predict.loss"), YES_NO, index=None, key=Keys.PREDICT_LOSS, format_func=yes_no,
                  horizontal=True, help=t(lang, "predict.loss_help"))
         st.caption(t(lang, "predict.only_step"))
+
+
+def marks(lang: str, ex: Explorer) -> None:
+    """Under the bar, only after a guessed Step: each guess marked right or wrong, with what the step did."""
     verdicts = ex.verdicts()
     if verdicts:
-        marks = " · ".join(mark(lang, v, vocab.tokens, ex.answered) for v in verdicts)
-        line.container(key=Keys.PREDICT_VERDICTS).markdown(t(lang, "predict.verdicts", step=ex.answered.step,
-                                                             marks=marks))
+        text = " · ".join(mark(lang, v, ex.vocab.tokens, ex.answered) for v in verdicts)
+        st.container(key=Keys.PREDICT_VERDICTS).markdown(t(lang, "predict.verdicts", step=ex.answered.step, marks=text))
 
 
 def mark(lang: str, v: Verdict, tokens: tuple[str, ...], ans) -> str:

@@ -63,15 +63,21 @@ def pad_intent(text: str, dim: int) -> Intent:
     return Intent("set_pad", pad_vector=values)
 
 
-def bar(lang: str, can_train: bool, current: dict, on_knob_change=None) -> tuple[bool, int]:
-    """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover.
+def bar(lang: str, can_train: bool, current: dict, on_knob_change=None, beside_step=None) -> tuple[bool, int]:
+    """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover;
+    ``beside_step(column)``, when given, draws into a slot right after Step (the guesses).
 
     Returns (whether Play is on, Play's steps per second); `clicked` reads the buttons. Disabled
     (with the reason shown by the caller) when training cannot run. ``current``: the knob values in
     effect, which the knobs show when their popover opens (it is built only while open);
     ``on_knob_change`` is the knobs' callback.
     """
-    cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
+    widths = [1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15]
+    if beside_step:  # eight slots: the narrower ones give way so that every label still fits
+        widths = [0.9, 0.95, 0.75, 1.05, 1.0, 0.95, 1.0, 1.0]
+    cols = st.columns(widths, vertical_alignment="center")
+    if beside_step:
+        beside_step(cols.pop(1))
     # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
     # which no dark theme's primary colour can carry at 4.5:1 (WCAG AA).
     light = getattr(st.context.theme, "type", "light") != "dark"

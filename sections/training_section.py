@@ -53,8 +53,9 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
             inputs.show_problems(lang, "err.train_title", ex.lab.train_problems())
         diverged(lang, ex)
         can_train = not ex.lab.train_problems()
-        playing, speed = training.bar(lang, can_train=can_train, current=ex.config_values(), on_knob_change=full_run)
-        predict.panel(lang, ex, disabled=not can_train or ticking.playing)  # next to Step: guess, then see it marked
+        playing, speed = training.bar(lang, can_train=can_train, current=ex.config_values(), on_knob_change=full_run,
+                                      beside_step=lambda c: predict.guesses(lang, ex, c, not can_train or ticking.playing))
+        predict.marks(lang, ex)
         if reruns.page_after_bar(reruns.Ticks.of(playing, speed, can_train), ticking):
             st.rerun()  # Play stopped (or changed) in this run: the timer is set where the fragment is made
         if ticking.playing and intent.action is None:

@@ -44,7 +44,7 @@ class Keys:
     PREDICT_ROWS = "predict_rows"  # predict, then reveal (components/predict.py): the rows a Step's gradient touches
     PREDICT_PAD = "predict_pad"  # … whether the PAD row moves (True / False)
     PREDICT_LOSS = "predict_loss"  # … whether the loss of the step's sentences goes down (True / False)
-    PREDICT = "predict_step"  # the line under the training bar: the guesses' popover and the marks
+    PREDICT = "predict_step"  # the guesses' popover in the training bar, beside Step
     PREDICT_VERDICTS = "predict_marks"  # the last Step's guesses, each marked right or wrong
     SET_PAD = "set_pad"
     MODE = "mode"
