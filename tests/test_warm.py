@@ -10,8 +10,8 @@ import urllib.error
 import urllib.request
 
 import warm
-from tests.e2e.conftest import _free_port
-from tests.e2e.helpers import ROOT, stop_server
+from support.server import free_port, stop_process
+from tests.e2e.helpers import ROOT
 
 START_S = 180  # imports and four first runs on a busy 2-core machine
 
@@ -60,7 +60,7 @@ def _health(url: str) -> tuple[int, str]:
 def test_streamlit_run_app_py_warms_every_view_before_it_says_ok(tmp_path):
     """The real server: health answers 503 "warming up" first, then "ok" once each view's throwaway
     session has run and drawn that view's own widget; the log names each, and nothing failed."""
-    port = _free_port()
+    port = free_port()
     log_path = tmp_path / "server.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -76,7 +76,7 @@ def test_streamlit_run_app_py_warms_every_view_before_it_says_ok(tmp_path):
                     seen.append(status)
                 time.sleep(0.1)
         finally:
-            stop_server(proc)
+            stop_process(proc)
     text = log_path.read_text(errors="replace")
     assert seen and seen[-1] == (200, "ok"), f"health said {seen}; log:\n{text[-3000:]}"
     assert seen[0] == (503, "warming up"), seen
