@@ -77,9 +77,11 @@ def _downloads(lang: str, files: Downloads) -> None:
         for col, (key, text, data, name, mime) in zip(st.columns(3), row):
             col.download_button(t(lang, text), data, file_name=name, mime=mime, key=key,
                                 help=t(lang, text + "_help"), on_click="ignore")
-    if len(files.code) <= _PREVIEW_MAX_CHARS:
-        with st.expander(t(lang, "share.code_preview")):
-            st.code(files.code, language="python")
+    if len(files.code) <= _PREVIEW_MAX_CHARS:  # built only while open: highlighting it is the browser's longest task here
+        preview = st.expander(t(lang, "share.code_preview"), key=Keys.CODE_PREVIEW, on_change="rerun")
+        if preview.open:
+            with preview:
+                st.code(files.code, language="python")
 
 
 def _upload(lang: str) -> bytes | None:

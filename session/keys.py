@@ -58,6 +58,7 @@ class Keys:
     LESSONS = "lessons"  # the container of the lessons view (presentation mode's larger text)
     EXPORT_STATE = "export_state"
     EXPORT_CODE = "export_code"
+    CODE_PREVIEW = "code_preview"  # the expander that shows the script (built only while open)
     EXPORT_W_CSV = "export_w_csv"
     EXPORT_PROJECTOR_VECTORS = "export_projector_vectors"
     EXPORT_PROJECTOR_METADATA = "export_projector_metadata"

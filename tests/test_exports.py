@@ -280,3 +280,20 @@ def test_share_view_offers_the_three_formats_of_the_current_state(media):
     head, parts = split_script(script_for(lab.recipe, lab.steps, lab.pad_edits))
     assert [c.source for c in cells if c.cell_type == "code"] == [head] + [p for _, p in parts]
     assert re.search("[가-힣]", cells[0].source)  # the page is Korean
+
+
+def test_the_scripts_preview_is_built_only_while_open_and_is_the_script():
+    """④'s preview of the PyTorch script: no code block until its expander is opened (highlighting a
+    long script is the browser's longest task on that view), then exactly the downloadable script."""
+    from session import Keys
+    from tests.apptest_helpers import start
+
+    at = start("ko")
+    at.session_state[Keys.SECTION] = "share"
+    at.run()
+    assert not [c for c in at.code if c.language == "python"]
+    at.session_state[Keys.CODE_PREVIEW] = True
+    at.run()
+    (code,) = [c for c in at.code if c.language == "python"]
+    ex = at.session_state["_ws"]
+    assert code.value.rstrip("\n") == script_for(ex.recipe, ex.lab.steps, ex.lab.pad_edits, lang="ko").rstrip("\n")
