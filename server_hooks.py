@@ -1,0 +1,107 @@
+"""The server's hooks into Streamlit's runtime: whether a session still wants its work, and a clean stop.
+
+The only module that reads Streamlit's runtime for the work budget (core/budget.py); Streamlit
+is pinned (requirements.txt) and tests/test_server_hooks.py fails if what is read here moves.
+
+- A session's work is no longer wanted once its run was asked to stop: Streamlit asks exactly
+  then when the tab's websocket closes (``SessionManager.disconnect_session`` calls
+  ``AppSession.request_script_stop``), when the session is closed and when the server stops. The
+  script thread reads that request (``ScriptRunContext.script_requests``, a private state);
+  another thread (a download built on click) asks the runtime whether the session is still
+  connected (``Runtime.is_active_session``, documented thread-safe).
+- A clean stop: Streamlit's SIGTERM handler stops the server, but a script thread still inside a
+  long torch computation then meets the interpreter's shutdown, and the process aborted
+  (``Fatal Python error: Aborted``, exit status 134). `install_stop_handler` puts a handler in
+  front of Streamlit's that first cancels every job of the budget and waits (bounded) for them to
+  end at their next checkpoint, then hands over to Streamlit's. A signal handler can only be
+  installed from the main thread, which runs the server's event loop: it is scheduled there.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from typing import Callable
+
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+from core.budget import BUDGET, Budget
+
+STOP_WAIT_SECONDS = 5.0  # how long a stop waits for running jobs to reach a checkpoint
+STOP_SIGNALS = ("SIGTERM", "SIGINT")
+
+
+def session_of_this_thread() -> tuple[str | None, Callable[[], bool] | None]:
+    """The session whose script this thread runs, and whether it still wants its work (the budget's
+    ``binder``); (None, None) outside a script run."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
+        return None, None
+    requests = ctx.script_requests
+    return ctx.session_id, lambda: not run_stopped(requests)
+
+
+def install(budget: Budget = BUDGET) -> None:
+    """Every run calls this: the budget learns whose each job is, and a stop cancels the jobs first."""
+    if budget.binder is None:
+        budget.binder = session_of_this_thread
+    install_stop_handler(budget)
+
+
+def run_stopped(requests) -> bool:
+    """Whether Streamlit asked this script run to stop (its session ended or the server stops)."""
+    return requests is not None and requests._state is ScriptRequestType.STOP  # private state
+
+
+def session_connected(session_id: str | None) -> bool:
+    """Whether the session is still connected, from any thread; True where there is no server (AppTest)."""
+    if session_id is None or not Runtime.exists():
+        return True
+    return Runtime.instance().is_active_session(session_id)
+
+
+def alive_from_anywhere(session_id: str | None) -> Callable[[], bool]:
+    """The still-wanted test for a job of this session run in another thread."""
+    return lambda: session_connected(session_id)
+
+
+def install_stop_handler(budget: Budget = BUDGET) -> bool:
+    """Once per process: put `_stop_first` in front of Streamlit's SIGTERM and SIGINT handlers, on the
+    main thread (scheduled on the server's event loop). False where there is no server (AppTest)."""
+    if not Runtime.exists() or getattr(budget, "_stop_handler_asked", False):
+        return False
+    loop = Runtime.instance()._get_async_objs().eventloop  # private: the loop the main thread runs
+    budget._stop_handler_asked = True
+    loop.call_soon_threadsafe(_install, budget)
+    return True
+
+
+def _install(budget: Budget) -> None:
+    """On the main thread, inside the server's event loop."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    for name in STOP_SIGNALS:
+        number = getattr(signal, name)
+        previous = signal.getsignal(number)
+        if not getattr(previous, "budget_first", False):
+            signal.signal(number, _stop_first(budget, previous, loop))
+
+
+def _stop_first(budget: Budget, previous, loop) -> Callable:
+    def handler(number, frame) -> None:
+        # The wait runs in a thread: the main thread keeps running the event loop meanwhile, and
+        # Streamlit's handler is then called on it, as if the signal had just arrived.
+        def stop() -> None:
+            budget.stop(STOP_WAIT_SECONDS)
+            if callable(previous):
+                loop.call_soon_threadsafe(previous, number, frame)
+            else:  # no handler of Streamlit's: the signal's default action
+                loop.call_soon_threadsafe(lambda: (signal.signal(number, previous), signal.raise_signal(number)))
+
+        threading.Thread(target=stop, name="embedding-explorer-stop", daemon=True).start()
+
+    handler.budget_first = True
+    return handler
