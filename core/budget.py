@@ -94,7 +94,12 @@ class Job:
         if self.reason is None and threading.get_ident() == self._thread and self.used_seconds() > self._limit:
             self.reason = "job_overrun"
         if self.reason is not None:
-            raise Cancelled([Problem(self.reason, {"kind": self.kind, "seconds": f"{self.seconds:.0f}"})])
+            raise Cancelled([Problem(self.reason, {"kind": self.kind, "seconds": seconds_text(self.seconds)})])
+
+
+def seconds_text(seconds: float) -> str:
+    """An estimate as the messages show it: one decimal below 10 s."""
+    return f"{seconds:.1f}" if seconds < 10 else f"{seconds:.0f}"
 
 
 def _safe(alive: Alive) -> bool:
@@ -176,7 +181,7 @@ class Budget:
                 if left <= 0 or self.stopping or (job.alive is not None and not _safe(job.alive)):
                     job._ticket = None
                     code = "server_stopping" if self.stopping else "server_busy"
-                    raise InputError([Problem(code, {"kind": job.kind, "seconds": f"{job.seconds:.0f}",
+                    raise InputError([Problem(code, {"kind": job.kind, "seconds": seconds_text(job.seconds),
                                                      "wait_s": f"{wait_seconds:.0f}", "lanes": self.lanes})])
                 self._cond.wait(min(left, POLL_SECONDS * 4))
             self._busy += 1
