@@ -44,11 +44,11 @@ def export_cost(kind: str, v: int, e: int, token_bytes: int) -> tuple[float, int
 
 
 def export_problem(kind: str, v: int, e: int, token_bytes: int) -> Problem | None:
-    """``export_too_large`` when the file could be over the size a download may have."""
+    """``download_too_large`` when the file could be over the size a download may have."""
     size = size_bound(kind, v, e, token_bytes)
     if size <= limits.MAX_EXPORT_BYTES:
         return None
-    return Problem("export_too_large", {"mb": -(-size // 10**6), "max_mb": limits.MAX_EXPORT_BYTES // 10**6})
+    return Problem("download_too_large", {"mb": -(-size // 10**6), "max_mb": limits.MAX_EXPORT_BYTES // 10**6})
 
 
 def deferred(kind: str, build: Callable[[], bytes], v: int, e: int, token_bytes: int, owner: str | None,

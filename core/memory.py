@@ -31,6 +31,8 @@ OPTIMIZER_STATE = MappingProxyType({"sgd": 0, "momentum": 1, "adam": 2, "adamw":
 
 
 LSTM_POOLINGS = ("lstm", "packed_lstm")
+LOAD_ROW_S = 30e-6  # building a lab from an example, per vocabulary row (validation, the editor's table, W's init):
+#   the 100,000-row example took 2.9 s of CPU (2026-12-02, a shared machine)
 # Per-step CPU time at one torch thread (bench/bench_cost_model.py prints each shape next to this
 # model; constants read off its rows on the 2-core development machine, 2026-11-30):
 STEP_FIXED_S = 0.4e-3  # Python, autograd and bookkeeping of any step (a chapter-sized step: ~0.4 ms)
@@ -78,6 +80,11 @@ def step_cost(v: int, e: int, k: int, t: int, pooling: str = "masked_mean", opti
     state = 4 * params * (1 + OPTIMIZER_STATE.get(optimizer, 2))
     activations = cells * ACTIVATION_BYTES.get(pooling, 12) + (LSTM_FIXED_BYTES if pooling in LSTM_POOLINGS else 0)
     return StepCost(seconds, params, activations, state)
+
+
+def load_seconds(rows: int) -> float:
+    """CPU seconds to build a lab from an example of ``rows`` vocabulary rows."""
+    return LOAD_ROW_S * rows
 
 
 def recipe_step_cost(recipe) -> StepCost:
