@@ -15,11 +15,19 @@ is pinned (requirements.txt) and tests/test_server_hooks.py fails if what is rea
   front of Streamlit's that first cancels every job of the budget and waits (bounded) for them to
   end at their next checkpoint, then hands over to Streamlit's. A signal handler can only be
   installed from the main thread, which runs the server's event loop: it is scheduled there.
+  Streamlit does not wait for script threads, and a step still inside torch when the interpreter
+  finalizes crashed it (SIGSEGV, or the abort above); so once the server has stopped, a stop that
+  came from a signal ends the process at exit (`_exit_cleanly`: logs flushed, then ``os._exit(0)``)
+  before the interpreter's finalization can meet such a thread.
 """
 
 from __future__ import annotations
 
+import atexit
+import logging
+import os
 import signal
+import sys
 import threading
 from typing import Callable
 
@@ -29,7 +37,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 
 from core.budget import BUDGET, Budget
 
-STOP_WAIT_SECONDS = 5.0  # how long a stop waits for running jobs to reach a checkpoint
+STOP_WAIT_SECONDS = 2.0  # how long a stop waits for running jobs to reach a checkpoint
 STOP_SIGNALS = ("SIGTERM", "SIGINT")
 
 
@@ -83,11 +91,26 @@ def _install(budget: Budget) -> None:
     import asyncio
 
     loop = asyncio.get_running_loop()
+    atexit.register(_exit_cleanly, budget)
     for name in STOP_SIGNALS:
         number = getattr(signal, name)
         previous = signal.getsignal(number)
         if not getattr(previous, "budget_first", False):
             signal.signal(number, _stop_first(budget, previous, loop))
+
+
+def _exit_cleanly(budget: Budget) -> None:
+    """At exit after a stop signal: flush what was logged, and end here with status 0, before the
+    interpreter's finalization runs while a script thread may still be inside torch."""
+    if not budget.stopping:
+        return
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)
 
 
 def _stop_first(budget: Budget, previous, loop) -> Callable:
