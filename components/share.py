@@ -81,7 +81,7 @@ def _downloads(lang: str, files: Downloads) -> None:
             col.download_button(t(lang, text), b"" if field in refused else data, file_name=name, mime=mime,
                                 key=key, help=t(lang, text + "_help"), on_click="ignore", disabled=field in refused)
     for field, message in files.refused:  # why a button is off: the file's size and the limit
-        st.container(key=f"{Keys.PROBLEMS_PREFIX}export_{field}").warning(message, icon=":material/block:")
+        st.container(key=Keys.PROBLEMS_PREFIX + field).warning(message, icon=":material/block:")
     if len(files.code) <= _PREVIEW_MAX_CHARS:
         with st.expander(t(lang, "share.code_preview")):
             st.code(files.code, language="python")
