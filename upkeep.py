@@ -45,6 +45,7 @@ import threading
 import time
 import weakref
 
+from core.budget import BUDGET
 from core.explorer import Explorer
 
 PERIOD_S = 10.0
@@ -132,6 +133,7 @@ def _gone_sessions(mgr, watched: dict) -> list:
 def _release_gone(mgr, watched: dict) -> None:
     try:
         for session in _gone_sessions(mgr, watched):
+            BUDGET.cancel_owner(session.id)  # a download it asked for, still being built, stops too
             release_state(session.session_state)
             session._fragment_storage.clear()  # Streamlit private: the fragments' closures
     except Exception:  # noqa: BLE001 - Streamlit's internals not as expected: collect and trim only
