@@ -155,6 +155,18 @@ async def class_steps(server: StreamlitServer, args, deadline: float, started: a
     return out
 
 
+async def opened(opening, name: str, out: dict, ready: asyncio.Barrier) -> bool:
+    """Await ``opening``; False (its error kept in ``out``) if it failed. Then wait for the others."""
+    try:
+        await opening
+        return True
+    except Exception as e:  # noqa: BLE001 - a result
+        out["errors"].append(f"{name} opening: {type(e).__name__}: {e}")
+        return False
+    finally:
+        await ready.wait()
+
+
 async def at_every_limit(server: StreamlitServer, args, deadline: float, class_done: asyncio.Event,
                          started: asyncio.Event) -> dict:
     """The learner at every limit: ``--tabs`` expensive tabs clicking Run, and ``--exports`` CSVs at 100k."""
@@ -166,18 +178,16 @@ async def at_every_limit(server: StreamlitServer, args, deadline: float, class_d
         tab = Tab(server.ws_url, f"expensive tab {i}", max(args.click_timeout, 300))
         tab.query = EXPENSIVE
         out["tabs"].append(tab)
-        try:
+        async def open_expensive() -> None:
             t0 = time.perf_counter()
             await tab.open()
             _, texts = await tab.run()
             check(tab, texts)
             out["opens"].append(time.perf_counter() - t0)
             tab.widget_id("run_steps")
-        except Exception as e:  # noqa: BLE001
-            out["errors"].append(f"{tab.name} opening: {type(e).__name__}: {e}")
-            await ready.wait()
+
+        if not await opened(open_expensive(), tab.name, out, ready):
             return
-        await ready.wait()
         while not class_done.is_set() and time.monotonic() < deadline:
             asked["runs"] += 1
             if asked["runs"] == args.tabs:
@@ -197,18 +207,16 @@ async def at_every_limit(server: StreamlitServer, args, deadline: float, class_d
     async def exporter() -> None:
         tab = Tab(server.ws_url, "100k exporter", 600)
         out["tabs"].append(tab)
-        try:
+        async def open_share() -> None:
             await open_view(tab, preset="large")
             from core.url_state import SECTIONS
 
             _, texts = await tab.run(section=tab.option("section", SECTIONS.index("share")))
             check(tab, texts)
             tab.widget_id("export_w_csv")
-        except Exception as e:  # noqa: BLE001
-            out["errors"].append(f"100k exporter opening: {type(e).__name__}: {e}")
-            await ready.wait()
+
+        if not await opened(open_share(), tab.name, out, ready):
             return
-        await ready.wait()
         results = await deferred_downloads(tab, "export_w_csv", args.exports, server.url, 900)
         for r in results:
             (out["errors"].append(f"export: {r}") if isinstance(r, BaseException) else out["exports"].append(r))
