@@ -48,6 +48,16 @@ def _picture(a, span: float) -> list:
     return np.round(np.asarray(a, dtype=np.float64), max(0, int(np.ceil(-np.log10(q))))).tolist()
 
 
+def _frame(a: np.ndarray, shown: np.ndarray, sent: list, span: float) -> list:
+    """A glide's in-between frame, rounded as `_picture`, except that a point the frame has where
+    the shown step has it gets the very value sent for the shown step: rounding must not make a
+    point that stays put (PAD, a row no step touched) wobble during the glide."""
+    out = _picture(a, span)
+    for i in np.flatnonzero(np.asarray(a) == np.asarray(shown)).tolist():
+        out[i] = sent[i]
+    return out
+
+
 def _scatter_ids(ex: Explorer, used: np.ndarray) -> np.ndarray:
     """Every row when V is small; else the looked-up and special rows and an even stride of the rest."""
     v = ex.vocab.size
@@ -90,8 +100,8 @@ def _scatter(ex: Explorer, pic: Picture, used: np.ndarray, since: int | None) ->
     if since is not None:
         between = [s for s in sorted(ex.lab.snapshots) if since < s < pic.shown][-MAX_FRAMES:]
         frames = [ex.picture(k, s) for s in between]
-        out["frames"] = [{"step": f.shown, "x": _picture(f.points[f.shown][ids, 0], sx),
-                          "y": _picture(f.points[f.shown][ids, 1] if k > 1 else np.zeros(len(ids)), sy)}
+        out["frames"] = [{"step": f.shown, "x": _frame(f.points[f.shown][ids, 0], xy[:, 0], out["x"], sx),
+                          "y": _frame(f.points[f.shown][ids, 1], xy[:, 1], out["y"], sy) if k > 1 else out["y"]}
                          for f in frames]
     return out
 

@@ -260,3 +260,21 @@ def test_divergence_is_named_and_the_picture_and_stage_stay_finite():
     assert ex.back_to(last) == [] and ex.lab.diverged is None
     ex.reset()
     assert ex.lab.steps == 0 and ex.step() == []
+
+
+def test_a_glide_never_moves_a_point_that_stays_put():
+    """Play's in-between frames are rounded to keep the message small; a point whose place does not
+    change (the PAD row: padding_idx gets no gradient) is sent in every frame with the very value of
+    the shown step, so the glide cannot make it wobble by a rounding."""
+    from components.stage_data import train_data
+
+    ex = Explorer.from_preset(presets.load("chapter"))
+    pad_row = ex.lab.weight[ex.vocab.pad_id].detach().clone()
+    assert ex.run(12) == []
+    assert torch.equal(ex.lab.weight[ex.vocab.pad_id], pad_row)  # torch kept the row as it was
+    sc = train_data(ex, "ko", since=0, playing=True)["scatter"]
+    assert sc["frames"], "a glide from step 0 has in-between frames"
+    pad = sc["ids"].index(ex.vocab.pad_id)
+    assert all(f["x"][pad] == sc["x"][pad] and f["y"][pad] == sc["y"][pad] for f in sc["frames"])
+    moving = [i for i, r in enumerate(sc["role"]) if r == "used"]
+    assert any(f["x"][i] != sc["x"][i] for f in sc["frames"] for i in moving)  # the others do glide

@@ -264,6 +264,13 @@ def wait_step(page, n: int, timeout: float = 60_000) -> dict:
                              f"(counter {s.get('stepText')!r}, animating {s.get('animating')!r})") from None
 
 
+def shown_step(page, timeout: float = 60_000) -> int:
+    """The step the training stage shows once the page is idle, nothing glides and the counter agrees
+    with the stage's data (no Play running): conditions only."""
+    s = wait_stage(page, "s => s.mode === 'train' && s.playing !== '1' && s.step === s.stepText", timeout=timeout)
+    return int(s["step"])
+
+
 def play_until(page, lang: str, at_least: int, timeout: float = 60_000) -> dict:
     """Click Play, then wait until the stage's counter has passed ``at_least`` while playing."""
     button(page, "play").click()

@@ -262,8 +262,8 @@ def test_two_tabs_are_kept_apart_and_offered_apart(servers, context):
 def _after_the_session_is_gone(page, steps: int) -> None:
     """The page was reconnected to a new session: it says so, offers its work, and Step works at
     the first click; restoring gives W bitwise."""
-    page.get_by_text(label("ko", "keeper.reconnected")).wait_for(state="visible", timeout=30_000)
-    wait_offer(page, timeout=10_000)
+    page.get_by_text(label("ko", "keeper.reconnected")).wait_for(state="visible", timeout=90_000)
+    wait_offer(page, timeout=30_000)
     (text,) = offers(page)
     assert label("ko", "keeper.this_tab") in text and f"{steps}단계" in text
     assert wait_stage(page)["step"] == "0"  # the new session's page, drawn afresh
@@ -286,7 +286,7 @@ def test_a_restart_with_the_page_open_reconnects_it_with_working_buttons(servers
     section(page, "ko", "train")  # the last run was the whole page's: Streamlit asks for no run when it reconnects
     wait_kept(page, 3)
     first.stop()
-    page.locator(".st-key-keeper .keeper-banner").wait_for(state="visible", timeout=30_000)
+    page.locator(".st-key-keeper .keeper-banner").wait_for(state="visible", timeout=90_000)
     assert "3단계" in page.locator(".st-key-keeper .keeper-banner").inner_text()
     second = servers("restart-2", port=first.port)  # the same origin, a new process: no session of the page
     _after_the_session_is_gone(page, 3)

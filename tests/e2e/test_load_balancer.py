@@ -34,7 +34,7 @@ import pytest
 
 from .conftest import _free_port, _health
 from .helpers import (ARTIFACTS, ROOT, VIEWPORT, alerts, button, lookup_tables, open_app, section,
-                      label, settled_step, stop_server, unavailable_reason, wait_step)
+                      label, shown_step, stop_server, unavailable_reason, wait_step)
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -164,7 +164,7 @@ class Learner:
 
     def step(self) -> int:
         """One Step; returns the step the stage shows after it (one more than before)."""
-        before = settled_step(self.page, quiet_ms=500)
+        before = shown_step(self.page)
         button(self.page, "step").click()
         wait_step(self.page, before + 1)
         return before + 1
@@ -237,7 +237,7 @@ def test_a_killed_replicas_learners_reconnect_to_the_survivor_and_work(cluster, 
         assert learner.replica() == survivor  # re-pinned by the balancer's answer
     # The last victim is left for the keeper's test; the first one steps on the survivor.
     worker = victims[0]
-    shown = settled_step(worker.page, quiet_ms=1_000)
+    shown = shown_step(worker.page)
     assert worker.step() == shown + 1
     for learner in others:  # nobody on the survivor noticed anything
         assert learner.step() == STEPS + 1
@@ -268,7 +268,7 @@ def test_a_returning_replica_takes_no_live_learner(browser, cluster, learners):
         pytest.skip("the failover test did not run")
     for learner in learners:  # the restored learner was left on the lookup view
         section(learner.page, LANG, "train")
-    steps = {id(l): settled_step(l.page, quiet_ms=500) for l in learners}
+    steps = {id(l): shown_step(l.page) for l in learners}
     cluster.start_replica(dead)
     cluster.wait_status(dead, "UP")
     for learner in learners:
