@@ -8,7 +8,7 @@ stall the class. So every such job is estimated before it runs (core/memory.py's
   bounded time for one, or is refused with ``server_busy``; a job estimated under
   ``LIGHT_SECONDS`` (a chapter-sized Step or Run) runs at once, outside the lanes;
 - sets its memory aside in the same admission that counts the labs (`core.memory.ADMISSIONS`),
-  or is refused with ``server_memory``;
+  or is refused with ``job_memory``;
 - is cancelled between steps or chunks (`checkpoint`) when its session ends (the page asked to
   stop, e.g. the tab closed), when it overruns its estimate (CPU time of its thread past
   ``OVERRUN_FACTOR`` × the estimate + ``OVERRUN_SLACK_S``), or when the server stops (SIGTERM):
@@ -147,7 +147,7 @@ class Budget:
         """Run a job of ``seconds`` estimated CPU seconds holding ``nbytes`` beyond what the labs hold.
 
         Raises `InputError` before it starts: ``server_busy`` (no lane within ``wait_seconds``),
-        ``server_memory`` (``nbytes`` do not fit), ``server_stopping``. A job inside another job of
+        ``job_memory`` (``nbytes`` do not fit), ``server_stopping``. A job inside another job of
         the same thread shares its lane."""
         outer = self.current()
         heavy = float(seconds) >= LIGHT_SECONDS and outer is None
@@ -157,7 +157,7 @@ class Budget:
         if self.stopping:
             raise Cancelled([Problem("server_stopping", {"kind": kind})])
         if nbytes > 0:
-            job._ticket = self._admissions.reserve(int(nbytes))  # InputError("server_memory")
+            job._ticket = self._admissions.reserve(int(nbytes))  # InputError("job_memory")
         if heavy:
             self._take_lane(job, self.wait_seconds if wait_seconds is None else wait_seconds)
         stack = self._local.__dict__.setdefault("stack", [])

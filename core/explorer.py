@@ -28,8 +28,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from core.batch import parse_sentences, sentence_warnings
-from core.exact import exact_int
 from core.budget import BUDGET, Cancelled
+from core.exact import exact_int
 from core.knobs import KNOBS
 from core.memory import recipe_step_cost
 from core.problems import InputError, Problem

@@ -214,16 +214,15 @@ class Admissions:
             self._tickets.add(ticket)
             return ticket
 
-
     def reserve(self, need: int, available: int | None = None, code: str = "job_memory") -> Ticket:
         """A ticket for ``need`` bytes of a job that is not a lab (an export being built), counted like
-        a lab's promise while the caller holds it, or `InputError` (``server_memory``)."""
+        a lab's promise while the caller holds it, or `InputError` (``code``: ``job_memory``)."""
         with self._lock:
             free = available_bytes() if available is None else available
             promised = self.promised()
             if need > CHECK_ABOVE_BYTES and free is not None and need + promised + RESERVE_BYTES > free:
                 require([Problem(code, {"need_mb": -(-need // 2**20), "free_mb": free // 2**20,
-                                                   "reserve_mb": (RESERVE_BYTES + promised) // 2**20})])
+                                        "reserve_mb": (RESERVE_BYTES + promised) // 2**20})])
             ticket = Ticket(need)
             self._tickets.add(ticket)
             return ticket
