@@ -44,7 +44,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 GOAL_RATIO = 1.5
 EXPENSIVE = "section=train&lang=en&preset=reviews_en&embedding_dim=512&pooling=lstm&pad_mode=fixed&fixed_len=256"
-BUSY_TEXT = "The server is busy"  # the start of err.server_busy in English
+BUSY_TEXT = "The server is busy"  # err.server_busy in English (inside the error box)
 _REQUESTS = itertools.count(1)
 
 
@@ -198,7 +198,7 @@ async def at_every_limit(server: StreamlitServer, args, deadline: float, class_d
             except Exception as e:  # noqa: BLE001
                 out["errors"].append(f"{tab.name} Run: {type(e).__name__}: {e}")
                 return
-            if any(s.startswith(BUSY_TEXT) for s in texts):
+            if any(BUSY_TEXT in s for s in texts):
                 out["busy"] += 1
                 await asyncio.sleep(1.0)
             else:

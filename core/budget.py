@@ -120,6 +120,7 @@ class Budget:
         self._cond = threading.Condition()
         self._jobs: set[Job] = set()  # every heavy job admitted and not finished
         self._busy = 0  # lanes taken
+        self._queue: list[Job] = []  # jobs waiting for a lane, first come first
         self._local = threading.local()  # .stack: the jobs this thread runs, outermost first
         self.binder: Callable[[], tuple[str | None, Alive | None]] | None = None
         self.stopping = False
@@ -174,16 +175,23 @@ class Budget:
                     self._cond.notify_all()
 
     def _take_lane(self, job: Job, wait_seconds: float) -> None:
+        """Wait for a lane in turn: jobs get lanes in the order they asked (a download waiting two
+        minutes must not lose every free lane to Runs clicked again and again meanwhile)."""
         deadline = time.monotonic() + max(0.0, wait_seconds)
         with self._cond:
-            while self._busy >= self.lanes:
-                left = deadline - time.monotonic()
-                if left <= 0 or self.stopping or (job.alive is not None and not _safe(job.alive)):
-                    job._ticket = None
-                    code = "server_stopping" if self.stopping else "server_busy"
-                    raise InputError([Problem(code, {"kind": job.kind, "seconds": seconds_text(job.seconds),
-                                                     "wait_s": f"{wait_seconds:.0f}", "lanes": self.lanes})])
-                self._cond.wait(min(left, POLL_SECONDS * 4))
+            self._queue.append(job)
+            try:
+                while not (self._busy < self.lanes and self._queue.index(job) < self.lanes - self._busy):
+                    left = deadline - time.monotonic()
+                    if left <= 0 or self.stopping or (job.alive is not None and not _safe(job.alive)):
+                        job._ticket = None
+                        code = "server_stopping" if self.stopping else "server_busy"
+                        raise InputError([Problem(code, {"kind": job.kind, "seconds": seconds_text(job.seconds),
+                                                         "wait_s": f"{wait_seconds:.0f}", "lanes": self.lanes})])
+                    self._cond.wait(min(left, POLL_SECONDS * 4))
+            finally:
+                self._queue.remove(job)
+                self._cond.notify_all()  # the next in line may be let in, or a refused one gone
             self._busy += 1
             job.lane = True
             self._jobs.add(job)

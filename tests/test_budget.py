@@ -78,6 +78,31 @@ def test_a_heavy_job_waits_for_a_lane_then_runs():
     assert out.get("value") == "ran"
 
 
+def test_lanes_go_to_the_jobs_in_the_order_they_asked():
+    """A job that has waited longest gets the next free lane, however often later ones ask."""
+    b = B.Budget(lanes=1, admissions=Admissions(), wait_seconds=WAIT_S)
+    th, release = hold_lane(b)
+    order: list[str] = []
+
+    def waiter(name):
+        def run():
+            with b.job(name, heavy()):
+                order.append(name)
+        return run
+
+    first, _ = in_thread(waiter("export"))
+    deadline = time.monotonic() + WAIT_S
+    while not b._queue and time.monotonic() < deadline:  # the export is in line
+        time.sleep(0.01)
+    later = [in_thread(waiter(f"run{i}"))[0] for i in range(3)]
+    while len(b._queue) < 4 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    release.set()
+    for t in [th, first, *later]:
+        t.join(WAIT_S)
+    assert order[0] == "export" and sorted(order[1:]) == ["run0", "run1", "run2"]
+
+
 def test_no_lane_within_the_wait_is_refused_with_server_busy():
     b = B.Budget(lanes=1, admissions=Admissions(), wait_seconds=0)
     th, release = hold_lane(b)
