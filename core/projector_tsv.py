@@ -35,7 +35,7 @@ from core.sheet_cells import to_cell
 from core.vocab import NORMAL, PAD, UNK, Vocab
 
 ROLE_NAMES = MappingProxyType({NORMAL: "normal", UNK: "unk", PAD: "pad"})  # the vocabulary editor's names
-_CHUNK_VALUES = 1 << 16  # floats formatted at once: bounds the temporary strings (~15 MB)
+_CHUNK_VALUES = 1 << 13  # floats formatted at once: a few ms holding the interpreter's lock (core/weights_csv.py)
 
 
 def vectors_tsv(weight: torch.Tensor) -> bytes:
