@@ -9,6 +9,8 @@ stall the class. So every such job is estimated before it runs (core/memory.py's
   ``LIGHT_SECONDS`` (a chapter-sized Step or Run) runs at once, outside the lanes;
 - sets its memory aside in the same admission that counts the labs (`core.memory.ADMISSIONS`),
   or is refused with ``job_memory``;
+- gives way at each checkpoint while it holds a lane (pauses as long as it ran, ``YIELD_RATIO``:
+  about half a core), so the class keeps the rest;
 - is cancelled between steps or chunks (`checkpoint`) when its session ends (the page asked to
   stop, e.g. the tab closed), when it overruns its estimate (CPU time of its thread past
   ``OVERRUN_FACTOR`` × the estimate + ``OVERRUN_SLACK_S``), or when the server stops (SIGTERM):
@@ -40,6 +42,10 @@ WAIT_SECONDS = 5.0  # how long a job waits for a lane before it is refused
 OVERRUN_FACTOR = 3.0  # a job is stopped past this many times its estimated CPU seconds …
 OVERRUN_SLACK_S = 2.0  # … plus this (the cost model is read off a quiet machine)
 POLL_SECONDS = 0.05  # how often a waiting job looks whether its session is still there
+YIELD_RATIO = 1.0  # a job holding a lane pauses this long, per second it ran, at each checkpoint: about
+#   half a core, so the class's Steps keep the rest (a whole core for two 100k CSV exports gave the
+#   class 2.1× its Step p95, bench/bench_limits.py)
+MAX_PAUSE_S = 0.5
 
 Alive = Callable[[], bool]  # whether the session a job works for still wants it
 
@@ -62,7 +68,7 @@ class Job:
     """One admitted job: its estimate, whose it is, and whether it must stop."""
 
     __slots__ = ("kind", "seconds", "nbytes", "owner", "alive", "reason", "lane", "_cpu0", "_limit",
-                 "_ticket", "_thread", "_next_poll")
+                 "_ticket", "_thread", "_next_poll", "_since")
 
     def __init__(self, kind: str, seconds: float, nbytes: int, owner: str | None, alive: Alive | None):
         self.kind, self.seconds, self.nbytes, self.owner, self.alive = kind, seconds, nbytes, owner, alive
@@ -73,6 +79,14 @@ class Job:
         self._ticket = None
         self._thread = threading.get_ident()
         self._next_poll = 0.0
+        self._since = time.monotonic()  # when it last paused
+
+    def pause(self) -> None:
+        """Give way: sleep YIELD_RATIO × the time run since the last pause (a job holding a lane)."""
+        ran = time.monotonic() - self._since
+        if ran > 0:
+            time.sleep(min(MAX_PAUSE_S, YIELD_RATIO * ran))
+        self._since = time.monotonic()
 
     def cancel(self, reason: str = "job_cancelled") -> None:
         """Ask the job to stop at its next checkpoint (any thread)."""
@@ -221,8 +235,11 @@ class Budget:
     def checkpoint(self) -> None:
         """Between two steps or chunks: raise `Cancelled` if a job this thread runs must stop (an outer
         job's session may have ended while an inner one, e.g. a divergence's replay, runs)."""
-        for job in getattr(self._local, "stack", ()):
+        stack = getattr(self._local, "stack", ())
+        for job in stack:
             job.check()
+        if stack and stack[0].lane and YIELD_RATIO > 0:
+            stack[0].pause()
 
     def in_flight(self) -> dict:
         """What runs now: lanes taken of how many, and each job's kind, estimate and bytes."""
