@@ -88,6 +88,8 @@ class Keys:
 
 
     PRESENT = "present"  # presentation mode: larger type for a projector
+    PRESENT_SWITCHED_ON = "_present_switched_on"  # how many times presentation mode was switched on
+    SIDEBAR_FOLD = "sidebar_fold"  # the component that folds the sidebar when presentation mode goes on
     PLAY_SPEED = "play_speed"
     KNOBS = "knobs"  # the training bar's popover of knobs (built only while open)
     PLAY_CLOCK = "_play_clock"  # (when the last Play tick ran, the fraction of a step it still owes)
@@ -358,6 +360,12 @@ def set_value(key: str, value) -> None:
 def flip(key: str) -> None:
     """Callback: turn a flag on or off."""
     st.session_state[key] = not st.session_state.get(key, False)
+
+
+def presentation_switched() -> None:
+    """Callback of the presentation toggle: count the times it is switched on (the sidebar folds each time)."""
+    if st.session_state.get(Keys.PRESENT):
+        st.session_state[Keys.PRESENT_SWITCHED_ON] = st.session_state.get(Keys.PRESENT_SWITCHED_ON, 0) + 1
 
 
 def forget(key: str) -> None:

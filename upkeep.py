@@ -4,7 +4,8 @@ A 100k × 300 lab holds about a gigabyte. When its tab closes, Streamlit keeps t
 ``server.disconnectedSessionTTL`` (.streamlit/config.toml), then drops it; its tensors sit in
 reference cycles that only a full collection frees (the app turns off Streamlit's collection after
 every run: it cost 150–300 ms a click), and glibc keeps freed pages unless asked to give them back.
-One daemon thread per server process collects and trims every PERIOD_S seconds. It holds no
+One daemon thread per server process, every PERIOD_S seconds, releases what closed sessions held,
+collects (fully: only after it released a session, else once a minute) and trims. It holds no
 session's data. bench/bench_rss.py measures the effect.
 
 A dropped session can outlive its drop: Streamlit's message flush loop (``Runtime._loop_coroutine``)
@@ -49,6 +50,13 @@ from core.budget import BUDGET
 from core.explorer import Explorer
 
 PERIOD_S = 10.0
+FULL_EVERY_S = 60.0  # a full collection at least this often, when no session was released before it
+# Python starts a full collection by itself after this many collections of its middle generation
+# (its default: 10). Under a class every session's objects soon live in the oldest generation, and
+# such a collection, in whichever script thread allocated last, walks them all while holding the
+# GIL: every click in flight waits. So Python's own full collections are made rare, and this
+# thread runs them when they can free something (`collect_now`).
+FULL_AFTER = 1000
 THREAD_NAME = "embedding-explorer-upkeep"
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc's malloc.h)
 MMAP_THRESHOLD = 16 << 20
@@ -130,25 +138,41 @@ def _gone_sessions(mgr, watched: dict) -> list:
     return gone
 
 
-def _release_gone(mgr, watched: dict) -> None:
+def _release_gone(mgr, watched: dict) -> int:
+    """Release the gone sessions; returns how many there were (-1: Streamlit's internals were not as expected)."""
     try:
-        for session in _gone_sessions(mgr, watched):
+        gone = _gone_sessions(mgr, watched)
+        for session in gone:
             BUDGET.cancel_owner(session.id)  # a download it asked for, still being built, stops too
             release_state(session.session_state)
             session._fragment_storage.clear()  # Streamlit private: the fragments' closures
+        return len(gone)
     except Exception:  # noqa: BLE001 - Streamlit's internals not as expected: collect and trim only
         watched.clear()
+        return -1
+
+
+def collect_now(released: int, since_full_s: float) -> bool:
+    """Whether this round runs a full collection: after sessions were released (their cycles are
+    garbage now), when the session manager could not be read, and at least every FULL_EVERY_S.
+
+    A full collection walks every object the live sessions hold, and holds the GIL meanwhile: with
+    a class connected, no one's click runs until it ends (bench/RESULTS.md, "Where a click's CPU
+    goes"). Garbage that no release made is Python's own collector's to find, as it is anyway."""
+    return released != 0 or since_full_s >= FULL_EVERY_S
 
 
 def _loop() -> None:
     trim = _glibc("malloc_trim")
     watched: dict = {}  # session id → weak reference: every session seen, until it is gone
+    last_full = time.monotonic()
     while True:
         time.sleep(PERIOD_S)
         mgr = _session_manager()
-        if mgr is not None:
-            _release_gone(mgr, watched)
-        gc.collect()
+        released = _release_gone(mgr, watched) if mgr is not None else -1
+        if collect_now(released, time.monotonic() - last_full):
+            gc.collect()
+            last_full = time.monotonic()
         if trim is not None:
             trim(0)
 
@@ -157,9 +181,11 @@ def start_once() -> None:
     """Start the upkeep thread unless this process already runs it (every script run calls this).
     The first call also freezes what the process holds then: page.py calls this first, before any
     session builds a lab, so nothing of a session that could become garbage is frozen. It fixes
-    glibc's malloc thresholds too."""
+    glibc's malloc thresholds too, and leaves the process's full collections to the thread (FULL_AFTER)."""
     if not any(t.name == THREAD_NAME for t in threading.enumerate()):
         _fix_malloc_thresholds()
         gc.collect()
         gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, FULL_AFTER)  # full collections are this thread's (collect_now)
         threading.Thread(target=_loop, name=THREAD_NAME, daemon=True).start()

@@ -157,15 +157,17 @@ class Server:
                "--server.address", "127.0.0.1", "--server.port", str(self.port),
                "--browser.gatherUsageStats", "false", *(extra or [])]
         self.log = log if log is not None else open(os.devnull, "w")
+        t0 = time.monotonic()
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
                                      env={**os.environ, **(env or {})})
-        deadline = time.monotonic() + timeout
+        deadline = t0 + timeout
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"streamlit exited with {self.proc.returncode} before becoming healthy: {cmd}")
             try:
                 with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2) as r:
                     if r.read().decode().strip() == "ok":
+                        self.ready_s = time.monotonic() - t0  # from the start until the health check said ok
                         break
             except OSError:
                 pass

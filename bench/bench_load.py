@@ -25,7 +25,7 @@ Two scenarios, each run against the app and, in the same run, against the bare p
 
 Errors: a run that ends in anything but success, an exception element in a run's deltas, a Step
 after which the timeline slider does not end at that step (chapter sessions; the bare page: "clicks: N"), a widget that never appeared, a websocket closed early, a
-click not served within ``--click-timeout``. Bounded: at most 150 sessions, 10 clicks each, and no
+click not served within ``--click-timeout``. Bounded: at most 250 sessions, 10 clicks each, and no
 click starts after ``--budget`` seconds. Loopback only (127.0.0.1). The goal printed against is
 issue 17's: 100 learners, p95 ≤ 1 s and no errors.
 
@@ -34,6 +34,11 @@ PYTHONFAULTHANDLER=1) and replaced by a fresh one for the next scenario. At e0d0
 opening the page 4–10 at a time crashed the app's server (SIGSEGV) in most runs (RESULTS.md, "Load
 and memory"); ``--loads-at-once 1`` lets the class arrive one at a time. ``--app`` runs another
 script instead of app.py, e.g. a wrapper that tries a fix.
+
+``--url http://host:port[/base/]`` targets an app already running there (one server, or a load
+balancer in front of replicas, as bench_lb.py runs it) instead of starting one; the bare page is
+still started here. Its server CPU per click is read only for the processes named by ``--pids``
+(on this machine), summed; a dead remote server cannot be replaced.
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 GOAL_P95_S = 1.0
 FAULTHANDLER = {"PYTHONFAULTHANDLER": "1"}  # a crashed server prints every thread's Python stack
-MAX_SESSIONS = 150
+MAX_SESSIONS = 250
 MAX_CLICKS = 10
 SUCCESS = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
 
@@ -102,6 +107,51 @@ class StreamlitServer(Server):
             text = text[-n:]
         rc = self.proc.poll()
         return text + (f"\n[server exited with status {rc}]" if rc is not None else "")
+
+
+class RemoteApp:
+    """An app already served at ``url`` (maybe behind a load balancer): its websocket's address, and
+    the CPU time and RSS of the local processes ``pids`` that serve it (summed; NaN without pids)."""
+
+    def __init__(self, url: str, pids: list[int] | None = None):
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise SystemExit(f"--url needs an http(s) address such as http://127.0.0.1:8080/, not {url!r}")
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        self.ws_url = f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}/_stcore/stream"
+        self.pids = list(pids or [])
+        self.proc = self  # poll(): a remote server is never reported as dead here
+
+    def poll(self):
+        return None
+
+    def cpu(self) -> float:
+        if not self.pids:
+            return float("nan")
+        total = 0.0
+        for pid in self.pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return total
+
+    def rss(self) -> int:
+        from _common import rss_bytes
+
+        return sum(rss_bytes(pid) for pid in self.pids) if self.pids else 0
+
+    def stop(self) -> None:
+        pass
+
+
+def class_arguments(ap, budget: float = 240) -> None:
+    """The class's own options, as bench_lb.py and diagnostics/ab_load.py take them too."""
+    ap.add_argument("--clicks", type=int, default=3, help="Step clicks per learner")
+    ap.add_argument("--loads-at-once", type=int, default=10, help="most learners opening the page at once")
+    ap.add_argument("--think", type=float, default=1.0, help="most seconds a learner waits before each click")
+    ap.add_argument("--budget", type=float, default=budget, help="seconds per class after which no click starts")
+    ap.add_argument("--click-timeout", type=float, default=60, help="seconds after which a click counts as not served")
 
 
 # ---- one tab --------------------------------------------------------------------------------
@@ -361,7 +411,7 @@ async def close_all(tabs: list[Tab]) -> None:
     await asyncio.gather(*(t.close() for t in tabs), return_exceptions=True)
 
 
-def scenario(label: str, server: StreamlitServer, bare: bool, args, sessions: int, big: dict | None) -> list[str]:
+def scenario(label: str, server: StreamlitServer | RemoteApp, bare: bool, args, sessions: int, big: dict | None) -> list[str]:
     """One class against one server; returns a table row."""
     cpu0 = server.cpu()
     rss0 = server.rss()
@@ -408,15 +458,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sessions", type=int, default=100, help="learners in scenario 1")
     ap.add_argument("--beside", type=int, default=30, help="learners next to the 100k session in scenario 2")
-    ap.add_argument("--clicks", type=int, default=3, help="Step clicks per learner")
+    class_arguments(ap, budget=150)
     ap.add_argument("--big-clicks", type=int, default=3, help="Steps the 100k session takes during the class")
-    ap.add_argument("--loads-at-once", type=int, default=10, help="most learners opening the page at once")
-    ap.add_argument("--think", type=float, default=1.0, help="most seconds a learner waits before each click")
-    ap.add_argument("--budget", type=float, default=150, help="seconds per class after which no click starts")
-    ap.add_argument("--click-timeout", type=float, default=60, help="seconds after which a click counts as not served")
     ap.add_argument("--app", default=str(ROOT / "app.py"), help="the app's script (e.g. a wrapper that tries a fix)")
     ap.add_argument("--skip-large", action="store_true", help="scenario 1 only")
     ap.add_argument("--skip-class", action="store_true", help="scenario 2 only")
+    ap.add_argument("--url", help="an app already running there (e.g. a load balancer), instead of starting one")
+    ap.add_argument("--pids", type=int, nargs="*", default=[], help="with --url: the local processes serving it (their CPU)")
     args = ap.parse_args()
     need_websockets()
     args.sessions = max(1, min(args.sessions, MAX_SESSIONS))
@@ -429,7 +477,7 @@ def main() -> None:
     deaths: list[str] = []
     app_script = Path(args.app).resolve()
     with StreamlitServer(ROOT / "bench" / "bare_app.py") as bare:
-        app = StreamlitServer(app_script, env=FAULTHANDLER)
+        app = RemoteApp(args.url, args.pids) if args.url else StreamlitServer(app_script, env=FAULTHANDLER)
         try:
             # one tab each first (not counted): the servers import torch, plotly & co.
             asyncio.run(classroom(bare.ws_url, True, 1, 1, 1, 0, 60, 120))
@@ -438,7 +486,7 @@ def main() -> None:
                 n = args.sessions
                 rows.append(scenario(f"bare page, {n} learners", bare, True, args, n, None))
                 rows.append(scenario(f"app, {n} learners", app, False, args, n, None))
-                if app.proc.poll() is not None:
+                if app.proc.poll() is not None and not args.url:
                     deaths.append(f"## The app server died in scenario 1; the end of its output:\n\n```\n{app.log_tail()}\n```\n")
                     app.stop()
                     app = StreamlitServer(app_script, env=FAULTHANDLER)  # a fresh one for scenario 2

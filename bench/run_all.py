@@ -44,6 +44,8 @@ SCRIPTS = {
     "load": ([], ["--sessions", "20", "--clicks", "2", "--skip-large"], 900),
     "rss": (["--variants", "as_is,as_is_probe"], ["--variants", "as_is", "--cycles", "1"], 600),
     "learning": (["--large", "50"], ["--quick"], 900),
+    "warm": ([], ["--runs", "1", "--rounds", "2"], 900),
+    "lb": ([], ["--sessions", "20", "--clicks", "2"], 1800),
 }
 
 

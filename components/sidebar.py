@@ -8,6 +8,7 @@ from assets import presets
 from components.i18n import LANGS, t
 from core import limits
 from components.knob_input import knob_input
+from components.sidebar_fold import sidebar_fold
 from core.knobs import KNOBS
 import session
 from session import Keys
@@ -20,8 +21,12 @@ def language() -> str:
 
 
 def presentation(lang: str) -> bool:
-    """Presentation mode: larger type on the page and the stage, for a projector."""
-    return st.toggle(t(lang, "side.present"), key=Keys.PRESENT, help=t(lang, "side.present_help"))
+    """Presentation mode: larger type on the page and the stage, for a projector; switching it on folds
+    the sidebar (components/sidebar_fold.py)."""
+    on = st.toggle(t(lang, "side.present"), key=Keys.PRESENT, help=t(lang, "side.present_help"),
+                   on_change=session.presentation_switched)
+    sidebar_fold(session.get(Keys.PRESENT_SWITCHED_ON, 0), key=Keys.SIDEBAR_FOLD)
+    return on
 
 
 def preset_picker(lang: str) -> None:

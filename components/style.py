@@ -60,5 +60,11 @@ PRESENT = """
 """
 
 
+# Components with no visible output (components/page_lang.py, sidebar_fold.py) take no room.
+HIDDEN = """
+.st-key-page_lang, .st-key-sidebar_fold { display: none; }
+"""
+
+
 def page_style(present: bool) -> None:
-    st.html(f"<style>{COMPACT}{KOREAN}{PHONE}{PRESENT if present else ''}</style>")
+    st.html(f"<style>{COMPACT}{KOREAN}{PHONE}{HIDDEN}{PRESENT if present else ''}</style>")

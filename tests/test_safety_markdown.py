@@ -152,7 +152,7 @@ def _distinct_figures(figures: list[tuple[str, dict]]) -> list[dict]:
 
 def _wait_healthy(url: str, proc: subprocess.Popen) -> None:
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # the server warms before it says ok (warm.py)
     while time.monotonic() < deadline and proc.poll() is None:
         try:
             with opener.open(f"{url}/_stcore/health", timeout=2) as r:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+import upkeep
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -50,3 +52,24 @@ libc.free(block)
                                      check=True).stdout.split()[-1]
     assert run("default") == "0"  # glibc alone: the block comes from a heap, whose free top it keeps
     assert run("upkeep") == "1"
+
+
+def test_a_full_collection_runs_after_a_release_or_once_a_minute_not_every_round():
+    assert upkeep.collect_now(released=1, since_full_s=0.0)  # a closed session's cycles are garbage now
+    assert upkeep.collect_now(released=-1, since_full_s=0.0)  # the session manager could not be read
+    assert not upkeep.collect_now(released=0, since_full_s=upkeep.PERIOD_S)  # a class clicking: no pause
+    assert upkeep.collect_now(released=0, since_full_s=upkeep.FULL_EVERY_S)
+    assert upkeep.FULL_EVERY_S >= 5 * upkeep.PERIOD_S
+
+
+def test_python_s_own_full_collections_are_left_to_the_upkeep_thread():
+    code = """
+import gc, upkeep
+before = gc.get_threshold()
+upkeep.start_once()
+print(*before, *gc.get_threshold())
+"""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    b0, b1, b2, a0, a1, a2 = map(int, out)
+    assert (a0, a1) == (b0, b1)  # the young generations are collected as Python does
+    assert a2 == upkeep.FULL_AFTER and a2 >= 50 * b2

@@ -34,6 +34,7 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-
 VIEWPORT = {"width": 1400, "height": 900}
 PROJECTOR = {"width": 1280, "height": 720}  # a classroom projector (issue 14)
 LAPTOP = {"width": 1440, "height": 900}
+LOCALES = {"ko": "ko-KR", "en": "en-US"}  # the browser locale that opens the app in each language
 
 # Glide data grid geometry in Streamlit (px): header row, body rows, the row-marker column of a
 # dynamic data editor, and the row-number column of the vocabulary table.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import ROOT, VIEWPORT, OnePageAtATime, open_app, section, unavailable_reason, wait_idle
+from .helpers import LOCALES, ROOT, VIEWPORT, OnePageAtATime, open_app, section, unavailable_reason, wait_idle
 
 _reason = unavailable_reason()
 if _reason:
@@ -26,7 +26,6 @@ if not AXE_JS.is_file():
 pytestmark = pytest.mark.e2e
 
 VIEWS = ("lookup", "train", "lessons", "share")
-LOCALES = {"ko": "ko-KR", "en": "en-US"}
 SCHEMES = ("light", "dark")
 BLOCKING = ("serious", "critical")
 ALSO_BLOCKING = ("heading-order",)  # moderate in axe, but headings must go h1 → h2 → h3 without a skip

@@ -48,7 +48,7 @@ class Server:
                "--server.address", "127.0.0.1", "--server.port", str(self.port),
                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 180  # the server warms before it says ok (warm.py)
         while _health(f"http://127.0.0.1:{self.port}/_stcore/health") != "ok":
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.stop()

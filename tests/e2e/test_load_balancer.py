@@ -48,7 +48,7 @@ CFG = ROOT / "deploy" / "haproxy.cfg"
 LANG = "ko"
 LEARNERS = 4
 STEPS = 2  # each learner trains this many steps before the kill
-START_S = 90  # a replica's first answer; a reconnection; HAProxy marking a server up or down
+START_S = 180  # a replica's first answer; a reconnection; HAProxy marking a server up or down
 COOKIE = "SERVERID"
 OFFER = "[class*='st-key-keeper_restore_'] button"
 # The steps of every entry the keeper holds in this browser (components/keeper/keeper.js: one per page session).

@@ -21,7 +21,7 @@ import os
 
 import pytest
 
-from .helpers import (ROOT, SCREENSHOTS, OnePageAtATime, click_token, label, open_editors, section, set_number, stage, unavailable_reason,
+from .helpers import (LOCALES, ROOT, SCREENSHOTS, OnePageAtATime, click_token, label, open_editors, section, set_number, stage, unavailable_reason,
                       wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -31,7 +31,6 @@ if _reason:
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
-LOCALES = {"ko": "ko-KR", "en": "en-US"}
 VIEWS = ("lookup", "train", "lessons", "share")
 SHOTS = ("lookup", "train")
 
@@ -103,10 +102,9 @@ def phone(browser, app_url):
 
     def present_on(page) -> None:  # the switch is in the sidebar, folded away on a phone
         page.locator("[data-testid='stExpandSidebarButton']").click()
-        page.locator(".st-key-present label").first.click()
-        wait_idle(page)
-        page.locator("[data-testid='stSidebarCollapseButton'] button").first.click()
-        wait_js(page, "() => stage() !== null && stage().text.length > 0")
+        page.locator(".st-key-present label").first.click()  # switching it on folds the sidebar again
+        wait_js(page, "() => document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed') === 'true'"
+                      " && stage() !== null && stage().text.length > 0")
 
     yield lambda lang, scheme="light", present=False: pages.get(
         (lang, scheme, present), LOCALES[lang], scheme, prepare=present_on if present else None)

@@ -19,7 +19,7 @@ import os
 
 import pytest
 
-from .helpers import (LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, STAGE, button, click_token, label, run_steps,
+from .helpers import (LOCALES, LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, STAGE, button, click_token, label, run_steps,
                       section, pause, play_until, stage, step_once, unavailable_reason, wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -28,7 +28,6 @@ if _reason:
 
 pytestmark = pytest.mark.e2e
 
-LOCALES = {"ko": "ko-KR", "en": "en-US"}
 SIZES = {"1280x720": PROJECTOR, "1440x900": LAPTOP}
 
 # What must be on the first screen of each view: a name → (where: "page" or "stage", CSS selector).

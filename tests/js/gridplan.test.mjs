@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  MIN_FS, MIN_ID_FS, MIN_SWATCH, ID_GAP, gradFontSize, numberSample, outputPlan, planColumns, planIdColumns, planRows, readW,
+  CONTEXT_ROW, MIN_FS, MIN_FS_PRESENT, MIN_ID_FS, MIN_SWATCH, ID_GAP, READABLE_ROW, READABLE_ROW_PRESENT, focusRows, gradFontSize,
+  numberSample, outputPlan, planColumns, planIdColumns, planRows, readW,
 } from "../../components/stage/js/gridplan.mjs";
 
 test("readW reads data.w defensively", () => {
@@ -20,33 +21,57 @@ test("readW reads data.w defensively", () => {
   assert.equal(readW({ w: { rows: [0], values: [[1]], absmax: 2.5, grad_norm: [0] } }, true).gmax, 1); // all zero
 });
 
-test("planRows: rows share the room; numbers from 15 px rows (20 presenting)", () => {
+test("planRows: rows share the room alike when all can be readable (15 px rows, 30 presenting)", () => {
   const rows = [...Array(10).keys()];
-  const p = planRows({ room: 200, rows, train: true, present: false, selected: null });
+  const p = planRows({ room: 200, rows, train: true, present: false, focus: new Set([1]) });
   assert.equal(p.rowH, 20);
   assert.equal(p.readable, true);
   assert.equal(p.shown, 10);
-  assert.ok(p.built.every(Boolean));
-  assert.equal(planRows({ room: 200, rows, train: true, present: true, selected: null }).readable, true);
-  assert.equal(planRows({ room: 170, rows, train: true, present: true, selected: null }).readable, false);
-  assert.equal(planRows({ room: 1000, rows, train: true, present: false, selected: null }).rowH, 44);
-  assert.equal(planRows({ room: 1000, rows, train: false, present: false, selected: null }).rowH, 62);
-  assert.equal(planRows({ room: 1000, rows, train: false, present: true, selected: null }).rowH, 76);
+  assert.ok(p.heights.every((h) => h === 20) && p.focus.every(Boolean) && !p.scroll);
+  assert.equal(planRows({ room: 300, rows, train: true, present: true, focus: new Set() }).readable, true);
+  assert.equal(planRows({ room: 290, rows, train: true, present: true, focus: new Set() }).readable, false);
+  assert.equal(planRows({ room: 1000, rows, train: true, present: false, focus: new Set() }).rowH, 44);
+  assert.equal(planRows({ room: 1000, rows, train: false, present: false, focus: new Set() }).rowH, 62);
+  assert.equal(planRows({ room: 1000, rows, train: false, present: true, focus: new Set() }).rowH, 76);
 });
 
-test("planRows: rows past the room are not built, but the selected row takes the last place", () => {
-  const rows = [...Array(100).keys()].map((i) => i + 1000);
-  const p = planRows({ room: 200, rows, train: true, present: false, selected: null });
-  assert.equal(p.rowH, 3);
-  const fit = Math.floor((200 + 100) / 4);
-  assert.equal(p.shown, fit);
-  assert.deepEqual(p.built.map((b, i) => (b ? i : -1)).filter((i) => i >= 0), [...Array(fit).keys()]);
-  const s = planRows({ room: 200, rows, train: true, present: false, selected: 1090 });
-  assert.equal(s.built.filter(Boolean).length, fit);
-  assert.equal(s.built[90], true);
-  assert.equal(s.built[fit - 1], false);
-  const inside = planRows({ room: 200, rows, train: true, present: false, selected: 1003 });
-  assert.deepEqual(inside.built, p.built);
+// The English reviews' lookup at 1280×720: 47 rows, one sentence of 3 tokens, PAD and UNK in focus.
+test("planRows: focus and context, the rows in focus readable and the rest strips sharing what is left", () => {
+  const rows = [...Array(47).keys()];
+  const focus = new Set([0, 1, 5, 6, 7]);
+  for (const present of [false, true]) {
+    const room = 330;
+    const p = planRows({ room, rows, train: false, present, focus });
+    const read = present ? READABLE_ROW_PRESENT : READABLE_ROW;
+    rows.forEach((id, r) => {
+      assert.equal(p.focus[r], focus.has(id));
+      if (focus.has(id)) assert.ok(p.heights[r] >= read, `row ${id}: ${p.heights[r]}`);
+      else assert.ok(p.heights[r] >= CONTEXT_ROW && p.heights[r] <= read / 3, `row ${id}: ${p.heights[r]}`);
+    });
+    assert.equal(p.rowH, p.heights[0]);
+    const total = p.heights.reduce((a, h) => a + h, 0);
+    assert.equal(p.scroll, total > room);
+    if (!p.scroll) assert.ok(total > room - 47, `${total}: the room is used`); // within a px per row
+    if (!present) assert.ok(p.rowH >= 1.5 * READABLE_ROW, `${p.rowH}`); // the room left goes to the rows in focus
+  }
+});
+
+test("planRows: when the rows in focus alone do not fit, they stay readable and the panel scrolls", () => {
+  const rows = [...Array(160).keys()];
+  const focus = new Set(rows.filter((i) => i % 4 === 0)); // 40 rows touched by the last step
+  const p = planRows({ room: 300, rows, train: true, present: false, focus });
+  assert.equal(p.scroll, true);
+  assert.ok(p.heights.every((h, r) => (p.focus[r] ? h >= READABLE_ROW : h === CONTEXT_ROW)));
+  const none = planRows({ room: 300, rows, train: true, present: false, focus: new Set() });
+  assert.deepEqual([none.readable, none.rowH, none.scroll], [false, CONTEXT_ROW, true]); // 160 strips of 3 px
+  assert.ok(none.focus.every((x) => !x));
+});
+
+test("focusRows: the current sentence's ids (lookup) or the touched rows (training), PAD, UNK and the selection", () => {
+  const d = { pad: 1, unk: 0, ids: [[2, 3, 1], [4, 5, 6]], out: { b: 1 }, w: { touched: ["7", 8] } };
+  assert.deepEqual([...focusRows(d, false, 9)].sort((a, b) => a - b), [0, 1, 4, 5, 6, 9]);
+  assert.deepEqual([...focusRows(d, true, null)].sort((a, b) => a - b), [0, 1, 7, 8]);
+  assert.deepEqual([...focusRows({}, false, undefined)], []);
 });
 
 test("numberSample is the widest number in zeros", () => {
@@ -78,7 +103,18 @@ test("planColumns: 2 decimals at the largest size the row allows", () => {
   assert.deepEqual(plan, { e: 4, shown: 4, dec: 2, fs: 15, nums: true });
   assert.equal(g.calls, 0); // measured as it stands
   assert.equal(planColumns({ e: 4, rowH: 80, present: false, wanted: true }, gridModel({ G: 800, e: 4 }).m).fs, 21);
-  assert.equal(planColumns({ e: 4, rowH: 80, present: true, wanted: true }, gridModel({ G: 800, e: 4 }).m).fs, 26);
+  assert.equal(planColumns({ e: 4, rowH: 80, present: true, wanted: true }, gridModel({ G: 800, e: 4 }).m).fs, 28);
+});
+
+test("planColumns: presenting, a number is never set below 24 px: fewer columns instead", () => {
+  for (const G of [300, 420, 600, 900]) {
+    for (const e of [3, 8, 16]) {
+      const plan = planColumns({ e, rowH: 30, present: true, wanted: true }, gridModel({ G, e }).m);
+      if (plan.nums) assert.ok(plan.fs >= MIN_FS_PRESENT - 1e-9, `G=${G} e=${e}: ${plan.fs}`);
+    }
+  }
+  const narrow = planColumns({ e: 8, rowH: 40, present: true, wanted: true }, gridModel({ G: 420, e: 8 }).m);
+  assert.ok(narrow.nums && narrow.shown < 8 && narrow.fs >= MIN_FS_PRESENT);
 });
 
 test("planColumns: smaller type, then 1 decimal, before fewer columns", () => {

@@ -3,7 +3,14 @@
 // functions the DOM side supplies, so every rule here runs under node's test runner.
 import { clamp, num } from "./format.mjs";
 
-export const MIN_FS = 11; // px: the smallest type W's numbers are written in
+export const MIN_FS = 12; // px: the smallest type W's numbers are written in
+export const MIN_FS_PRESENT = 24; // px: the same in presentation mode (read across a classroom)
+export const MAX_FS = 21; // px: the largest type of W's numbers
+export const MAX_FS_PRESENT = 28;
+// px: the shortest row whose number (and label) is readable, at MIN_FS or MIN_FS_PRESENT with its line.
+export const READABLE_ROW = 15;
+export const READABLE_ROW_PRESENT = 30;
+export const CONTEXT_ROW = 3; // px: the shortest row of context (a strip of its colours)
 export const MIN_SWATCH = 4; // px: the narrowest column shown when W shows colours only
 export const THIN_COL = 12; // px: columns narrower than this have no index in the header (the digits would overlap)
 export const MIN_ID_FS = 13; // px: the smallest type of an id in the id matrix
@@ -24,18 +31,49 @@ export function readW(d, train) {
            withGrad: train && grads !== null, hasCount: !train && counts !== null };
 }
 
-// W's rows in `room` px (the panel less its title, header, footer and gaps): their height
-// (training keeps rows short; lookup shows a few and lets them grow), whether numbers are
-// readable, and which rows are built. Rows past the room are not built; the selected row takes
-// the last place when it is among them, so its outline and wires still show.
-export function planRows({ room, rows, train, present, selected }) {
+export const minFs = (present) => (present ? MIN_FS_PRESENT : MIN_FS);
+
+// The rows of W that matter now, as a set of ids: in lookup the current sentence's ids (d.ids[out.b]),
+// in training the rows the last step touched; in both PAD, UNK and the selected row. They keep a
+// readable label and number however many rows W has (planRows).
+export function focusRows(d, train, selected) {
+  const f = new Set();
+  const add = (v) => { if (Number.isInteger(v)) f.add(v); };
+  if (train) for (const id of (d.w && d.w.touched) || []) add(Number(id));
+  else {
+    const b = d.out && Number.isInteger(d.out.b) ? d.out.b : 0;
+    for (const id of (Array.isArray(d.ids) && d.ids[b]) || []) add(id);
+  }
+  add(d.pad);
+  add(d.unk);
+  add(selected);
+  return f;
+}
+
+// W's rows in `room` px (the panel less its title, header, footer and gaps, a 1 px gap per row
+// already taken off): each row's height and whether it is a readable row or a strip of context.
+// When every row can be readable, all share the room alike (training keeps rows short; lookup lets a
+// few grow). Otherwise focus and context: the rows in `focus` (focusRows) stay readable, the others
+// are strips of a third of that at most, down to CONTEXT_ROW px, and the rows in focus take the rest
+// of the room; when even that does not fit, the panel scrolls.
+// `rowH` is the readable rows' height (the numbers' type follows it); `alike`: every row readable, so
+// the plan does not depend on `focus`.
+export function planRows({ room, rows, train, present, focus }) {
   const n = rows.length;
-  const rowH = Math.floor(clamp(room / Math.max(1, n), 3, train ? (present ? 54 : 44) : (present ? 76 : 62)));
-  const fit = Math.max(1, Math.floor((room + n) / (rowH + 1)));
-  const built = rows.map((_, r) => r < fit);
-  const selRow = fit < n ? rows.indexOf(selected) : -1;
-  if (selRow >= fit) { built[fit - 1] = false; built[selRow] = true; }
-  return { rowH, readable: rowH >= (present ? 20 : 15), built, shown: Math.min(fit, n) };
+  const read = present ? READABLE_ROW_PRESENT : READABLE_ROW;
+  const most = train ? (present ? 54 : 44) : (present ? 76 : 62);
+  const even = Math.floor(clamp(room / Math.max(1, n), CONTEXT_ROW, most));
+  const inFocus = rows.map((id) => !!(focus && focus.has(id)));
+  const f = inFocus.filter(Boolean).length;
+  if (even >= read || f === 0) { // all readable alike, or (nothing in focus) all a strip of colours alike
+    return { rowH: even, readable: even >= read, heights: rows.map(() => even), focus: rows.map(() => even >= read),
+             shown: n, scroll: n * even > room + 0.5, alike: even >= read };
+  }
+  const c = n - f;
+  const ctx = c ? Math.floor(clamp((room - f * read) / c, CONTEXT_ROW, Math.max(CONTEXT_ROW, read / 3))) : 0; // strips stay strips
+  const rowH = Math.floor(clamp((room - c * ctx) / f, read, most));
+  const heights = inFocus.map((x) => (x ? rowH : ctx));
+  return { rowH, readable: true, heights, focus: inFocus, shown: n, scroll: f * rowH + c * ctx > room + 0.5, alike: false };
 }
 
 // The widest number of a column at `dec` decimals, in digits of "0" (tabular figures): "−00.00".
@@ -45,7 +83,7 @@ export function numberSample(absmax, dec) {
 }
 
 // How the numbers of a row of `e` cells fit: type size, decimals and how many columns show.
-// 2 decimals at the largest size the row height allows, then smaller type (down to MIN_FS), then
+// 2 decimals at the largest size the row height allows, then smaller type (down to minFs), then
 // 1 decimal, then fewer columns (the rest "… +k"), then a narrower token column. Colours only
 // (rows too short to read, `wanted` false, or no column wide enough): every column at least
 // MIN_SWATCH px wide; hundreds of columns in a narrow panel would otherwise be 0 px, unseen.
@@ -74,17 +112,18 @@ export function planColumns({ e, rowH, present, wanted }, m) {
       k = Math.max(1, most(e - 1, MIN_SWATCH));
       cw = m.widthAt(k) + 4;
     }
-    return { e, shown: k, dec: 2, fs: MIN_FS, nums: false, cw };
+    return { e, shown: k, dec: 2, fs: minFs(present), nums: false, cw };
   };
   if (!wanted) return coloursOnly();
-  const maxFs = clamp(rowH * 0.5, MIN_FS, present ? 26 : 21);
+  const least = minFs(present);
+  const maxFs = clamp(rowH * (present ? 0.8 : 0.5), least, present ? MAX_FS_PRESENT : MAX_FS);
   let w = m.cellW();
   for (const dec of [2, 1]) {
     const fs = Math.min(maxFs, w / m.per100(dec));
-    if (fs >= MIN_FS) return { e, shown: e, dec, fs, nums: true };
+    if (fs >= least) return { e, shown: e, dec, fs, nums: true };
   }
-  // Too narrow even for "−0.0" at MIN_FS: fewer columns, each wide enough for 2 decimals.
-  const need = m.per100(2) * MIN_FS + 6;
+  // Too narrow even for "−0.0" at the least type: fewer columns, each wide enough for 2 decimals.
+  const need = m.per100(2) * least + 6;
   for (const labw of [null, "4.4em"]) { // last resort: a narrower token column
     if (labw) m.labw(labw);
     const k = most(labw ? 1 : e - 1, need);

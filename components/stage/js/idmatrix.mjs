@@ -17,11 +17,12 @@ export function fillIds(st, d) {
   const shown = idColumns(st, p, ids, t);
   grid.style.gridTemplateColumns = `auto repeat(${shown}, minmax(0, 1fr))` + (shown < t ? " auto" : "");
   // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em).
-  const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8, 58, d.present ? 120 : 96);
+  // Presenting, a cell holds a 34 px id and its token (80 px).
+  const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8, d.present ? 80 : 58, d.present ? 120 : 96);
   grid.style.setProperty("--cellh", cellH + "px");
-  const corner = el("div", "idh", grid, "");
-  for (let j = 0; j < shown; j++) el("div", "idh", grid, "t=" + j);
-  if (shown < t) el("div", "idh idmore", grid, `\u2026 +${t - shown}`);
+  const corner = el("div", "idh colh", grid, "");
+  for (let j = 0; j < shown; j++) el("div", "idh colh", grid, "t=" + j);
+  if (shown < t) el("div", "idh colh idmore", grid, `\u2026 +${t - shown}`);
   const addRow = (i) => {
     const row = ids[i];
     const rh = el("div", "idh rowh" + (i === b ? " cur" : ""), grid, "b=" + i);
@@ -44,17 +45,35 @@ export function fillIds(st, d) {
     }
     if (shown < t) el("div", "idh idmore", grid, "\u2026");
   };
-  // Only the rows the panel shows are built (a batch of 256 sentences is thousands of cells): rows are
-  // added until the grid reaches past the panel's bottom, which clips the rest, and the current row
-  // is in. A panel that grows with its rows (stacked, on a phone) never clips, so it gets them all.
-  const clipBottom = () => p.getBoundingClientRect().top + p.clientTop + p.clientHeight;
+  // Only the rows in view are built (a batch of 256 sentences is thousands of cells), and every
+  // sentence can be reached: the grid scrolls, and rows are added as it scrolls towards its end.
+  // A first build reaches the current row and the last scroll offset (kept across reruns, which
+  // build the grid again); a panel that grows with its rows (stacked, on a phone) gets them all.
   let built = 0;
-  for (let chunk = Math.max(b + 1, Math.ceil(p.clientHeight / (cellH + 6)) + 1); built < ids.length; chunk *= 2) {
-    const stop = Math.min(ids.length, built + chunk);
-    while (built < stop) addRow(built++);
-    if (built > b && built < ids.length && grid.getBoundingClientRect().bottom >= clipBottom()) break;
+  const buildTo = (need, top) => { // rows up to `need`, and one screen past the view at scroll offset `top`
+    for (let chunk = Math.max(1, need - built); built < ids.length; chunk *= 2) {
+      const stop = Math.min(ids.length, built + chunk);
+      while (built < stop) addRow(built++);
+      if (built >= need && grid.scrollHeight > top + 2 * grid.clientHeight) break;
+    }
+    grid.dataset.rows = String(built);
+  };
+  const kept = st.idB === b ? st.idScroll : 0; // the learner's scroll, unless the output shows another sentence now
+  buildTo(b + 1, kept);
+  grid.scrollTop = kept;
+  st.idB = b;
+  const current = grid.querySelector(".idh.rowh.cur");
+  const head = grid.querySelector(".idh.colh");
+  if (kept === 0 && current && head && current.offsetTop + current.offsetHeight > grid.clientHeight) {
+    grid.scrollTop = Math.max(0, current.offsetTop - head.offsetHeight - 6); // the output's sentence in view
   }
-  grid.dataset.rows = String(built);
+  st.idScroll = grid.scrollTop;
+  grid.addEventListener("scroll", () => {
+    st.idScroll = grid.scrollTop;
+    if (built < ids.length && grid.scrollTop + grid.clientHeight > grid.scrollHeight - 2 * (cellH + 6)) {
+      buildTo(built + 1, grid.scrollTop);
+    }
+  }, { passive: true });
   if (built < ids.length) {
     // The row labels' column stays as wide as the widest label, built or not ("b=255": digits are tabular).
     const widest = el("span", "", corner, "b=" + (ids.length - 1));

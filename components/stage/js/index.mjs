@@ -74,6 +74,10 @@ function mount(parentElement) {
     const t = token(e);
     if (t) select(st, Number(t.getAttribute("data-token")));
   });
+  // The id matrix and W's rows may scroll: the wires follow (scroll events reach the root when captured).
+  root.addEventListener("scroll", () => {
+    if (st.data && st.data.mode === "lookup") requestAnimationFrame(() => drawConnectors(st));
+  }, { capture: true, passive: true });
   st.resize = new ResizeObserver(() => {
     const w = root.clientWidth;
     if (w && Math.abs(w - st.width) > 0.5 && st.data) {

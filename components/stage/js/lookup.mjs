@@ -44,7 +44,7 @@ export function fillOut(st, d) {
   grid.style.setProperty("--cols", `var(--labw) repeat(${plan.shown}, minmax(0, 1fr))` + (plan.shown < e ? " minmax(2.6em, 0.4fr)" : ""));
   fillHeadRow(head, "t", e, plan.shown, false, false);
   grid.style.setProperty("--cellfs", plan.fs + "px");
-  grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
+  grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 24 : 15) + "px");
   grid.classList.toggle("nonums", !plan.nums);
   grid.classList.toggle("thincols", plan.cw < THIN_COL);
   vals.forEach((row, t) => {
@@ -74,8 +74,15 @@ export function drawConnectors(st) {
   svgEl.setAttribute("height", root.height);
   if (sel === null || sel === undefined) return;
   const q = (panel, extra) => panel ? Array.from(panel.querySelectorAll(`[data-token="${sel}"]${extra || ""}`)) : [];
-  const cells = q(st.idsPanel, ".cur");
-  const wrow = q(st.wPanel, ".wrow")[0];
+  // Only ends in view: a cell or row scrolled out of its grid has no wire.
+  const inView = (e) => {
+    const g = e.closest(".idgrid, .wgrid");
+    if (!g || g.scrollHeight <= g.clientHeight + 1) return true;
+    const r = e.getBoundingClientRect(), v = g.getBoundingClientRect();
+    return (r.top + r.bottom) / 2 > v.top && (r.top + r.bottom) / 2 < v.bottom;
+  };
+  const cells = q(st.idsPanel, ".cur").filter(inView);
+  const wrow = q(st.wPanel, ".wrow").filter(inView)[0];
   const outs = q(st.outPanel, ".wrow");
   if (!wrow) return;
   const box = (e) => { const r = e.getBoundingClientRect(); return { l: r.left - root.left, r: r.right - root.left, t: r.top - root.top, b: r.bottom - root.top }; };

@@ -20,12 +20,14 @@
  * @typedef {object} KeptW W's grid as built, refilled in place while its shape holds (wgrid.mjs)
  * @property {HTMLElement} panel the panel it was built in
  * @property {string} shape what the grid's rows, columns and words depend on
+ * @property {string|null} focusKey the rows in focus it was planned for (null: every row readable alike)
  * @property {ColumnPlan} plan
  * @property {HTMLElement} grid
  * @property {HTMLElement} keyLo the colour key's ends
  * @property {HTMLElement} keyHi
  * @property {Array<{id: number, r: number, row: HTMLElement, cells: HTMLElement[], gc: HTMLElement|null,
- *   cnt: HTMLElement|null, role: string}>} rows the built rows: id, index in data.w.rows, nodes, "pad"|"unk"|""
+ *   cnt: HTMLElement|null, role: string, nums: boolean}>} rows the built rows: id, index in data.w.rows, nodes,
+ *   "pad"|"unk"|"", whether it shows numbers (a strip of context does not)
  * @property {{room: number, fs: number, family: string}|null} gradFit the gradient cells' room and type
  * @typedef {{key: string, items: object[], labs: Map<number, SVGTextElement>}} LabelPlan
  *   label places worked out during a glide (labels.mjs), valid while `key` holds
@@ -70,6 +72,9 @@
  * @property {HTMLElement|null} outPanel
  * @property {HTMLElement|null} neighBox the neighbours row under the plot
  * @property {SVGSVGElement|null} wires the lookup's wires layer
+ * @property {number} idScroll the id matrix's scroll offset, kept when it is built again
+ * @property {number} idB the sentence the id matrix was last built around (out.b)
+ * @property {number} wScroll W's rows' scroll offset (when they scroll), kept when they are built again
  */
 
 /** @returns {Stage} */
@@ -84,6 +89,7 @@ export function createStage(root, parentElement) {
     wPlan: null, w: null, scatter: null,
     stepNum: null, lossSvg: null, lossNum: null, legend: null,
     scatterPanel: null, wPanel: null, idsPanel: null, outPanel: null, neighBox: null, wires: null,
+    idScroll: 0, idB: -1, wScroll: 0,
   });
 }
 

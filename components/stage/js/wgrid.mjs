@@ -3,7 +3,7 @@
 // reuses the row and cell builders, so a row of the output looks like its row of W.
 import { el } from "./dom.mjs";
 import { clamp, fmt, num, sig, tokenOf, words } from "./format.mjs";
-import { THIN_COL, gradFontSize, numberSample, planColumns, planRows, readW } from "./gridplan.mjs";
+import { THIN_COL, focusRows, gradFontSize, numberSample, planColumns, planRows, readW } from "./gridplan.mjs";
 import { fitText, measureContext } from "./measure.mjs";
 import { heat } from "./paint.mjs";
 
@@ -16,10 +16,14 @@ export function fillW(st, panel, d, train) {
   const digits = String(Math.floor(Math.abs(num(w.absmax)))).length;
   const shape = JSON.stringify([train, present, st.dark, w.rows, w.e, w.withGrad, w.hasCount, d.pad, d.unk, digits,
     w.rows.map((id) => tokenOf(d, id)), words(d, "w_title", "W"), words(d, "touched", ""), words(d, "pad_zero_grad", ""),
-    st.selected]); // a selected row that does not fit takes the last place: the rows built depend on it
+  ]);
+  // The rows that stay readable: the rows' heights depend on them, unless every row is readable alike.
+  const focus = focusRows(d, train, st.selected);
+  const focusKey = [...focus].sort((a, b) => a - b).join(",");
   const kept = st.w;
-  if (kept && kept.panel === panel && kept.shape === shape) refreshW(st, kept, d, w);
-  else st.w = buildW(st, panel, d, w, train, shape);
+  if (kept && kept.panel === panel && kept.shape === shape && (kept.focusKey === null || kept.focusKey === focusKey)) {
+    refreshW(st, kept, d, w);
+  } else st.w = buildW(st, panel, d, w, train, shape, focus, focusKey);
 }
 
 function refreshW(st, kept, d, w) {
@@ -28,14 +32,14 @@ function refreshW(st, kept, d, w) {
   const gradCells = [];
   for (const k of kept.rows) {
     k.row.classList.toggle("touched", w.touched.has(String(k.id)));
-    paintCells(st, k.cells, w.values[k.r] || [], kept.plan, kept.plan.nums, w.absmax);
-    if (k.gc) fillGrad(d, k.gc, w.grads[k.r] || 0, w.gmax, k.role, kept.plan.nums, gradCells);
+    paintCells(st, k.cells, w.values[k.r] || [], kept.plan, k.nums, w.absmax);
+    if (k.gc) fillGrad(d, k.gc, w.grads[k.r] || 0, w.gmax, k.role, k.nums, gradCells);
     if (k.cnt) k.cnt.textContent = w.counts[k.r] ? String(w.counts[k.r]) : "";
   }
   fitGradTextKept(st, kept, gradCells);
 }
 
-function buildW(st, panel, d, w, train, shape) {
+function buildW(st, panel, d, w, train, shape, focus, focusKey) {
   const { rows, values, e, absmax, touched, grads, gmax, counts, withGrad, hasCount } = w;
   const present = !!d.present;
   panel.textContent = "";
@@ -61,7 +65,7 @@ function buildW(st, panel, d, w, train, shape) {
   fillHeadRow(head, "id", e, e, withGrad, hasCount);
   // Room for the rows: the panel less its padding, title, column header, footer, gaps (4 px) and row gaps (1 px).
   const room = panel.clientHeight - 20 - title.offsetHeight - head.offsetHeight - foot.offsetHeight - 12 - rows.length;
-  const rp = planRows({ room, rows, train, present, selected: st.selected });
+  const rp = planRows({ room, rows, train, present, focus });
   const rowH = rp.rowH;
   const plan = planColumns({ e, rowH, present, wanted: rp.readable },
                            columnMeasurer(st, grid, head, e, `var(--labw) %COLS%` + extra, absmax));
@@ -70,17 +74,26 @@ function buildW(st, panel, d, w, train, shape) {
   const showNums = plan.nums;
   grid.style.setProperty("--rowh", rowH + "px");
   grid.style.setProperty("--cellfs", plan.fs + "px");
-  grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 20 : 15) + "px");
+  grid.style.setProperty("--labfs", labelSize(rowH, present) + "px");
   grid.classList.toggle("nonums", !showNums);
   grid.classList.toggle("nolabels", rowH < 8);
   grid.classList.toggle("tinyrows", rowH <= 4);
   grid.classList.toggle("thincols", plan.cw < THIN_COL);
+  grid.classList.toggle("scroll", rp.scroll);
   grid.dataset.rows = String(rp.shown);
+  // A count is written where its line fits its row: a strip of context never prints over its neighbours.
+  const countLine = 1.25 * (present ? 1.2 : 0.85) * (parseFloat(getComputedStyle(panel).fontSize) || 15); // stage.css .wcnt
   const gradCells = [];
   const built = [];
   rows.forEach((id, r) => {
-    if (!rp.built[r]) return;
     const row = el("div", "wrow", grid);
+    const h = rp.heights[r];
+    if (!rp.focus[r]) { // a strip of context: colours, and its label only when there is room for one
+      row.classList.add("ctx");
+      if (h !== rowH) row.style.height = h + "px";
+      row.style.setProperty("--labfs", (h >= 8 ? labelSize(h, present) : 0) + "px");
+      if (h < countLine) row.classList.add("nocount");
+    }
     row.setAttribute("data-token", String(id));
     row.tabIndex = 0;
     const role = id === d.pad ? "pad" : id === d.unk ? "unk" : "";
@@ -89,16 +102,26 @@ function buildW(st, panel, d, w, train, shape) {
     const lab = el("div", "wlab", row);
     el("span", "wid", lab, String(id));
     el("span", "wtok", lab, tokenOf(d, id));
-    const cells = fillCells(st, row, values[r] || [], plan, showNums, absmax);
+    const nums = showNums && rp.focus[r];
+    const cells = fillCells(st, row, values[r] || [], plan, nums, absmax);
     const gc = withGrad ? el("div", "wgrad", row) : null;
-    if (gc) fillGrad(d, gc, grads[r] || 0, gmax, role, showNums, gradCells);
+    if (gc) fillGrad(d, gc, grads[r] || 0, gmax, role, nums, gradCells);
     const cnt = hasCount ? el("div", "wcnt", row, counts[r] ? String(counts[r]) : "") : null;
-    built.push({ id, r, row, cells, gc, cnt, role });
+    built.push({ id, r, row, cells, gc, cnt, role, nums });
   });
+  if (rp.scroll) { // rows that scroll keep their offset when built again (a Step, a click)
+    grid.scrollTop = st.wScroll;
+    grid.addEventListener("scroll", () => { st.wScroll = grid.scrollTop; }, { passive: true });
+  }
   if (!train) { fitText(panel, ".wtok"); requestAnimationFrame(() => fitText(panel, ".wtok")); }
   const gf = gradFit(gradCells); // before fitGradText sets a smaller type
   fitGradText(grid, gradCells, gf);
-  return { panel, shape, plan, grid, keyLo, keyHi, rows: built, gradFit: gf };
+  return { panel, shape, focusKey: rp.alike ? null : focusKey, plan, grid, keyLo, keyHi, rows: built, gradFit: gf };
+}
+
+// The type of a row's label (id and token) for a row `h` px tall: the numbers' least size from a readable row on.
+function labelSize(h, present) {
+  return clamp(h * 0.85, 7, present ? 24 : 15);
 }
 
 // planColumns' measurements of a grid whose column template is `colsTemplate` (%COLS% stands for
