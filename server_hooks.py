@@ -12,8 +12,10 @@ is pinned (requirements.txt) and tests/test_server_hooks.py fails if what is rea
 - A clean stop: Streamlit's SIGTERM handler stops the server, but a script thread still inside a
   long torch computation then meets the interpreter's shutdown, and the process aborted
   (``Fatal Python error: Aborted``, exit status 134). `install_stop_handler` puts a handler in
-  front of Streamlit's that first cancels every job of the budget and waits (bounded) for them to
-  end at their next checkpoint, then hands over to Streamlit's. A signal handler can only be
+  front of the server's that first cancels every job of the budget and waits (bounded) for them to
+  end at their next checkpoint, asks Streamlit's runtime to close its sessions, and ends the
+  process with status 0 (the server's own handler, uvicorn's under st.App, would raise the signal
+  again after its shutdown: status −15). A signal handler can only be
   installed from the main thread, which runs the server's event loop: it is scheduled there.
   Streamlit does not wait for script threads, and a step still inside torch when the interpreter
   finalizes crashed it (SIGSEGV, or the abort above); so once the server has stopped, a stop that
@@ -29,6 +31,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from typing import Callable
 
 from streamlit.runtime import Runtime
@@ -38,6 +41,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 from core.budget import BUDGET, Budget
 
 STOP_WAIT_SECONDS = 2.0  # how long a stop waits for running jobs to reach a checkpoint
+RUNTIME_STOP_SECONDS = 2.0  # then how long for Streamlit's runtime to close its sessions
 STOP_SIGNALS = ("SIGTERM", "SIGINT")
 
 
@@ -88,15 +92,11 @@ def install_stop_handler(budget: Budget = BUDGET) -> bool:
 
 def _install(budget: Budget) -> None:
     """On the main thread, inside the server's event loop."""
-    import asyncio
-
-    loop = asyncio.get_running_loop()
     atexit.register(_exit_cleanly, budget)
     for name in STOP_SIGNALS:
         number = getattr(signal, name)
-        previous = signal.getsignal(number)
-        if not getattr(previous, "budget_first", False):
-            signal.signal(number, _stop_first(budget, previous, loop))
+        if not getattr(signal.getsignal(number), "budget_first", False):
+            signal.signal(number, _stop_first(budget))
 
 
 def _exit_cleanly(budget: Budget) -> None:
@@ -113,16 +113,27 @@ def _exit_cleanly(budget: Budget) -> None:
     os._exit(0)
 
 
-def _stop_first(budget: Budget, previous, loop) -> Callable:
+def _stop_first(budget: Budget, end: Callable[[Budget], None] | None = None) -> Callable:
+    """The handler: in a thread, stop the budget's jobs, close the runtime's sessions, then ``end``
+    (`_exit_cleanly`)."""
+    end = end or _exit_cleanly
+
     def handler(number, frame) -> None:
-        # The wait runs in a thread: the main thread keeps running the event loop meanwhile, and
-        # Streamlit's handler is then called on it, as if the signal had just arrived.
+        # The wait runs in a thread: the main thread keeps running the event loop meanwhile.
         def stop() -> None:
             budget.stop(STOP_WAIT_SECONDS)
-            if callable(previous):
-                loop.call_soon_threadsafe(previous, number, frame)
-            else:  # no handler of Streamlit's: the signal's default action
-                loop.call_soon_threadsafe(lambda: (signal.signal(number, previous), signal.raise_signal(number)))
+            # Not Streamlit's handler next: under st.App (app.py) it is uvicorn's, which after its
+            # graceful shutdown raises the signal again with the default action (status -15). So
+            # the runtime is asked to close its sessions, given a moment, and the process ends here.
+            try:
+                Runtime.instance().stop()
+            except Exception:  # noqa: BLE001 - no runtime: nothing to close
+                pass
+            deadline = time.monotonic() + RUNTIME_STOP_SECONDS
+            while time.monotonic() < deadline and Runtime.exists() and \
+                    str(getattr(Runtime.instance(), "state", "")).endswith("STOPPED") is False:
+                time.sleep(0.05)
+            end(budget)
 
         threading.Thread(target=stop, name="embedding-explorer-stop", daemon=True).start()
 

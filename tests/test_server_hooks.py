@@ -71,19 +71,9 @@ def test_streamlit_installs_the_handler_the_stop_handler_goes_in_front_of():
     assert "signal.SIGTERM" in src and "server.stop" in src
 
 
-def test_the_stop_handler_cancels_the_jobs_then_calls_the_previous_handler():
-    import asyncio
-
+def test_the_stop_handler_cancels_the_jobs_then_ends():
     b = Budget(lanes=1, admissions=Admissions())
-    called = threading.Event()
-    loop = asyncio.new_event_loop()
-    handler = server_hooks._stop_first(b, lambda number, frame: called.set(), loop)
-    th = threading.Thread(target=loop.run_forever, daemon=True)
-    th.start()
-    try:
-        handler(signal.SIGTERM, None)
-        assert called.wait(10) and b.stopping
-    finally:
-        loop.call_soon_threadsafe(loop.stop)
-        th.join(10)
-        loop.close()
+    ended = threading.Event()
+    handler = server_hooks._stop_first(b, end=lambda budget: ended.set())
+    handler(signal.SIGTERM, None)
+    assert ended.wait(10) and b.stopping
