@@ -1,7 +1,7 @@
 """The page: the composition root. Read the session's workspace, draw components, apply what they return.
 
 ``streamlit run app.py`` runs ``main()``: read the widgets, call the session's explorer
-(core/explorer.py), draw plain data. All keys live in session.py; all computation in core/.
+(core/explorer.py), draw plain data. All keys live in session/keys.py; all computation in core/.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import torch
 import server_hooks
 import session
 import upkeep
-from components import inputs, keeper, sidebar, style, training
+from components import guide, inputs, keeper, sidebar, style, training
 from components.busy import busy
 from components.page_lang import page_lang
+from components.widget_text import widget_text
 from components.i18n import LANGS, lang_from_locale, md, problem_text, t
 from core import torch_build
 from core.explorer import Explorer
@@ -39,6 +40,7 @@ def main() -> None:
     slot = st.empty()  # where a slow load shows what it is doing: the same place on every run
     session.ensure(Keys.LANG, lang_from_locale(st.context.locale))
     session.ensure(Keys.SECTION, SECTIONS[0])
+    guide.follow()  # the guide moved to a step on another view: show it (before the view selector is drawn)
     ex = session.explorer(lambda key: busy(slot, t(session.get(Keys.LANG), key)), LANGS)
     on_stage = training.STAGE_KNOBS if session.get(Keys.SECTION) == "train" else ()  # the bar draws those
     with st.sidebar:
@@ -46,6 +48,7 @@ def main() -> None:
         lang = sidebar.language()
         st.caption(t(lang, "app.subtitle"))
         present = sidebar.presentation(lang)
+        guide.reopen_button(lang)
         sidebar.preset_picker(lang)
         raw_config = sidebar.config_inputs(lang, ex.config_values(), elsewhere=on_stage)
     style.page_style(present)
@@ -80,6 +83,8 @@ def main() -> None:
     # kept, and its report reruns the whole page, so the offer is drawn on any view.
     report = keeper.watch(lang, ex, key=Keys.KEEPER, write=section != "train")
     keeper.offer(lang, ex, report, where=offer)
+    guide.show(lang, ex, section)  # last: its empty element adds no gap above the views
+    widget_text(lang, key=Keys.WIDGET_TEXT)  # Streamlit's own widget texts in the page's language
 
 
 def editors(lang: str, ex: Explorer) -> None:
@@ -88,20 +93,24 @@ def editors(lang: str, ex: Explorer) -> None:
     Always drawn (folded or not), so what the learner typed is kept; applied through the explorer.
     """
     base = session.editor_base()
-    box = st.expander(t(lang, "inputs.title", v=f"{ex.vocab.size:,}", b=len(ex.recipe.sentences)),
+    text = session.get(Keys.SENTENCES)  # the text area's value arrives before it is drawn: applied before
+    if isinstance(text, str) and (text != ex.text or "text" in ex.problems):  # the box's label counts them
+        ex.apply_text(text)
+    drawn = (ex.vocab.size, len(ex.recipe.sentences))
+    box = st.expander(t(lang, "inputs.title", v=f"{drawn[0]:,}", b=drawn[1]),
                       icon=":material/edit_note:", key=Keys.EDITORS)  # keyed: stays open when its counts change
     left, right = box.columns([1, 1.3])
     with left:
         edited = inputs.vocab_editor(lang, base.frame, locked="vocab" in ex.problems, drawn_start=base.drawn_start)
         listed = inputs.token_list_loader(lang, Keys.TOKEN_LIST, Keys.TOKEN_LIST_FILE, Keys.TOKEN_LIST_LOAD)
     with right:
-        text = inputs.sentences_area(lang, ex.classes)
+        inputs.sentences_area(lang, ex.classes)
     base.drawn_start = edited.start
     update_vocab(ex, base, edited)
-    if text != ex.text or "text" in ex.problems:
-        ex.apply_text(text)
     if listed is not None:
         load_token_list(ex, listed)
+    if (ex.vocab.size, len(ex.recipe.sentences)) != drawn:
+        st.rerun()  # an edit of the table changed V after the label was drawn: the label says the new count
     for warning in ex.warnings():
         box.warning(problem_text(lang, warning), icon=":material/visibility:")
 

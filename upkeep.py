@@ -18,8 +18,8 @@ its store yet) and gives back what they hold (`release_state`): each lab's tenso
 (`core.training.Lab.release`), so the memory is freed whoever still refers to the lab, and the
 session's state, widget callbacks and fragments are cleared. A connected session, a session that
 can still reconnect and a session whose script is still running are never touched.
-This reads Streamlit's private session manager (Streamlit is pinned, requirements.txt): where it
-is not as expected the thread releases nothing and goes on collecting and trimming.
+This reads Streamlit's private session manager, through streamlit_private.py: where it is not as
+expected the thread releases nothing and goes on collecting and trimming.
 
 The first call also fixes two of glibc's malloc thresholds (``mallopt``): a block of MMAP_THRESHOLD
 (16 MiB) or more is mapped on its own and unmapped when freed, and a heap whose free top exceeds
@@ -46,6 +46,7 @@ import threading
 import time
 import weakref
 
+import streamlit_private as private
 from core.budget import BUDGET
 from core.explorer import Explorer
 
@@ -95,21 +96,8 @@ def release_state(state) -> int:
             value.lab.release()
             labs += 1
     state.clear()
-    try:
-        state._new_widget_state.widget_metadata.clear()  # Streamlit private: callbacks and their args
-    except AttributeError:
-        pass
+    private.clear_widget_callbacks(state)
     return labs
-
-
-def _session_manager():
-    """Streamlit's session manager, or None (no server: AppTest, a bare script). Private API."""
-    try:
-        from streamlit.runtime import Runtime
-
-        return Runtime.instance()._session_mgr if Runtime.exists() else None
-    except (ImportError, AttributeError, RuntimeError):
-        return None
 
 
 def _gone_sessions(mgr, watched: dict) -> list:
@@ -122,9 +110,8 @@ def _gone_sessions(mgr, watched: dict) -> list:
     a session from the store to the connected ones, so no reconnecting session looks gone. Private
     API (Streamlit 1.67): any surprise raises, and the caller then releases nothing.
     """
-    with mgr._storage_lock:
-        alive = {info.session.id: info.session for info in mgr.list_active_sessions()}
-        alive.update((info.session.id, info.session) for info in mgr._session_storage.list())
+    with private.storage_lock(mgr):
+        alive = {s.id: s for s in private.connected_sessions(mgr) + private.stored_sessions(mgr)}
     for sid, session in alive.items():
         watched.setdefault(sid, weakref.ref(session))
     gone = []
@@ -132,7 +119,7 @@ def _gone_sessions(mgr, watched: dict) -> list:
         session = ref()
         if session is None:  # collected: nothing to give back
             del watched[sid]
-        elif sid not in alive and session._scriptrunner is None:  # a script still running finishes first
+        elif sid not in alive and not private.script_running(session):  # a script still running finishes first
             gone.append(session)
             del watched[sid]
     return gone
@@ -145,7 +132,7 @@ def _release_gone(mgr, watched: dict) -> int:
         for session in gone:
             BUDGET.cancel_owner(session.id)  # a download it asked for, still being built, stops too
             release_state(session.session_state)
-            session._fragment_storage.clear()  # Streamlit private: the fragments' closures
+            private.clear_fragments(session)  # the fragments' closures hold the explorer
         return len(gone)
     except Exception:  # noqa: BLE001 - Streamlit's internals not as expected: collect and trim only
         watched.clear()
@@ -168,7 +155,7 @@ def _loop() -> None:
     last_full = time.monotonic()
     while True:
         time.sleep(PERIOD_S)
-        mgr = _session_manager()
+        mgr = private.session_manager()
         released = _release_gone(mgr, watched) if mgr is not None else -1
         if collect_now(released, time.monotonic() - last_full):
             gc.collect()

@@ -24,7 +24,8 @@ import threading
 import time
 from contextlib import asynccontextmanager
 
-from streamlit.logger import get_logger
+import streamlit_private as private
+from core import server_log
 
 THREAD_NAME = "embedding-explorer-warm"
 WARM_TIMEOUT_S = 120.0  # for the whole warm-up; each view's run gets what is left
@@ -35,7 +36,7 @@ ADDRESSES = (("section=lookup&lang=ko", "out_sentence"), ("section=train&lang=en
 HEALTH_SUFFIX = "/_stcore/health"
 
 _done = threading.Event()
-_log = get_logger("embedding_explorer.warm")  # Streamlit's handler and level: the server's log
+_log = server_log.logger("embedding_explorer.warm")
 
 
 def done() -> bool:
@@ -70,9 +71,7 @@ def _warm(loop: asyncio.AbstractEventLoop) -> None:
         upkeep.start_once()  # freezes what is imported now, before the throwaway sessions build a lab
         page.torch_build.log_once()
         _log.info("warm-up: imports in %.1f s", time.monotonic() - t0)
-        from streamlit.runtime import Runtime
-
-        runtime = Runtime.instance()
+        runtime = private.runtime()
         for address, marker in ADDRESSES:
             left = WARM_TIMEOUT_S - (time.monotonic() - t0)
             if left <= 0:
@@ -87,57 +86,14 @@ def _warm(loop: asyncio.AbstractEventLoop) -> None:
         _done.set()
 
 
-class _Sink:
-    """A session's client that keeps nothing: it only notes when the page's run has finished."""
-
-    client_context = None  # no browser: no headers, cookies or address
-
-    def __init__(self) -> None:
-        self.finished = threading.Event()
-        self.status: int | None = None
-        self.keys: set[str] = set()  # the user keys of the widgets drawn (Streamlit's ids end in "-<key>")
-
-    def write_forward_msg(self, msg) -> None:
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
-            kind = msg.delta.new_element.WhichOneof("type")
-            wid = getattr(getattr(msg.delta.new_element, kind), "id", "") if kind else ""
-            if isinstance(wid, str) and "-" in wid:
-                self.keys.add(wid.rsplit("-", 1)[1])
-        if msg.WhichOneof("type") == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-            self.status = msg.script_finished
-            self.finished.set()
-
-
-def _on_loop(loop: asyncio.AbstractEventLoop, fn, timeout: float):
-    """``fn()`` on the server's event loop (the runtime's session calls must run there); its result."""
-
-    async def call():
-        return fn()
-
-    return asyncio.run_coroutine_threadsafe(call(), loop).result(timeout)
-
-
 def _throwaway_run(runtime, loop: asyncio.AbstractEventLoop, address: str, marker: str, timeout: float) -> None:
     """One session opened at ``address``, its first run waited for (it must draw the widget keyed
     ``marker``), then the session closed."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    sink = _Sink()
-    session_id = _on_loop(loop, lambda: runtime.connect_session(client=sink, user_info={}), timeout)
-    try:
-        msg = BackMsg()
-        msg.rerun_script.query_string = address
-        _on_loop(loop, lambda: runtime.handle_backmsg(session_id, msg), timeout)
-        if not sink.finished.wait(timeout):
-            raise TimeoutError(f"warm-up run at ?{address} not finished within {timeout:.0f} s")
-        if sink.status != ForwardMsg.FINISHED_SUCCESSFULLY or marker not in sink.keys:
-            _log.warning("warm-up run at ?%s finished with status %s, %s its view's %r", address, sink.status,
-                         "with" if marker in sink.keys else "without", marker)
-    finally:
-        _on_loop(loop, lambda: runtime.close_session(session_id), 10.0)
+    finished, keys = private.throwaway_run(runtime, loop, address, timeout)
+    if not finished or marker not in keys:
+        _log.warning("warm-up run at ?%s %s, %s its view's %r", address,
+                     "finished" if finished else "did not finish successfully",
+                     "with" if marker in keys else "without", marker)
 
 
 class WarmingHealth:

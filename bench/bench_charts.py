@@ -9,7 +9,7 @@ builds what Plotly still draws, each timed here as the sections call it, on a tr
 chapter example, the 40 reviews and the 100k × 300 preset, through an Explorer around that lab
 (the frame and points the page uses):
 
-- ``loss_curve``: the loss in the step's details (sections/training_section.py, ``details``);
+- ``loss_curve``: the loss in the step's details (sections/training_details.py);
 - ``pca_scatter`` in 3-D: drawn under the stage when the learner picks 3 dimensions
   (``projection_3d``);
 - ``pca_animation`` in 2-D: the replay of every kept step, when its expander is open
@@ -45,7 +45,7 @@ def builders(preset: str, steps: int) -> list[tuple[str, object]]:
     """(label, call → figure) for each chart the page draws, called as the sections call it."""
     from components import charts
     from core.explorer import Explorer
-    from sections.training_section import MAX_TRAILS
+    from components.stage_data import MAX_TRAILS
 
     lab = build_lab(preset)
     for _ in range(steps):

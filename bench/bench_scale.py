@@ -145,17 +145,17 @@ def section_pca(rows: list, state: dict) -> None:
 def section_views(rows: list, state: dict) -> None:
     """Component functions in bare mode: what each costs the server per rerun at this size."""
     from components import inputs, pipeline, training
-    from sections import training_section
+    from views import training as views_training
 
     lab = state["lab"]
     vocab, batch = lab.recipe.vocab, lab.batch
     counts = batch.id_counts(vocab.size).numpy()
     calls = [
         ("training.loss_and_predictions (details)",
-         lambda: training.loss_and_predictions("en", lab.losses, training_section.prediction_rows(lab))),
+         lambda: training.loss_and_predictions("en", lab.losses, views_training.prediction_rows(lab))),
         ("training.grad_view (details: the last step's gradient table)",
-         lambda: training.grad_view("en", training_section.grad_data(lab))),
-        ("training.moved_view (details)", lambda: training.moved_view("en", training_section.moved_data(lab))),
+         lambda: training.grad_view("en", views_training.grad_data(lab))),
+        ("training.moved_view (details)", lambda: training.moved_view("en", views_training.moved_data(lab))),
         ("pipeline.token_table (lookup tables)", lambda: pipeline.token_table("en", vocab, batch, lab.recipe.sentences)),
         ("pipeline.id_matrix (lookup tables: 256×50)", lambda: pipeline.id_matrix("en", vocab, batch)),
         ("pipeline.w_frame (lookup tables: W's shown rows)",

@@ -5,6 +5,7 @@ plain hand-written torch loop, at the chapter example, the 40-review preset and 
     python bench/bench_training.py --quick    # fewer repetitions
     python bench/bench_training.py --profile  # add cProfile's top functions of Lab.run per scale
     python bench/bench_training.py --threads 1    # only at 1 torch thread (default: 0,1 = torch's default, then 1)
+    python bench/bench_training.py --clock cpu    # this thread's CPU time, not wall time: steadier on a busy machine
 
 The plain loop is the same model math (nn.Embedding → masked mean over real tokens → Linear →
 cross-entropy), the same optimizer and hyper-parameters, the same initial weights (copied from
@@ -79,16 +80,24 @@ class Plain:
             "adam": lambda: torch.optim.Adam(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True),
             "adamw": lambda: torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay, fused=True),
         }[cfg.optimizer]()
-        assert cfg.pooling == "masked_mean" and cfg.batch_size == 0, "the plain loop is written for these"
+        assert cfg.pooling == "masked_mean", "the plain loop is written for this pooling"
+        self.batch_size = cfg.batch_size  # 0: every sentence each step; k: the next k sentences in turn
+        self.steps = 0
         self.ids = lab.batch.ids.clone()  # (B, T)
         self.lengths = lab.batch.lengths.clone()  # (B,)
         self.targets = torch.tensor(lab.recipe.labels, dtype=torch.long)  # (B,)
         self.losses: list[float] = []
 
     def run(self, n: int) -> None:
-        ids, lengths, targets = self.ids, self.lengths, self.targets
-        T = ids.shape[1]
+        B, T = self.ids.shape
+        k = self.batch_size
         for _ in range(n):
+            if 0 < k < B:  # a mini-batch: the next k sentences, wrapping around
+                rows = (torch.arange(k) + self.steps * k) % B
+                ids, lengths, targets = self.ids[rows], self.lengths[rows], self.targets[rows]
+            else:
+                ids, lengths, targets = self.ids, self.lengths, self.targets
+            self.steps += 1
             self.opt.zero_grad()
             vectors = self.emb(ids)  # (B, T, E)
             mask = (torch.arange(T).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(-1)  # (B, T, 1)
@@ -102,7 +111,7 @@ class Plain:
 # ---- a mirror of Lab.step with timers --------------------------------------------------------
 # (name, paid by unrecorded steps too), in the order Lab.step does them
 PARTS = (
-    ("require() + this step's rows, lengths, targets", True),
+    ("require() + this step's rows, lengths, targets (a slice)", True),
     ("before = W as kept in this step's snapshot (a view, no copy)", False),
     ("zero_grad + forward + backward", True),
     ("unique(ids) + grad.index_select(used)", False),
@@ -122,11 +131,7 @@ def timed_step(lab, parts: dict[str, list[float]], record: bool = True) -> None:
     clock = time.perf_counter
     ts = [clock()]
     require(lab._problems)
-    rows = lab.step_rows(lab.steps + 1)
-    if rows.shape[0] == lab.batch.ids.shape[0]:
-        ids, lengths, targets = lab.batch.ids, lab.batch.lengths, lab._targets
-    else:
-        ids, lengths, targets = lab.batch.ids[rows], lab.batch.lengths[rows], lab._targets[rows]
+    ids, lengths, targets = lab._step_batch(lab.steps + 1)
     ts.append(clock())
     w = lab.weight.detach()
     before = lab._before(w) if record else None
@@ -153,7 +158,8 @@ def timed_step(lab, parts: dict[str, list[float]], record: bool = True) -> None:
     lab.losses.append(loss.item())
     ts.append(clock())
     if record:
-        lab.last = StepRecord(lab.steps, lab.losses[-1], rows, used, grad_rows, unused_max, lab._moved(w, before))
+        lab.last = StepRecord(lab.steps, lab.losses[-1], lab.step_rows(lab.steps), used, grad_rows, unused_max,
+                              lab._moved(w, before))
     ts.append(clock())
     lab._keep_snapshot()
     ts.append(clock())
@@ -187,7 +193,8 @@ def check_mirror(preset: str, steps: int = 3) -> float:
 VARIANTS = ("Lab.run", "Lab.step×N", "plain")
 
 
-def bench_scale(name: str, preset: str, n: int, min_reps: int, max_reps: int, budget_s: float, warmup: int) -> dict:
+def bench_scale(name: str, preset: str, n: int, min_reps: int, max_reps: int, budget_s: float, warmup: int,
+                clock=time.perf_counter) -> dict:
     """Repetitions of: two fresh Labs and a plain model, ``warmup`` untimed steps each, then N timed
     steps each (``Lab.run(N)``, N × ``Lab.step()``, the plain loop), in an order that rotates between
     repetitions. Stops after ``max_reps`` or once ``min_reps`` are done and ``budget_s`` has passed."""
@@ -208,9 +215,9 @@ def bench_scale(name: str, preset: str, n: int, min_reps: int, max_reps: int, bu
         order = VARIANTS[k:] + VARIANTS[:k]
         got = {}
         for v in order:
-            t = time.perf_counter()
+            t = clock()
             runs[v](n)
-            got[v] = time.perf_counter() - t
+            got[v] = clock() - t
         for v in VARIANTS:
             times[v].append(got[v] / n)
         for v in ratios:
@@ -289,7 +296,11 @@ def main() -> None:
     ap.add_argument("--threads", default="0,1",
                     help="comma-separated torch.set_num_threads values to measure at (0: torch's default)")
     ap.add_argument("--scales", default=",".join(SCALES), help="comma-separated subset of " + ", ".join(SCALES))
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="what the per-step columns time: wall time, or this thread's CPU time (at --threads 1 "
+                         "every op runs in it; other processes' load then does not enter the ratio)")
     args = ap.parse_args()
+    clock = time.thread_time if args.clock == "cpu" else time.perf_counter
     default_threads = torch.get_num_threads()
     print(f"# bench_training: Lab.run vs a plain torch loop\n\n{machine_note()}\n")
     results = []
@@ -300,7 +311,8 @@ def main() -> None:
             budget = {"large": 0.0}.get(name, 8.0 if args.quick else 25.0)
             t = time.perf_counter()
             res = bench_scale(name, preset, n, min_reps=quick if args.quick else min(reps, 5),
-                              max_reps=quick if args.quick else reps, budget_s=budget, warmup=2 if name == "large" else 1)
+                              max_reps=quick if args.quick else reps, budget_s=budget, warmup=2 if name == "large" else 1,
+                              clock=clock)
             res["threads"] = torch.get_num_threads()
             res["wall"] = time.perf_counter() - t
             results.append(res)
@@ -317,7 +329,8 @@ def main() -> None:
                      goal(lab_r["p50"] <= GOAL_RATIO), str(lab_r["n"]),
                      ms_cells(t["Lab.step×N"])[0], fmt_ratio(each_r["p50"]),
                      f"{fmt_ratio(each_r['p10'])}–{fmt_ratio(each_r['p90'])}", f"{res['wdiff']:.0e}"])
-    print("## Per step (ms): Lab.run(N) vs the plain loop; ratio = median of paired per-repetition ratios\n")
+    print(f"## Per step (ms, {args.clock} time): Lab.run(N) vs the plain loop; ratio = median of paired "
+          "per-repetition ratios\n")
     print(table(["scale", "shape", "threads", "N", "Lab.run p50", "Lab.run p10–p90", "plain p50", "plain p10–p90",
                  "Lab.run/plain p50", "Lab.run/plain p10–p90", f"goal ≤ {GOAL_RATIO}×", "n reps",
                  "Lab.step()×N p50", "Lab.step()×N/plain p50", "Lab.step()×N/plain p10–p90",

@@ -11,8 +11,10 @@ data with every string escaped for Plotly's text HTML and templates (components.
 `plotly_spec`), so a token, class name or title from a file or a link shows as itself. Builders
 put plain strings in; nothing is escaped twice.
 
-Colours are fixed by role so a projected classroom reads the same everywhere:
-PAD grey, UNK orange, looked-up rows blue, the selection red.
+The scatter's marks are the stage's (components/palette.py reads its one definition): PAD a large
+diamond, UNK an outlined square, never-looked-up rows grey rings, looked-up rows coloured and shaped
+by the class of the sentences they appear in most (a filled grey circle: no majority class), the
+selected token outlined; every kind of mark drawn has a legend entry.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from types import MappingProxyType
 import numpy as np
 import plotly.graph_objects as go
 
+from components import palette
 from components.safe_text import plotly_spec
 
 PAD_COLOR = "#9aa0a6"
@@ -110,6 +113,7 @@ def _layout(height: int, title: str, **kw) -> dict:
 # chapter Step in Chromium when Plotly drew the training view (bench/README.md, "Charts in the browser").
 FIXED_MARGIN = MappingProxyType(dict(l=80, r=10, t=40, b=50))  # read-only: each layout gets its own copy
 FIXED_AXIS = MappingProxyType(dict(ticklabeloverflow="allow", automargin=False))
+LEGEND = MappingProxyType(dict(orientation="h", x=0, xanchor="left", y=1.0, yanchor="bottom"))  # one row above the plot
 
 
 def loss_curve(losses: list[float], title: str, axis_titles: tuple[str, str] = ("step", "loss")) -> SafeFigure:
@@ -121,15 +125,52 @@ def loss_curve(losses: list[float], title: str, axis_titles: tuple[str, str] = (
                                                  yaxis=dict(title=dict(text=axis_titles[1]), rangemode="tozero", **FIXED_AXIS)))
 
 
-def point_groups(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: int | None) -> list[tuple[str, np.ndarray, str]]:
-    """Split the V points into drawn groups (name, ids, colour): one trace each, so no per-point colour lists."""
-    role = np.where(used, 1, 0)  # 0 plain, 1 looked up, 2 PAD, 3 UNK, 4 selected
-    role[unk_id], role[pad_id] = 3, 2
-    if selected is not None and 0 <= selected < n:
-        role[selected] = 4
-    names = ("plain", "used", "PAD", "UNK", "selected")
-    colors = (PLAIN_COLOR, USED_COLOR, PAD_COLOR, UNK_COLOR, SELECT_COLOR)
-    return [(names[r], np.flatnonzero(role == r), colors[r]) for r in range(5) if (role == r).any()]
+SELECTED_OUTLINE = "#5e35b1"  # the stage's selection colour (stage.css --selc)
+# scatter3d knows 8 symbols: the nearest of each 2-D mark (colours still tell the classes apart).
+SYMBOLS_3D = MappingProxyType({"triangle-up": "x", "triangle-down": "cross", "diamond-wide": "diamond-open",
+                               "hexagon": "square", "circle-open": "circle-open", "square-open": "square-open"})
+
+
+def point_groups(n: int, pad_id: int, unk_id: int, used: np.ndarray, selected: int | None,
+                 cls: np.ndarray | None = None, dark: bool = False) -> list[tuple[str, np.ndarray, dict]]:
+    """Split the V points into drawn groups (name, ids, marker): one trace per kind of mark, so no
+    per-point lists. Names: "plain" (never looked up), "used" (looked up, no majority class),
+    "class <c>", "PAD", "UNK", "selected" (drawn as its own kind, outlined)."""
+    group = np.where(used, -1, -2)  # -2 plain, -1 looked up with no class, c ≥ 0 its class
+    if cls is not None:
+        group = np.where(used & (np.asarray(cls) >= 0), np.asarray(cls), group)
+    group[unk_id], group[pad_id] = -3, -4
+    base = {-2: ("plain", dict(symbol=palette.role_symbol("unused") + "-open", color=palette.role_color("unused", dark), size=8)),
+            -1: ("used", dict(symbol=palette.role_symbol("noclass"), color=palette.role_color("noclass", dark), size=11)),
+            -3: ("UNK", dict(symbol=palette.role_symbol("unk") + "-open", color=palette.role_color("ink", dark), size=13,
+                             line=dict(width=2))),
+            -4: ("PAD", dict(symbol=palette.role_symbol("pad"), color=palette.role_color("pad", dark), size=16))}
+    looks = dict(base)
+    for c in sorted(set(group[group >= 0].tolist())):
+        looks[c] = (f"class {c}", dict(symbol=palette.class_symbol(c), color=palette.class_color(c), size=12))
+    out = []
+    chosen = selected if selected is not None and 0 <= selected < n else None
+    for g, (name, marker) in looks.items():
+        ids = np.flatnonzero((group == g) & (np.arange(n) != chosen))
+        if len(ids):
+            out.append((name, ids, marker))
+    if chosen is not None:
+        marker = {**looks[int(group[chosen])][1], "line": dict(color=SELECTED_OUTLINE, width=3)}
+        out.append(("selected", np.array([chosen]), marker))
+    return out
+
+
+def legend_names(tokens_text: dict[str, str], classes: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """The legend's label of each group name, from the stage's own words (stage_text) and the class names."""
+    words = {"plain": tokens_text.get("unused", "never looked up"), "used": tokens_text.get("noclass", "looked up"),
+             "PAD": tokens_text.get("pad", "PAD"), "UNK": tokens_text.get("unk", "UNK"),
+             "selected": tokens_text.get("selected", "selected")}
+    used = tokens_text.get("used", "looked up")
+    prefix = tokens_text.get("class_prefix", "")
+    words.update({f"class {c}": f"{used}: {prefix}{name}" for c, name in enumerate(classes)})
+    if not classes:
+        words["used"] = used
+    return words
 
 
 def plain_shown(ids: np.ndarray) -> np.ndarray:
@@ -142,11 +183,13 @@ def plain_shown(ids: np.ndarray) -> np.ndarray:
     return ids[:: -(-len(ids) // MAX_PLAIN_POINTS)]
 
 
-def _points_traces(xy: np.ndarray, k: int, tokens: list[str], groups, big: bool) -> list[dict]:
+def _points_traces(xy: np.ndarray, k: int, tokens: list[str], groups, big: bool,
+                   names: dict[str, str] | None = None) -> list[dict]:
+    """One trace per group, each named in the legend (``names``: the page's words for each group)."""
     v = xy.shape[0]
     show_text = v <= MAX_LABELS
     traces = []
-    for name, ids, color in groups:
+    for name, ids, marker in groups:
         special = name in ("PAD", "UNK", "selected")
         label = show_text or special
         traces.append(_trace(xy[ids].astype(np.float32), k, gl=big,
@@ -154,18 +197,27 @@ def _points_traces(xy: np.ndarray, k: int, tokens: list[str], groups, big: bool)
                              text=[tokens[i] for i in ids] if label else None, textposition="top center",
                              hovertext=[f"{i} · {tokens[i]}" for i in ids] if len(ids) <= 5000 else None,
                              hoverinfo="text" if len(ids) <= 5000 else "skip", customdata=typed_array(ids),
-                             marker=dict(size=13 if special else 11 if not big else 3, color=color,
-                                         symbol="diamond" if name == "PAD" else "circle"),
-                             name=name, showlegend=False))
+                             marker=_marker_in(k, marker if not big or special else {**marker, "size": 3}),
+                             name=(names or {}).get(name, name), meta=name, showlegend=True))
     return traces
+
+
+def _marker_in(k: int, marker: dict) -> dict:
+    """``marker`` as a k-D scatter can draw it (scatter3d has fewer symbols)."""
+    if k < 3 or marker["symbol"] in ("circle", "cross", "diamond", "square", "x"):
+        return marker
+    return {**marker, "symbol": SYMBOLS_3D.get(marker["symbol"], "circle")}
 
 
 def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad_id: int, unk_id: int,
                 used: np.ndarray, selected: int | None, ranges: list[tuple[float, float]],
-                trail_ids: np.ndarray, title: str, axis_titles: list[str]) -> go.Figure:
+                trail_ids: np.ndarray, title: str, axis_titles: list[str], cls: np.ndarray | None = None,
+                names: dict[str, str] | None = None, dark: bool = False) -> go.Figure:
     """W's rows projected in one fixed frame at ``step``, with trails over every kept step.
 
     ``points`` maps step → (V, k) coordinates, all from the same frame. Axis ranges are fixed.
+    ``cls``: each token's class (explorer.token_classes), for the marks; ``names``: the legend's
+    words for each group (legend_names); ``dark``: the page's theme.
     """
     xy = points[step]
     v, k = xy.shape
@@ -181,15 +233,17 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
         flat = np.concatenate([path, gaps], axis=1).reshape(-1, k).astype(np.float32)
     data = [_trace(flat, k, mode="lines", line=dict(width=1, color="#c0c4c8"), hoverinfo="skip",
                    showlegend=False, connectgaps=False, gl=big, name="trails")]
-    groups = [(name, plain_shown(ids) if name == "plain" else ids, color)
-              for name, ids, color in point_groups(v, pad_id, unk_id, used, selected)]
-    data += _points_traces(xy, k, tokens, groups, big)
-    return SafeFigure(data=data, layout=_layout(520, title, margin=dict(FIXED_MARGIN), **_axes(k, ranges, axis_titles)))
+    groups = [(name, plain_shown(ids) if name == "plain" else ids, marker)
+              for name, ids, marker in point_groups(v, pad_id, unk_id, used, selected, cls, dark)]
+    data += _points_traces(xy, k, tokens, groups, big, names)
+    return SafeFigure(data=data, layout=_layout(520, title, margin=dict(FIXED_MARGIN, t=80), legend=dict(LEGEND),
+                                                **_axes(k, ranges, axis_titles)))
 
 
 def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int, unk_id: int, used: np.ndarray,
                   selected: int | None, ranges: list[tuple[float, float]], title: str, axis_titles: list[str],
-                  play_label: str = "▶", pause_label: str = "❚❚") -> go.Figure:
+                  play_label: str = "▶", pause_label: str = "❚❚", cls: np.ndarray | None = None,
+                  names: dict[str, str] | None = None, dark: bool = False) -> go.Figure:
     """Every kept snapshot as a Plotly frame: replayed in the browser without a server round trip.
 
     At large V only the looked-up and special rows are animated, so the payload stays small.
@@ -197,7 +251,7 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     """
     steps = sorted(points)
     v, k = points[steps[0]].shape
-    groups = point_groups(v, pad_id, unk_id, used, selected)
+    groups = point_groups(v, pad_id, unk_id, used, selected, cls, dark)
     if v > MAX_LABELS * 10:
         groups = [g for g in groups if g[0] != "plain"]
     n = sum(len(g[1]) for g in groups)
@@ -207,7 +261,7 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     def moves(s: int) -> list[dict]:
         """A frame holds only where each group's points are at step ``s``: plotly.js keeps the
         traces' labels, colours and hover texts from the first frame, so they are sent once."""
-        return [_trace(points[s][ids].astype(np.float32), k, name=name) for name, ids, _ in groups]
+        return [_trace(points[s][ids].astype(np.float32), k, name=(names or {}).get(name, name)) for name, ids, _ in groups]
 
     menus = [dict(type="buttons", showactive=False, x=0, y=-0.08, xanchor="left", buttons=[
         dict(label=play_label, method="animate", args=[None, dict(frame=dict(duration=120, redraw=k == 3), fromcurrent=True, transition=dict(duration=0))]),
@@ -216,9 +270,10 @@ def pca_animation(points: dict[int, np.ndarray], tokens: list[str], pad_id: int,
     sliders = [dict(active=0, x=0.12, len=0.88, y=-0.04, currentvalue=dict(prefix="step "), steps=[
         dict(label=str(s), method="animate", args=[[str(s)], dict(mode="immediate", frame=dict(duration=0, redraw=k == 3), transition=dict(duration=0))])
         for s in steps])]
-    return SafeFigure(data=_points_traces(points[steps[0]], k, tokens, groups, big=False),
+    return SafeFigure(data=_points_traces(points[steps[0]], k, tokens, groups, big=False, names=names),
                      frames=[dict(data=moves(s), name=str(s)) for s in steps],
-                     layout=_layout(560, title, margin=dict(FIXED_MARGIN, b=90), updatemenus=menus, sliders=sliders,
+                     layout=_layout(560, title, margin=dict(FIXED_MARGIN, t=80, b=90), updatemenus=menus, sliders=sliders,
+                                    legend=dict(LEGEND),
                                     **_axes(k, ranges, axis_titles)))
 
 

@@ -24,6 +24,7 @@ from plotly.subplots import make_subplots
 
 from components.charts import PAD_COLOR, SELECT_COLOR, USED_COLOR, safe_figure
 from components.i18n import t
+from components.palette import colorscale, role_color
 from core.lessons import Demo
 
 MAX_CELL_TEXT = 64  # write values in heatmap cells up to this many cells per panel (more: unreadable)
@@ -63,13 +64,19 @@ def _w(lang: str, key: str, **params) -> str:
 
 
 # ---- shared pieces ----------------------------------------------------------------------------------
-def _heatmap(z, labels: list[str], show_scale: bool = False) -> go.Heatmap:
-    """A heatmap of rows (labelled) × components; numbers written in the cells when few."""
+def _heatmap(z, labels: list[str], absmax: float | None = None, scale_title: str | None = None) -> go.Heatmap:
+    """A heatmap of rows (labelled) × components on W's one diverging scale (components.palette),
+    from -absmax to absmax (the stage's ends for a panel of W; the panel's own largest |value| when
+    None); numbers written in the cells when few; with the colour bar when ``scale_title`` is given."""
     z = np.asarray(z, dtype=float).reshape(len(labels), -1)
+    finite = np.abs(z[np.isfinite(z)])
+    end = absmax if absmax else float(finite.max()) if finite.size and finite.max() > 0 else 1.0
     text = [[number(v) for v in row] for row in z] if z.size <= MAX_CELL_TEXT else None
+    bar = dict(title=dict(text=scale_title, side="top"), thickness=14, len=0.8, tickvals=[-end, 0, end],
+               ticktext=[number(-end), "0", number(end)]) if scale_title else None
     return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(len(labels))), text=text,
-                      texttemplate="%{text}" if text else None, colorscale="RdBu", zmid=0,
-                      showscale=show_scale, hovertemplate="%{z:.4g}<extra></extra>")
+                      texttemplate="%{text}" if text else None, colorscale=colorscale(), zmin=-end, zmax=end,
+                      showscale=scale_title is not None, colorbar=bar, hovertemplate="%{z:.4g}<extra></extra>")
 
 
 def _label_rows(fig: go.Figure, col: int, labels: list[str], row: int = 1, title: str | None = None) -> None:
@@ -100,8 +107,8 @@ def _renumbered(lang: str, d: dict) -> Drawn:
     before = [f"{tok} ({i})" for tok, i in zip(d["tokens"], d["ids"])]
     after = [f"{tok} ({i})" for tok, i in zip(d["tokens"], d["new_ids"])]
     fig = make_subplots(1, 2, subplot_titles=(_w(lang, "C1.before"), _w(lang, "C1.after")), horizontal_spacing=0.18)
-    fig.add_trace(_heatmap(d["vectors"], before), 1, 1)
-    fig.add_trace(_heatmap(d["new_vectors"], after), 1, 2)
+    fig.add_trace(_heatmap(d["vectors"], before, d.get("absmax")), 1, 1)
+    fig.add_trace(_heatmap(d["new_vectors"], after, d.get("absmax"), "W"), 1, 2)
     _label_rows(fig, 1, before, title=_w(lang, "token_id"))
     _label_rows(fig, 2, after)
     _component_axis(fig, lang, [1, 2])
@@ -130,11 +137,11 @@ def _one_hot(lang: str, d: dict) -> Drawn:
                         horizontal_spacing=0.1, vertical_spacing=0.16)
     one_hot = np.asarray(d["one_hot"], dtype=float).reshape(n_rows, n_cols)
     fig.add_trace(go.Heatmap(z=one_hot, x=list(range(n_cols)), y=list(range(n_rows)),
-                             colorscale=[[0, "#ffffff"], [1, USED_COLOR]], zmin=0, zmax=1, showscale=False,
+                             colorscale=[[0, "#ffffff"], [1, role_color("ink")]], zmin=0, zmax=1, showscale=False,
                              xgap=1, ygap=1, hovertemplate="%{z}<extra></extra>"), 2, 1)
-    fig.add_trace(_heatmap(d["w_rows"], cols), 1, 2)
-    fig.add_trace(_heatmap(d["product"], rows), 2, 2)
-    fig.add_trace(_heatmap(d["lookup"], rows), 2, 3)
+    fig.add_trace(_heatmap(d["w_rows"], cols, d.get("absmax"), "W"), 1, 2)
+    fig.add_trace(_heatmap(d["product"], rows, d.get("absmax")), 2, 2)
+    fig.add_trace(_heatmap(d["lookup"], rows, d.get("absmax")), 2, 3)
     _label_rows(fig, 1, rows, row=2, title=_w(lang, "token_id"))
     _label_rows(fig, 2, cols, row=1)
     _label_rows(fig, 2, rows, row=2)
@@ -160,7 +167,8 @@ def _one_hot(lang: str, d: dict) -> Drawn:
                           _w(lang, "bitwise_equal"): [t(lang, "lesson.yes" if a == b else "lesson.no")
                                                       for a, b in zip(d["product"], d["lookup"])]})
     alt = _w(lang, "C4.alt", token=d["tokens"][s], id=d["ids"][s], V=d["vocab_size"])
-    return Drawn(_layout(fig, max(460, 220 + 30 * (n_rows + n_cols))), alt, (table,))
+    fig = _layout(fig, max(330, 100 + 27 * (n_rows + n_cols))).update_layout(margin=dict(t=40, b=30))
+    return Drawn(fig, alt, (table,))
 
 
 def _histogram(lang: str, d: dict) -> Drawn:
@@ -206,15 +214,15 @@ def _seeds(lang: str, d: dict) -> Drawn:
 
 def _same_id(lang: str, d: dict) -> Drawn:
     """C10: the sentences used; the vectors of one id at each of its positions, and the LSTM's outputs there."""
-    labels = [_w(lang, "at", b=b + 1, t=p) for b, p in d["positions"]]
+    labels = [_w(lang, "at", b=b, t=p) for b, p in d["positions"]]
     fig = make_subplots(1, 2, subplot_titles=(_w(lang, "C10.vectors", token=d["token"]), _w(lang, "C10.lstm")),
                         horizontal_spacing=0.2)
-    fig.add_trace(_heatmap(d["vectors"], labels), 1, 1)
+    fig.add_trace(_heatmap(d["vectors"], labels, d.get("absmax")), 1, 1)
     fig.add_trace(_heatmap(d["lstm"], labels), 1, 2)
     _label_rows(fig, 1, labels)
     _label_rows(fig, 2, labels)
     _component_axis(fig, lang, [1, 2])
-    sentences = pd.DataFrame({_w(lang, "sentence"): [b + 1 for b, _ in d["sentences"]],
+    sentences = pd.DataFrame({_w(lang, "sentence"): [b for b, _ in d["sentences"]],
                               _w(lang, "tokens"): [" ".join(f"[{tok}]" if tok == d["token"] else tok for tok in toks)
                                                    for _, toks in d["sentences"]]})
     vectors = pd.DataFrame({_w(lang, "position"): labels, _w(lang, "vector"): [vector_text(v) for v in d["vectors"]],
@@ -225,11 +233,12 @@ def _same_id(lang: str, d: dict) -> Drawn:
 
 def _wrong_pad(lang: str, d: dict) -> Drawn:
     """C12: the lookup of a layer built with the right padding_idx and one built with the UNK id; wrong rows marked."""
-    labels = [f"{b + 1}·{p}: {tok} ({i})" for (b, p), tok, i in zip(d["cells"], d["tokens"], d["ids"])]
+    labels = [f"b={b}, t={p}: {tok} ({i})" for (b, p), tok, i in zip(d["cells"], d["tokens"], d["ids"])]
     titles = (_w(lang, "C12.right", pad=d["pad_id"]), _w(lang, "C12.wrong", wrong=d["wrong_id"]))
     fig = make_subplots(1, 2, subplot_titles=titles, horizontal_spacing=0.22)
-    fig.add_trace(_heatmap(d["right"], labels), 1, 1)
-    fig.add_trace(_heatmap(d["wrong"], labels), 1, 2)
+    end = float(np.abs(np.asarray(d["right"] + d["wrong"], dtype=float)).max(initial=0)) or None
+    fig.add_trace(_heatmap(d["right"], labels, end), 1, 1)
+    fig.add_trace(_heatmap(d["wrong"], labels, end, "W"), 1, 2)
     _label_rows(fig, 1, labels, title=_w(lang, "C12.y"))
     _label_rows(fig, 2, [f"✗ {label}" if bad else label for label, bad in zip(labels, d["wrong_rows"])])
     _component_axis(fig, lang, [1, 2])
@@ -275,6 +284,80 @@ def _code(lang: str, d: dict) -> Drawn:
     return Drawn(None, _w(lang, "C16.alt"), (table,), code=d["code"])
 
 
+def _block(lang: str, d: dict) -> Drawn:
+    """C3: the (B, T, E) output as a block of B slabs (T × E each, side by side), the selected
+    cell's row lit, and that cell's vector of E numbers drawn on its own beside the block."""
+    out = [np.asarray(slab, dtype=float) for slab in d["out"]]  # b × (t, e)
+    nb, (t_n, e_n) = len(out), out[0].shape
+    sb, st_ = d.get("selected", [0, 0])
+    sb, st_ = min(max(sb, 0), nb - 1), min(max(st_, 0), t_n - 1)
+    B, T, E = d["shape"]
+    titles = [_w(lang, "C3.slab", b=b) for b in range(nb)] + [_w(lang, "C3.cell", b=sb, t=st_)]
+    fig = make_subplots(1, nb + 1, subplot_titles=titles, horizontal_spacing=0.06 if nb < 3 else 0.045,
+                        column_widths=[1.0] * nb + [0.8])
+    for b, slab in enumerate(out):
+        labels = [f"t={p} {tok}" for p, tok in enumerate(d["tokens"][b])]
+        fig.add_trace(_heatmap(slab, labels, d["absmax"]), 1, b + 1)
+        _label_rows(fig, b + 1, labels)
+    vec = out[sb][st_]
+    cell_labels = [str(j) for j in range(len(vec))]
+    fig.add_trace(_heatmap(vec[:, None], cell_labels, d["absmax"], "W"), 1, nb + 1)
+    _label_rows(fig, nb + 1, cell_labels, title=_w(lang, "component"))
+    fig.update_xaxes(visible=False, row=1, col=nb + 1)
+    _component_axis(fig, lang, list(range(1, nb + 1)))
+    _box_row(fig, sb + 1, st_, e_n, SELECT_COLOR)
+    fig.add_shape(type="rect", x0=-0.5, x1=0.5, y0=-0.5, y1=len(vec) - 0.5, line=dict(color=SELECT_COLOR, width=3),
+                  row=1, col=nb + 1)
+    fig.add_annotation(text=_w(lang, "C3.shape", B=B, T=T, E=E, b=nb), xref="paper", yref="paper", x=0, y=-0.22,
+                       xanchor="left", showarrow=False, font=dict(size=14))
+    cells = [(b, p) for b in range(nb) for p in range(t_n)]
+    table = pd.DataFrame({_w(lang, "position"): [f"vectors[{b}, {p}]" for b, p in cells],
+                          _w(lang, "token_id"): [f"{d['tokens'][b][p]} ({d['ids'][b][p]})" for b, p in cells],
+                          _w(lang, "vector"): [vector_text(out[b][p]) for b, p in cells]})
+    alt = _w(lang, "C3.alt", B=B, T=T, E=E, b=sb, t=st_, token=d["tokens"][sb][st_])
+    fig = _layout(fig, 170 + 30 * max(t_n, len(vec))).update_layout(margin=dict(b=70))
+    return Drawn(fig, alt, (table,))
+
+
+def _lstm_pads(lang: str, d: dict) -> Drawn:
+    """C15: the LSTM's state h_t at every step of one sentence followed by zero inputs, run padded
+    (the zero steps computed on) and packed to its true length (they are not); and how far the
+    padded state drifts from the state after the last real token."""
+    L = d["length"]
+    padded = np.asarray(d["padded"], dtype=float)  # (T', H)
+    packed = np.full_like(padded, np.nan)
+    packed[:L] = np.asarray(d["packed"], dtype=float)  # the zero steps: not computed, drawn empty
+    steps = [f"t={p} {tok}" for p, tok in enumerate(d["tokens"])]
+    steps += [f"t={p} {d['pad_token']} (0)" for p in range(L, len(padded))]
+    end = float(np.nanmax(np.abs(padded))) or 1.0
+    titles = (_w(lang, "C15.padded"), _w(lang, "C15.packed"), _w(lang, "C15.drift"))
+    fig = make_subplots(1, 3, subplot_titles=titles, column_widths=[0.37, 0.37, 0.26], horizontal_spacing=0.09)
+    fig.add_trace(_heatmap(padded, steps, end), 1, 1)
+    fig.add_trace(_heatmap(packed, steps, end, "h"), 1, 2)
+    _label_rows(fig, 1, steps, title=_w(lang, "C15.step"))
+    _label_rows(fig, 2, steps)
+    for col in (1, 2):
+        fig.update_xaxes(title_text=_w(lang, "C15.unit"), dtick=1, row=1, col=col)
+        _box_row(fig, col, L - 1, padded.shape[1], SELECT_COLOR)
+    _box_row(fig, 1, len(padded) - 1, padded.shape[1], WRONG_COLOR)
+    drift = d["drift"]
+    fig.add_trace(go.Scatter(x=list(range(L - 1, len(drift))), y=drift[L - 1:], mode="lines+markers+text",
+                             text=[number(v) for v in drift[L - 1:]], textposition="top center",
+                             line=dict(color=WRONG_COLOR, width=3), name=_w(lang, "C15.padded_short"),
+                             hovertemplate="t=%{x}: %{y:.4g}<extra></extra>"), 1, 3)
+    fig.add_trace(go.Scatter(x=[L - 1], y=[0.0], mode="markers", marker=dict(color=SELECT_COLOR, size=12, symbol="diamond"),
+                             name=_w(lang, "C15.packed_short"), hovertemplate="t=%{x}: 0<extra></extra>"), 1, 3)
+    fig.update_xaxes(title_text=_w(lang, "C15.t"), dtick=1, row=1, col=3)
+    fig.update_yaxes(title_text=_w(lang, "C15.drift_y"), rangemode="tozero", row=1, col=3)
+    table = pd.DataFrame({_w(lang, "C15.step"): steps,
+                          _w(lang, "C15.padded"): [vector_text(h) for h in padded],
+                          _w(lang, "C15.packed"): [vector_text(h) if p < L else "—" for p, h in enumerate(padded)],
+                          _w(lang, "C15.drift_y"): [number(v) for v in drift]})
+    alt = _w(lang, "C15.alt", L=L, n=len(padded) - L, drift=number(drift[-1]))
+    fig = _layout(fig, 170 + 34 * len(steps)).update_layout(showlegend=True, legend=dict(orientation="h", y=-0.2))
+    return Drawn(fig, alt, (table,))
+
+
 def _zoom(refit_pad: np.ndarray, fixed: np.ndarray) -> float:
     """Half the width of X7's window: the refitted PAD path with room around it, at least 1% of the
     fixed frame's spread, so a path of 0.08 units is visible next to points spread over ±5."""
@@ -315,14 +398,19 @@ def _frames(lang: str, d: dict) -> Drawn:
 BUILDERS: MappingProxyType[str, Callable[[str, dict], Drawn]] = MappingProxyType({
     "renumbered": _renumbered, "one_hot": _one_hot, "histogram": _histogram, "seeds": _seeds,
     "same_id": _same_id, "wrong_pad": _wrong_pad, "pad_grad": _pad_grad, "code": _code, "frames": _frames,
+    "block": _block, "lstm_pads": _lstm_pads,
 })  # read-only
 
 
-def draw(lang: str, demo: Demo) -> Drawn | None:
-    """The picture of ``demo`` in ``lang``; None when its lesson draws nothing in this state."""
+def draw(lang: str, demo: Demo, selected: int | None = None) -> Drawn | None:
+    """The picture of ``demo`` in ``lang``; None when its lesson draws nothing in this state.
+    ``selected``: the token the learner follows (the stage's selection), lit where a figure has it."""
     data: dict[str, Any] = demo.figure
     if not data:
         return None
+    if data["kind"] == "block" and selected is not None:
+        cells = [[b, p] for b, row in enumerate(data["ids"]) for p, i in enumerate(row) if i == selected]
+        data = {**data, "selected": cells[0]} if cells else data
     drawn = BUILDERS[data["kind"]](lang, data)
     if drawn.figure is not None:
         safe_figure(drawn.figure)  # every string it holds (tokens, titles) is escaped when it is sent

@@ -12,7 +12,8 @@ so tests check every string a demo can show without running Streamlit.
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import pandas as pd
 import streamlit as st
@@ -159,9 +160,15 @@ def _demo_tables(lang: str, demo: Demo) -> None:
             st.dataframe(frame, hide_index=True, width="stretch", height="content")
 
 
-def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
+PRESENT_FONT = 19  # px of a figure's text in presentation mode (14 otherwise: lesson_figures._layout)
+PRESENT_TICKS = 18  # px of its tick labels
+PRESENT_CELLS = 15  # px of the numbers in a heatmap's cells (four digits still fit a cell beside the sidebar)
+PRESENT_GROW = 1.0  # a figure's height in presentation mode (kept: the figure stays on the first screen)
+
+
+def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View") -> None:
     """The lesson's figure (or, for C16, its code beside its run) and the figure's numbers as a table."""
-    drawn = draw(lang, demo)
+    drawn = draw(lang, demo, view.selected)
     if drawn is None:
         return
     if drawn.code is not None:
@@ -176,8 +183,15 @@ def _picture(lang: str, demo: Demo, params: dict[str, str]) -> None:
         return
     for table in drawn.shown:
         st.dataframe(table, hide_index=True, width="stretch", height="content")
-    with st.container():  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
-        st.plotly_chart(safe_figure(drawn.figure), alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
+    fig = drawn.figure
+    if view.present:  # the class reads it from the back of the room: larger text, a little more room
+        fig.update_layout(font=dict(size=PRESENT_FONT), height=int(fig.layout.height * PRESENT_GROW))
+        fig.update_annotations(font_size=PRESENT_FONT)
+        fig.update_xaxes(tickfont_size=PRESENT_TICKS, title_font_size=PRESENT_FONT)  # Streamlit's theme sets its own
+        fig.update_yaxes(tickfont_size=PRESENT_TICKS, title_font_size=PRESENT_FONT)
+        fig.update_traces(textfont_size=PRESENT_CELLS, selector=dict(type="heatmap"))
+    with st.container(key=Keys.LESSON_FIGURE_PREFIX + demo.id):  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
+        st.plotly_chart(safe_figure(fig), alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
         for table in drawn.tables:
             st.dataframe(table, hide_index=True, width="stretch", height="content")
@@ -251,23 +265,38 @@ def _prediction(lang: str, demo: Demo, params: dict[str, str]) -> bool:
     return True
 
 
-def render_lesson(lang: str, demo: Demo, lab: Lab | None = None) -> None:
-    """One lesson: title, explanation, (prediction,) facts, picture, tables and the verdict of its
-    check; C11 also offers a "try a sentence" box on ``lab``'s current W."""
+@dataclass(frozen=True)
+class View:
+    """How the lessons are shown: ``present`` (presentation mode: larger figures) and the token the
+    learner follows on the stage (``selected``), lit where a figure draws it."""
+
+    present: bool = False
+    selected: int | None = None
+    frame: Callable[[], tuple[Any, int]] | None = None  # the training view's 2-D frame and its version (X7)
+
+
+def render_lesson(lang: str, demo: Demo, lab: Lab | None = None, view: View = View()) -> None:
+    """One lesson: title, its figure (on the first screen), explanation, facts, tables and the
+    verdict of its check. A lesson that asks a prediction shows its figure only once the answer
+    is revealed, after the text. C11 also offers a "try a sentence" box on ``lab``'s current W."""
     params = template_params(lang, demo)
     st.header(lesson_title(lang, demo.id))  # h2: the page's h1 is the title in the sidebar
     if demo.verdict == NOT_FINITE:  # nothing was computed: no numbers for the text, only the reason
         st.warning(md(lang, "lesson.verdict.not_finite", **params), icon=":material/block:")
         return
+    asks = lesson(demo.id).predict is not None
+    if not asks:
+        _picture(lang, demo, params, view)
     st.markdown(md(lang, f"lesson.{demo.id}.body", **params))
     terms = lesson(demo.id).terms
     if terms:
         st.caption("  \n".join([f"**{t(lang, 'lesson.ui.terms')}**"] + [t(lang, f"lesson.term.{x}") for x in terms]))
     st.caption(t(lang, "lesson.ui.live"))
-    if lesson(demo.id).predict and not _prediction(lang, demo, params):
+    if asks and not _prediction(lang, demo, params):
         return
     _metrics(lang, demo)
-    _picture(lang, demo, params)
+    if asks:
+        _picture(lang, demo, params, view)
     _fact_table(lang, demo)
     _demo_tables(lang, demo)
     if demo.id == "C11" and lab is not None:
@@ -276,27 +305,29 @@ def render_lesson(lang: str, demo: Demo, lab: Lab | None = None) -> None:
     _verdict(lang, demo, params)
 
 
-def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo) -> Demo | str:
+def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo, view: View = View()) -> Demo | str:
     """The demo, or the message to show if it failed (a failing demo must not take the page down).
 
     ``memo`` (session.Workspace.memo) keeps a demo until the lab moves: a demo is a pure function of
     the lab's recipe and weights, which change only by a step, a PAD edit or a new lab.
     """
+    frame, version = view.frame() if view.frame and lesson(lesson_id).uses_frame else (None, None)
+
     def attempt() -> Demo | str:
         try:
-            return run_demo(lesson_id, lab)
+            return run_demo(lesson_id, lab, frame)
         except Exception as exc:  # noqa: BLE001
             return f"{type(exc).__name__}: {exc}"
 
-    demo = memo(f"demo:{lesson_id}", (lab.uid, lab.steps, len(lab.pad_edits)), attempt)
+    demo = memo(f"demo:{lesson_id}", (lab.uid, lab.steps, len(lab.pad_edits), version), attempt)
     return md(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo  # an exception may quote a token
 
 
-def _show(lang: str, demo: Demo | str, lab: Lab) -> None:
+def _show(lang: str, demo: Demo | str, lab: Lab, view: View) -> None:
     if isinstance(demo, str):
         st.error(demo)
     else:
-        render_lesson(lang, demo, lab)
+        render_lesson(lang, demo, lab, view)
 
 
 def _go(lesson_id: str) -> None:
@@ -304,46 +335,56 @@ def _go(lesson_id: str) -> None:
     session.set_value(Keys.LESSON, lesson_id)
 
 
-def _guided(lab: Lab, lang: str, index: int, memo: Memo) -> int | None:
+def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker: Callable[[bool], None]) -> int | None:
+    """One row of controls (the picker with "n / total" in its label, previous, next, the mode),
+    so that the lesson's figure is on the first screen of a projector; then the lesson."""
     index = min(max(index, 0), len(LESSON_IDS) - 1)
     session.ensure(Keys.LESSON, LESSON_IDS[index])  # first draw: the caller's index seeds the picker
-    chosen = st.selectbox(t(lang, "lesson.ui.select"), LESSON_IDS, key=Keys.LESSON,
-                          format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"))
+    at = LESSON_IDS.index(session.get(Keys.LESSON)) if session.get(Keys.LESSON) in LESSON_IDS else index
+    pick_col, prev_col, next_col, mode_col = st.columns([4.4, 1.5, 1.5, 3], vertical_alignment="bottom")
+    progress = t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS))
+    chosen = pick_col.selectbox(f"{t(lang, 'lesson.ui.select')} · {progress}", LESSON_IDS, key=Keys.LESSON,
+                                format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"),
+                                label_visibility="collapsed" if view.present else "visible")
     at = LESSON_IDS.index(chosen)
-    prev_col, mid, next_col = st.columns([1, 2, 1], vertical_alignment="center")
     prev_col.button(t(lang, "lesson.ui.prev"), key=PREV_KEY, disabled=at == 0, width="stretch", help=t(lang, "help.lesson_prev"),
                     on_click=_go, args=(LESSON_IDS[max(at - 1, 0)],))
-    mid.progress((at + 1) / len(LESSON_IDS), text=t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS)))
     next_col.button(t(lang, "lesson.ui.next"), key=NEXT_KEY, disabled=at == len(LESSON_IDS) - 1, width="stretch",
                     help=t(lang, "help.lesson_next"),
                     on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
-    _show(lang, _try_demo(lab, lang, chosen, memo), lab)
+    with mode_col:
+        mode_picker(view.present)
+    _show(lang, _try_demo(lab, lang, chosen, memo, view), lab, view)
     return at if at != index else None
 
 
-def _free(lab: Lab, lang: str, memo: Memo) -> None:
+def _free(lab: Lab, lang: str, memo: Memo, view: View, mode_picker: Callable[[bool], None]) -> None:
     """Every lesson in an expander whose icon says whether its check held; a lesson is drawn only
     while its expander is open (drawing all 23 cost more than running them)."""
+    mode_picker(False)
     for group in ("C", "X"):
         st.header(t(lang, f"lesson.ui.group.{group}"))  # h2, after the sidebar's h1
         for lesson_id in (i for i in LESSON_IDS if i.startswith(group)):
-            demo = _try_demo(lab, lang, lesson_id, memo)
+            demo = _try_demo(lab, lang, lesson_id, memo, view)
             verdict = demo.verdict if isinstance(demo, Demo) else None
             icon = {HOLDS: ":material/check_circle:", NOT_FINITE: ":material/block:"}.get(verdict, ":material/error:")
             box = st.expander(lesson_title(lang, lesson_id), icon=icon, key=Keys.LESSON_OPEN_PREFIX + lesson_id,
                               on_change="rerun")
             if box.open:
                 with box:
-                    _show(lang, demo, lab)
+                    _show(lang, demo, lab, view)
 
 
-def render_lessons(lab: Lab, lang: str, mode: str, index: int, memo: Memo = no_memo) -> int | None:
+def render_lessons(lab: Lab, lang: str, mode: str, index: int, memo: Memo = no_memo, view: View = View(),
+                   mode_picker: Callable[[bool], None] = lambda compact: None) -> int | None:
     """Guided (one lesson, previous/next, a picker) or free (every lesson in an expander).
 
     Returns the lesson index the learner moved to in guided mode, None otherwise. The picker's
     own state (key ``Keys.LESSON``) wins over ``index`` once it exists; ``index`` seeds it.
+    ``mode_picker(compact)`` draws the guided/free switch where the controls are (the section owns
+    it); ``compact``: without its label (presentation mode's one row of controls).
     """
     if mode == "guided":
-        return _guided(lab, lang, index, memo)
-    _free(lab, lang, memo)
+        return _guided(lab, lang, index, memo, view, mode_picker)
+    _free(lab, lang, memo, view, mode_picker)
     return None

@@ -1,5 +1,5 @@
 """The memo signature components accept: ``memo(name, key, build)`` returns ``build()``'s value, or the
-one kept under ``name`` when ``key`` is equal (session.Workspace.memo keeps one per session).
+one kept under ``name`` when ``key`` is equal (session.memo keeps one per session).
 
 ``key`` must name everything the value is built from, and nothing that holds big objects alive:
 a lab by its ``uid``, arrays by their bytes.

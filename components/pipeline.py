@@ -11,12 +11,12 @@ import pyarrow as pa  # st.dataframe sends an Arrow table as it is, with no conv
 import streamlit as st
 
 from components.i18n import t
+from components.stage_data import WINDOW, shown_rows
 from core.batch import Batch
 from core.vocab import Vocab
 import session
 from session import Keys
 
-WINDOW = 40  # rows of W shown around the selection when V is large
 MAX_TABLE_COLS = 64  # columns of W written out in a table
 
 
@@ -60,21 +60,6 @@ def mask_frame(batch: Batch) -> pd.DataFrame:
     df = pd.DataFrame(m, columns=[f"t={j}" for j in range(m.shape[1])], index=[f"b={b}" for b in range(m.shape[0])])
     df["len"] = batch.lengths.numpy()
     return df
-
-
-def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[int, int]) -> np.ndarray:
-    """Which rows of W to draw: all when V is small; else the special rows, a window around the
-    selection, then looked-up rows up to 4·WINDOW rows in all (in id order)."""
-    if v <= 2 * WINDOW:
-        return np.arange(v)
-    rows = set(special)
-    if selected is not None:
-        rows |= set(range(max(0, selected - WINDOW // 2), min(v, selected + WINDOW // 2)))
-    for i in np.flatnonzero(counts).tolist():
-        if len(rows) >= 4 * WINDOW:
-            break
-        rows.add(i)
-    return np.array(sorted(rows))
 
 
 def sentence_shown(batch: Batch) -> int:

@@ -13,18 +13,19 @@ import numpy as np
 
 from components import charts
 from components.i18n import t
-from components.pipeline import shown_rows
-from components.stage.contract import TEXT_KEYS
-from components.training import neighbours
-from core.explorer import Explorer, Picture, token_classes
+from core.explorer import Explorer, Picture
 
+TEXT_KEYS = ("pad", "unk", "unused", "used", "selected", "step", "loss", "w_title", "scatter_title",
+             "ids_title", "out_title", "touched", "pad_zero_grad", "legend_title", "class_prefix",
+             "noclass")  # data["text"]
 MAX_TRAILS = 60  # looked-up tokens that get a trail
 MAX_FRAMES = 12  # intermediate steps a Play tick glides through
 MAX_LOSS_POINTS = 1000  # the sparkline's points (an even stride of a longer history)
 BIG_V = 2000  # above this many rows: no labels, canvas only, never-looked-up rows thinned
+WINDOW = 40  # rows of W shown around the selection when V is large
 
 
-def _text(lang: str) -> dict[str, str]:
+def stage_text(lang: str) -> dict[str, str]:
     return {k: t(lang, f"stage.{k}") for k in TEXT_KEYS}
 
 
@@ -69,6 +70,14 @@ def _scatter_ids(ex: Explorer, used: np.ndarray) -> np.ndarray:
     return np.union1d(np.union1d(np.flatnonzero(used), special), charts.plain_shown(plain))
 
 
+def axis_names(ex: Explorer, pic: Picture) -> list[str]:
+    """Each axis's name: PC1, PC2, …, or, for a custom axis, "from → to"."""
+    names = [f"PC{j + 1}" for j in range(pic.dims)]
+    if pic.tokens is not None:
+        names[0] = f"{ex.vocab.tokens[pic.tokens[0]]} → {ex.vocab.tokens[pic.tokens[1]]}"
+    return names
+
+
 def _scatter(ex: Explorer, pic: Picture, used: np.ndarray, since: int | None) -> dict:
     vocab = ex.vocab
     big = vocab.size > BIG_V
@@ -77,10 +86,8 @@ def _scatter(ex: Explorer, pic: Picture, used: np.ndarray, since: int | None) ->
     k = pic.dims
     role = np.where(used[ids], "used", "unused").astype(object)
     role[ids == vocab.unk_id], role[ids == vocab.pad_id] = "unk", "pad"
-    cls = token_classes(ex.recipe)[ids]
-    names = [f"PC{j + 1}" for j in range(k)]
-    if pic.tokens is not None:
-        names[0] = f"{vocab.tokens[pic.tokens[0]]} → {vocab.tokens[pic.tokens[1]]}"
+    cls = ex.facts.classes[ids]
+    names = axis_names(ex, pic)
     out = {"step": pic.shown, "axes": [f"{names[j]} ({pic.explained[j]:.0%})" for j in range(min(k, 2))],
            "range": [list(r) for r in pic.ranges[:2]], "ids": ids.tolist(),
            "x": _floats(xy[:, 0], big), "y": _floats(xy[:, 1] if k > 1 else np.zeros(len(ids)), big),
@@ -104,6 +111,21 @@ def _scatter(ex: Explorer, pic: Picture, used: np.ndarray, since: int | None) ->
                           "y": _frame(f.points[f.shown][ids, 1], xy[:, 1], out["y"], sy) if k > 1 else out["y"]}
                          for f in frames]
     return out
+
+
+def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[int, int]) -> np.ndarray:
+    """Which rows of W to draw: all when V is small; else the special rows, a window around the
+    selection, then looked-up rows up to 4·WINDOW rows in all (in id order)."""
+    if v <= 2 * WINDOW:
+        return np.arange(v)
+    rows = set(special)
+    if selected is not None:
+        rows |= set(range(max(0, selected - WINDOW // 2), min(v, selected + WINDOW // 2)))
+    for i in np.flatnonzero(counts).tolist():
+        if len(rows) >= 4 * WINDOW:
+            break
+        rows.add(i)
+    return np.array(sorted(rows))
 
 
 def _w(ex: Explorer, w: np.ndarray, counts: np.ndarray, last_step: bool = True) -> dict:
@@ -136,7 +158,7 @@ def _loss(losses: list[float]) -> list[float]:
 def _common(ex: Explorer, lang: str, mode: str, height: int, present: bool) -> dict:
     vocab = ex.vocab
     return {"version": 1, "mode": mode, "lang": lang, "big": vocab.size > BIG_V, "present": present,
-            "height": height, "text": _text(lang), "selected": ex.selected_token, "pad": vocab.pad_id,
+            "height": height, "text": stage_text(lang), "selected": ex.selected_token, "pad": vocab.pad_id,
             "unk": vocab.unk_id, "classes": list(ex.classes)}
 
 
@@ -146,25 +168,21 @@ def _tokens(ex: Explorer, *id_lists) -> dict[str, str]:
     return {str(i): tokens[i] for i in sorted(ids)}
 
 
-def scatter_data(ex: Explorer, dims: int = 2, shown: int | None = None) -> dict:
-    """The stage's scatter alone (its points at ``shown``, as `train_data` holds them), for a table of them."""
-    return _scatter(ex, ex.picture(dims, shown), ex.lab.batch.id_counts(ex.vocab.size).numpy() > 0, None)
-
-
 def train_data(ex: Explorer, lang: str, dims: int = 2, shown: int | None = None, since: int | None = None,
-               playing: bool = False, steps_per_second: int = 10, height: int = 560, present: bool = False) -> dict:
-    """The training stage: scatter at ``shown`` (gliding through the steps after ``since``), W, loss."""
+               playing: bool = False, steps_per_second: int = 10, height: int = 560, present: bool = False,
+               pic: Picture | None = None) -> dict:
+    """The training stage: scatter at ``shown`` (gliding through the steps after ``since``), W, loss.
+    ``pic``: the picture at ``shown`` when the caller has it already (views/training.py)."""
     lab = ex.lab
-    pic = ex.picture(dims, shown)
-    counts = lab.batch.id_counts(ex.vocab.size).numpy()
-    used = counts > 0
+    pic = pic if pic is not None else ex.picture(dims, shown)
+    counts, used = ex.facts.counts, ex.facts.used
     data = _common(ex, lang, "train", height, present)
     data["scatter"] = _scatter(ex, pic, used, since)
     data["w"] = _w(ex, lab.snapshots[pic.shown], counts, last_step=pic.shown == lab.steps)
     data["loss"] = _loss(lab.losses[:pic.shown] if pic.shown < lab.steps else lab.losses)
     data["play"] = {"on": playing, "steps_per_second": steps_per_second}
     if ex.selected_token is not None:
-        near, cos = neighbours(lab.snapshots[pic.shown], ex.selected_token)
+        near, cos = ex.neighbours(pic.shown, ex.selected_token)
         data["neighbours"] = {"of": ex.selected_token, "ids": near.tolist(), "cos": _floats(cos)}
     listed = [data["scatter"]["ids"] if ex.vocab.size <= BIG_V else [], data["w"]["rows"],
               data.get("neighbours", {}).get("ids", [])]
@@ -196,7 +214,7 @@ def lookup_data(ex: Explorer, lang: str, sentence: int = 0, height: int = 560, p
     batch = lab.batch
     b = min(max(0, sentence), batch.ids.shape[0] - 1)
     w = lab.weight.detach().numpy()  # (V, E), read-only view
-    counts = batch.id_counts(ex.vocab.size).numpy()
+    counts = ex.facts.counts
     data = _common(ex, lang, "lookup", height, present)
     data["w"] = _w(ex, w, counts)
     ids = batch.ids.tolist()

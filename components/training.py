@@ -12,13 +12,14 @@ import pyarrow as pa  # st.dataframe sends an Arrow table as it is, with no conv
 import streamlit as st
 
 from components import charts
-from components.memo import Memo, no_memo
 from components.i18n import md, t
 from components.knob_input import knob_input
 from core import limits
 from core.exact import exact_int
 from core.knobs import KNOBS
 from core.problems import Problem
+from views.reruns import DEFAULT_SPEED
+from views.training import NEWEST, GradData, MovedData
 import session
 from session import Keys
 
@@ -32,7 +33,6 @@ class Intent:
 
 
 PLAY_SPEEDS = (1, 2, 5, 10, 20)  # steps per second the Play control offers
-DEFAULT_SPEED = 10
 STAGE_KNOBS = ("optimizer", "lr", "weight_decay")  # knobs that matter while training: on the bar, not the sidebar
 
 
@@ -114,24 +114,6 @@ def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> None:
         st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD, help=t(lang, "help.set_pad"))
 
 
-def predict_rows(lang: str, tokens: tuple[str, ...]) -> list[int]:
-    """Predict-then-reveal: the learner guesses which rows the next step's gradient will touch."""
-    if len(tokens) > 200:
-        return []
-    return st.multiselect(t(lang, "train.predict"), list(range(len(tokens))), key=Keys.PREDICT_ROWS,
-                          format_func=lambda i: f"{i} · {tokens[i]}", help=t(lang, "train.predict_help"),
-                          placeholder=t(lang, "train.predict_placeholder"))
-
-
-def prediction_result(lang: str, tokens: tuple[str, ...], predicted: tuple[int, ...], rec) -> None:
-    """After the step: the guess next to the truth (rows whose gradient was not exactly zero)."""
-    actual = [int(i) for i, g in zip(rec.grad_ids.tolist(), rec.grad_rows) if bool(g.any())]
-    names = lambda ids: ", ".join(f"{i} · {tokens[i]}" for i in ids) or "—"  # noqa: E731
-    right = set(predicted) == set(actual)
-    (st.success if right else st.warning)(md(lang, "train.predict_result", guess=names(sorted(predicted)),
-                                            truth=names(actual), step=rec.step))
-
-
 def loss_and_predictions(lang: str, losses: list[float], rows: list[tuple[str, str, str, float, bool]]) -> None:
     """The loss curve and, per sentence, (text, label, predicted class, its probability, right?)."""
     cols = st.columns([1.2, 1])
@@ -165,20 +147,6 @@ def grad_rows_shown(ids: np.ndarray, norms: np.ndarray, special: tuple[int, int]
     return np.array(sorted(keep))
 
 
-@dataclass(frozen=True)
-class GradData:
-    """The last step's gradient, as plain arrays: what `grad_view` draws."""
-
-    step: int
-    tokens: tuple[str, ...]
-    pad_id: int
-    unk_id: int
-    ids: np.ndarray  # (K',) ids looked up in the step, sorted
-    rows: np.ndarray  # (K', E) dL/dW at those ids
-    counts: np.ndarray  # (V,) how many times the step looked each id up
-    unused_max: float  # max |dL/dW| over every other row: exactly 0.0 (C8)
-
-
 def grad_view(lang: str, g: GradData | None) -> None:
     """The last step's dL/dW row by row, with numbers: used rows, the PAD row (exactly 0), unused rows (exactly 0)."""
     if g is None:
@@ -201,18 +169,6 @@ def grad_view(lang: str, g: GradData | None) -> None:
                   unused_max=f"{g.unused_max:.4g}", pad=f"{pad_norm:.4g}"))
 
 
-@dataclass(frozen=True)
-class MovedData:
-    """How far each row moved in the last step, and why rows absent from it could move."""
-
-    tokens: tuple[str, ...]
-    pad_id: int
-    used: np.ndarray  # (K',) ids the step looked up
-    delta: np.ndarray  # (V,) ‖W_after − W_before‖ per row
-    optimizer: str
-    weight_decay: float
-
-
 def moved_view(lang: str, m: MovedData | None) -> None:
     """How far each row moved in the last step; absent rows that moved are explained by the optimizer."""
     if m is None:
@@ -227,67 +183,22 @@ def moved_view(lang: str, m: MovedData | None) -> None:
         st.warning(md(lang, "train.absent_moved", rows=names), icon=":material/search:")
 
 
-NEWEST = -1  # the timeline's last option: the newest step, whichever it is now (the timeline follows it)
-
-
-def timeline_step(steps: list[int], drawn_last_run: bool) -> int:
-    """The step the timeline shows, decided before anything draws it (the stage sits above it).
-
-    Its last option is `NEWEST`, not a number: while it sits there it follows each new step without
-    the server ever writing its value. A value the server wrote each step would race the browser:
-    a request sent before the browser took in the last run's value (a Play tick, a Pause, a second
-    quick Step) carries the previous newest step back, and would read as the learner scrubbing to
-    it, freezing the stage on an old step. The browser only ever sends `NEWEST` (or a label from an
-    older run that no option has any more, which reads as the default, `NEWEST`) or a step the
-    learner chose. When the last run did not draw it (the learner was on another view), the browser
-    may still send back a value it no longer shows: it follows the newest step again.
-    """
-    current = session.get(Keys.TIMELINE)
-    if not drawn_last_run and current != NEWEST:
-        session.forget(Keys.TIMELINE)  # drawn afresh at its default, NEWEST
-        return steps[-1]
-    return current if current in steps[:-1] else steps[-1]
-
-
 def timeline(lang: str, steps: list[int]) -> None:
-    """Scrub back through the kept snapshots (the value was settled by `timeline_step`)."""
+    """Scrub back through the kept snapshots (the value was settled by views.training.shown_step)."""
     if len(steps) > 1:
         newest = t(lang, "proj.timeline_newest", step=steps[-1])
         st.select_slider(t(lang, "proj.timeline"), options=steps[:-1] + [NEWEST], value=NEWEST, key=Keys.TIMELINE,
                          format_func=lambda s: newest if s == NEWEST else str(s), help=t(lang, "proj.timeline_help"))
 
 
-def neighbours(w: np.ndarray, token_id: int, k: int = 5) -> tuple[np.ndarray, np.ndarray]:
-    """The k nearest other rows to ``token_id`` by cosine similarity, as (ids, cos); zero rows (PAD) have no direction."""
-    big = np.abs(w[token_id]).max(initial=0.0)
-    if big > 1e15:  # squares of such rows overflow float32; the cosine does not depend on the scale
-        w = w / np.abs(w).max()
-    norms = np.sqrt(np.einsum("ij,ij->i", w, w))  # ‖row‖ without np.linalg.norm's temporaries
-    if norms[token_id] == 0:
-        return np.array([], dtype=int), np.array([])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        sims = (w @ w[token_id]) / (norms * norms[token_id])  # (V,)
-    candidates = np.flatnonzero(np.isfinite(sims) & (np.arange(len(sims)) != token_id))
-    score = -sims[candidates]
-    if len(candidates) > k:  # only the k best need sorting (V can be 100,000)
-        keep = score <= np.partition(score, k - 1)[k - 1]  # ties at the k-th kept: the stable sort decides
-        candidates, score = candidates[keep], score[keep]
-    order = candidates[np.argsort(score, kind="stable")][:k]
-    return order, sims[order].astype(float)
-
-
-def neighbours_then_now(lang: str, snapshots: dict[int, np.ndarray], first: int, now: int, tokens, token_id: int,
-                        k: int = 5, memo: Memo = no_memo, pin: tuple = ()) -> pa.Table:
+def neighbours_then_now(lang: str, tokens: tuple[str, ...], near: tuple[int, int, tuple, tuple]) -> pa.Table:
     """The k nearest tokens at the first kept step and at the shown step, side by side (one table).
-
-    ``memo`` (session.Workspace.memo) keeps an answer while the step, the token and ``pin`` stay the
-    same: a kept step's snapshot changes only with a PAD edit or a new lab, which ``pin`` names.
-    """
-    near = {step: memo(f"neighbours:{role}", (step, token_id, k, *pin), lambda: neighbours(snapshots[step], token_id, k))
-            for role, step in (("first", first), ("now", now))}
-    rows = max(len(ids) for ids, _ in near.values())  # fewer than k when V is small or rows are zero
+    ``near``: (first step, shown step, (ids, cos) then, (ids, cos) now), as views.training.Details holds them."""
+    first, now, then_, now_ = near
+    pairs = {first: then_, now: now_}  # first == now (nothing trained yet): one pair of columns
+    rows = max(len(ids) for ids, _ in pairs.values())  # fewer than k when V is small or rows are zero
     cols = {}
-    for step, (ids, cos) in near.items():  # first == now (nothing trained yet): one pair of columns
+    for step, (ids, cos) in pairs.items():
         cols[t(lang, "label.col.neighbour_token", step=step)] = [f"{i} · {tokens[i]}" for i in ids.tolist()] + [""] * (rows - len(ids))
         cols[t(lang, "label.col.neighbour_cos", step=step)] = np.round(cos, 4).tolist() + [None] * (rows - len(ids))
     return pa.table(cols)

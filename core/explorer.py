@@ -32,7 +32,9 @@ from core.budget import BUDGET, Cancelled
 from core.exact import exact_int
 from core.knobs import KNOBS
 from core.memory import recipe_step_cost
+from core.neighbours import neighbours
 from core.problems import InputError, Problem
+from core.predict import Answers, Guess, Verdict, answers, grade, make_guess
 from core.projection import Frame, axis_ranges, fit_frame, spectrum_is_flat, thin_steps
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
@@ -97,6 +99,31 @@ class Picture:
         return len(self.ranges)
 
 
+@dataclass(frozen=True)
+class LabFacts:
+    """What cannot change within a lab (its recipe and batch are frozen): computed once per lab."""
+
+    counts: np.ndarray  # (V,) how many times the batch looks each id up
+    used: np.ndarray  # (V,) bool: looked up at least once
+    classes: np.ndarray  # (V,) token_classes: the class each token is most associated with, or -1
+    normal: tuple[int, ...]  # the looked-up ids other than PAD and UNK, in id order
+    plain: int  # rows never looked up, PAD and UNK aside
+
+    @classmethod
+    def of(cls, lab: Lab) -> "LabFacts":
+        vocab = lab.recipe.vocab
+        counts = lab.batch.id_counts(vocab.size).numpy()
+        used = counts > 0
+        special = (vocab.pad_id, vocab.unk_id)
+        plain = ~used
+        plain[list(special)] = False
+        return cls(counts, used, token_classes(lab.recipe),
+                   tuple(i for i in np.flatnonzero(used).tolist() if i not in special), int(plain.sum()))
+
+
+NEIGHBOURS_KEPT = 8  # (step, token) answers kept per lab: the stage's and the details' of the last runs
+
+
 @dataclass
 class Explorer:
     """One learner's session: the lab built from the last valid inputs, the picture, the view state."""
@@ -109,9 +136,12 @@ class Explorer:
     selected_token: int | None = None  # followed everywhere: id cell, W row, scatter point, picker
     lesson_index: int = 0
     lesson_mode: str = "guided"
-    guess: tuple[int, tuple[int, ...]] | None = None  # (step, rows) the learner predicted for that step
+    guess: Guess | None = None  # what the learner predicted the next Step would do (core.predict)
+    answered: Answers | None = None  # what the guessed step did, read right after it (core.predict)
     _frames: dict[int, _FrameState] = field(default_factory=dict)  # k → frame of this lab
     _warned: tuple[str, list[Problem]] = ("", [])  # (lab uid, its warnings): computed once per lab
+    _facts: tuple[str, LabFacts | None] = ("", None)  # (lab uid, its facts): by uid, never holding the lab
+    _near: tuple[str, dict] = ("", {})  # (lab uid, (step, token, k, PAD edits) → neighbours)
     _versions: int = 0
 
     # ---- construction ----------------------------------------------------------------------
@@ -209,6 +239,29 @@ class Explorer:
             self._warned = (self.lab.uid, list(self.vocab.warnings) + sentence_warnings(lines, self.vocab))
         return list(self._warned[1])
 
+    @property
+    def facts(self) -> LabFacts:
+        """The lab's facts that no step changes (lookup counts, token classes), computed once per lab."""
+        if self._facts[0] != self.lab.uid:
+            self._facts = (self.lab.uid, LabFacts.of(self.lab))
+        return self._facts[1]
+
+    def neighbours(self, step: int, token: int, k: int = 5) -> tuple[np.ndarray, np.ndarray]:
+        """The k rows nearest to ``token`` at kept step ``step`` (core.neighbours), as (ids, cos).
+
+        Kept while the lab and its PAD edits stay the same (a kept step's snapshot changes only with
+        a PAD edit, a rewind gives the lab a new uid), so the stage and the details share one answer."""
+        uid, kept = self._near
+        if uid != self.lab.uid:
+            kept = {}
+            self._near = (self.lab.uid, kept)
+        key = (step, token, k, len(self.lab.pad_edits))
+        if key not in kept:
+            if len(kept) >= NEIGHBOURS_KEPT:
+                kept.pop(next(iter(kept)))
+            kept[key] = neighbours(self.lab.snapshots[step], token, k)
+        return kept[key]
+
     def _refused(self, kind: str, problems: list[Problem]) -> list[Problem]:
         self.problems[kind] = list(problems)
         return list(problems)
@@ -231,14 +284,17 @@ class Explorer:
         return []
 
     def _new_lab(self, lab: Lab) -> None:
-        self.lab, self.guess = lab, None
+        self.lab, self.guess, self.answered = lab, None, None
         self._frames.clear()
         if self.selected_token is not None and not 0 <= self.selected_token < lab.recipe.vocab.size:
             self.selected_token = None
 
     # ---- training ----------------------------------------------------------------------------
     def step(self) -> list[Problem]:
-        return self._train(1, lambda: self.lab.step())
+        problems = self._train(1, lambda: self.lab.step())
+        if self.guess is not None and self.guess.step == self.lab.steps:
+            self.answered = answers(self.lab)  # now, while W is the W this step left
+        return problems
 
     def run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> list[Problem]:
         return self._train(n, lambda: self.lab.run(n, on_progress=on_progress))
@@ -263,7 +319,7 @@ class Explorer:
             return list(e.problems)
         for state in self._frames.values():
             state.points = {s: p for s, p in state.points.items() if s <= step}
-        self.guess = None
+        self.guess = self.answered = None
         return []
 
     def reset(self) -> None:
@@ -284,9 +340,17 @@ class Explorer:
             state.points.pop(self.lab.steps, None)  # that step's snapshot changed in place
         return []
 
-    def predict(self, rows: Sequence[int]) -> None:
-        """The learner's guess of the rows the next step's gradient touches (predict, then reveal)."""
-        self.guess = (self.lab.steps + 1, tuple(sorted(int(r) for r in rows))) if rows else None
+    def predict(self, rows: Sequence[int] | None = None, pad_moves: bool | None = None,
+                loss_down: bool | None = None) -> None:
+        """The learner's guess of what the next Step does (core.predict): the rows its gradient
+        touches, whether PAD moves, whether the loss goes down. Nothing guessed: no guess."""
+        self.guess, self.answered = make_guess(self.lab.steps + 1, rows, pad_moves, loss_down), None
+
+    def verdicts(self) -> list[Verdict]:
+        """Each guess about the last step, right or wrong ([] when the last step was not guessed)."""
+        if self.guess is None or self.answered is None or self.answered.step != self.lab.steps:
+            return []
+        return grade(self.guess, self.answered)
 
     def select(self, token_id: object) -> None:
         """Follow ``token_id`` everywhere; anything that is not a row of W is ignored."""
@@ -350,6 +414,13 @@ class Explorer:
         return Picture(shown, tuple(drawn), dict(state.points), tuple(state.ranges),
                        tuple(float(x) for x in state.frame.explained), state.points[shown][pad].copy(),
                        state.basis, state.fitted_steps, state.flat, state.version, state.tokens, state.cut)
+
+    def frame(self, dims: int) -> tuple[Frame, int]:
+        """The frame ``picture(dims)`` draws in, and its version (X7 draws its fixed panel in it)."""
+        k = self._k(dims)
+        state = self._frames.get(k) or self._first_frame(k)
+        self._frames[k] = state
+        return state.frame, state.version
 
     def _k(self, dims: int) -> int:
         return max(1, min(int(dims), self.config.embedding_dim))

@@ -12,6 +12,8 @@ the app, on the CPU: the report is a warning, with the commands that swap it for
 from __future__ import annotations
 
 import logging
+
+from core import server_log
 import re
 import sys
 import threading
@@ -99,13 +101,7 @@ def log_once() -> None:
             return
         _logged.set()
         build = inspect()
-        log = logging.getLogger(LOGGER)
-        if not log.handlers:  # Streamlit configures only its own loggers
-            handler = logging.StreamHandler(sys.stderr)
-            handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-            log.addHandler(handler)
-            log.setLevel(logging.INFO)
-            log.propagate = False
+        log = server_log.logger(LOGGER)
         log.log(logging.INFO if build.cpu_only else logging.WARNING, "\n".join(report(build)))
 
 

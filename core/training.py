@@ -124,6 +124,9 @@ class Lab:
         self._start()
         self._problems = self._label_problems()  # the recipe is frozen: computed once
         self._targets = None if self._problems else torch.tensor(recipe.labels, dtype=torch.long)  # (B,)
+        # The batch twice, end to end: the next k sentences in turn are one slice of it (a view, no gather).
+        self._twice = None if self._targets is None else tuple(torch.cat([a, a]) for a in (
+            self.batch.ids, self.batch.lengths, self._targets))
         self._scratch: torch.Tensor | None = None
         self._ticket.hold(self.held_bytes)
 
@@ -138,10 +141,12 @@ class Lab:
     def _measure(self) -> None:
         """Count, in this lab's own thread, the bytes its parameters, gradients, optimizer state and
         snapshots hold now, for `held_bytes`."""
-        params = list(self.model.parameters())
+        params = list(self._params)
         tensors = params + [p.grad for p in params if p.grad is not None]
         tensors += [v for state in self.optimizer.state.values() for v in state.values() if torch.is_tensor(v)]
-        self._held = sum(t.numel() * t.element_size() for t in tensors) + sum(a.nbytes for a in self.snapshots.values())
+        w = self._weight
+        snapshots = len(self.snapshots) * w.numel() * w.element_size()  # every snapshot is a float32 copy of W
+        self._held = sum(t.numel() * t.element_size() for t in tensors) + snapshots
 
     def _start(self) -> None:
         """Step 0: the seeded model, a fresh optimizer, an empty history."""
@@ -149,6 +154,8 @@ class Lab:
         self.model = ToyClassifier(vocab.size, cfg.embedding_dim, max(2, len(self.recipe.classes)),
                                    vocab.pad_id, cfg.seed, cfg.pooling)
         self.optimizer = make_optimizer(cfg.optimizer, self.model.parameters(), cfg.lr, cfg.weight_decay)
+        self._weight = self.model.embedding.weight  # the same Parameter for the model's life (loads copy into it)
+        self._params = tuple(self.model.parameters())
         self.steps = 0
         self.losses: list[float] = []
         self.last: StepRecord | None = None
@@ -164,7 +171,7 @@ class Lab:
     @property
     def weight(self) -> torch.Tensor:
         """W, the live (V, E) parameter. Read it under no_grad or detach it."""
-        return self.model.embedding.weight
+        return self._weight
 
     def weight_numpy(self) -> np.ndarray:
         return self.weight.detach().numpy().copy()  # (V, E) float32
@@ -186,17 +193,35 @@ class Lab:
 
     def step_rows(self, step: int) -> torch.Tensor:
         """Sentence indices used by step number ``step`` (1-based): all, or the next k in turn. (K,)"""
+        start, k = self._window(step)
+        return (torch.arange(k) + start) % self.batch.ids.shape[0]
+
+    def _window(self, step: int) -> tuple[int, int]:
+        """(first sentence, how many) of step ``step``'s sentences, which wrap around the batch."""
         B = self.batch.ids.shape[0]
         k = self.recipe.config.batch_size
         if k <= 0 or k >= B:
-            return torch.arange(B)
-        start = ((step - 1) * k) % B
-        return (torch.arange(k) + start) % B
+            return 0, B
+        return ((step - 1) * k) % B, k
+
+    def _step_batch(self, step: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(ids, lengths, targets) of step ``step``'s sentences, (K, T), (K,), (K,): the whole batch, or a
+        slice of it laid twice (the same values, in the same order, as gathering `step_rows`)."""
+        start, k = self._window(step)
+        if k == self.batch.ids.shape[0]:
+            return self.batch.ids, self.batch.lengths, self._targets
+        return tuple(a[start:start + k] for a in self._twice)
 
     def predict(self) -> torch.Tensor:
         """Class probabilities for every sentence with the current weights. (B, C)"""
         with torch.no_grad():
             return torch.softmax(self.model(self.batch.ids, self.batch.lengths), dim=-1)
+
+    def loss_of(self, rows: torch.Tensor) -> float:
+        """The loss of sentences ``rows`` (K,) with the current weights, as a step computes it (no gradient)."""
+        with torch.no_grad():
+            logits = self.model(self.batch.ids[rows], self.batch.lengths[rows])
+            return nn.functional.cross_entropy(logits, self._targets[rows]).item()
 
     # ---- training ------------------------------------------------------------------------
     def step(self, record: bool = True, snapshot: bool = True) -> StepRecord | None:
@@ -208,12 +233,14 @@ class Lab:
         one would drop anyway (see ``run``).
         """
         require(self.train_problems())
-        rows = self.step_rows(self.steps + 1)
-        if rows.shape[0] == self.batch.ids.shape[0]:  # every sentence: no gather
-            ids, lengths, targets = self.batch.ids, self.batch.lengths, self._targets
-        else:
-            ids, lengths, targets = self.batch.ids[rows], self.batch.lengths[rows], self._targets[rows]  # (K, T), (K,), (K,)
-        w = self.weight.detach()  # (V, E)
+        record_ = self._step(record, snapshot)
+        self._measure()
+        return record_
+
+    def _step(self, record: bool, snapshot: bool) -> StepRecord | None:
+        """`step` without its checks and its measuring (`_run` does both once per run)."""
+        ids, lengths, targets = self._step_batch(self.steps + 1)
+        w = self._weight.detach()  # (V, E)
         before = self._before(w) if record else None
         self.optimizer.zero_grad()  # set_to_none: backward writes a fresh gradient (no 120 MB zeroing and add at 100k×300)
         loss = nn.functional.cross_entropy(self.model(ids, lengths), targets)  # nn.CrossEntropyLoss's math, one call less
@@ -227,21 +254,20 @@ class Lab:
         self.steps += 1
         self.losses.append(value)
         if record:
-            self.last = StepRecord(self.steps, self.losses[-1], rows, used, grad_rows, unused_max, self._moved(w, before))
+            self.last = StepRecord(self.steps, value, self.step_rows(self.steps), used, grad_rows, unused_max,
+                                   self._moved(w, before))
         if snapshot:
             self._keep_snapshot()
-        self._measure()
         return self.last
 
     def _finite(self) -> bool:
-        """Every parameter finite? One sum per parameter (~5 ms at 100k×300, where isfinite().all()
-        takes ~115 ms): a sum is finite only if every term is; only an overflowing sum of finite
-        terms needs the element-wise check."""
+        """Every parameter finite? One sum per parameter and one of those sums, read once (far cheaper
+        than an element-wise check of W): a sum is finite only if every term is; only an overflowing
+        sum of finite terms needs the element-wise check."""
         with torch.no_grad():
-            for p in self.model.parameters():
-                if not bool(torch.isfinite(p.sum())) and not bool(torch.isfinite(p).all()):
-                    return False
-        return True
+            if bool(torch.isfinite(torch.stack([p.sum() for p in self._params]).sum())):
+                return True
+            return all(bool(torch.isfinite(p).all()) for p in self._params)
 
     # ---- divergence and going back -------------------------------------------------------
     def _diverge(self, step: int) -> None:
@@ -286,7 +312,7 @@ class Lab:
         """`back_to` without its checks: a divergence must be undone whatever the replay costs."""
         kept = {s: a for s, a in self.snapshots.items() if s <= step}
         events = [e for e in self.events if e[1] <= step]
-        self.model = self.optimizer = self._scratch = None  # free the old tensors before the new ones are allocated
+        self.model = self.optimizer = self._scratch = self._weight = self._params = None  # free the old tensors first
         self._start()
         self.uid = uuid.uuid4().hex  # the steps after ``step`` will be new: caches keyed by the old uid must not serve them
         _play(self, events, step)
@@ -346,9 +372,10 @@ class Lab:
         # The step before the last keeps one too: the recorded last step reads it as "W before"
         # (_before); thinning hands its buffer to the last step's snapshot, so nothing is allocated.
         only_latest = self.snapshot_limit() <= 2
+        require(self.train_problems())  # once: only a divergence changes them, and it ends the run
         try:
             for i in range(n):
-                self.step(record=i == n - 1, snapshot=not only_latest or i >= n - 2)
+                self._step(record=i == n - 1, snapshot=not only_latest or i >= n - 2)
                 if self.diverged is not None:  # undone, named in self.diverged: stop here
                     break
                 if on_progress is not None:
@@ -358,6 +385,7 @@ class Lab:
         finally:
             if self.steps not in self.snapshots:  # stopped part-way (an exception): still keep the latest W
                 self._keep_snapshot()
+            self._measure()
         return self.last
 
     def set_pad_row(self, vector: list[float] | torch.Tensor) -> None:
@@ -403,6 +431,7 @@ class Lab:
         self.snapshots.clear()
         self.events.clear()
         self.model = self.optimizer = self.batch = self._targets = self._scratch = self.last = None
+        self._weight = self._params = self._twice = None
         self._ticket = None  # its weak entry in ADMISSIONS goes with it
         self._held = 0
 

@@ -6,19 +6,35 @@ import streamlit as st
 
 import session
 from components.i18n import t
-from components.lessons import render_lessons
+from components.lessons import View, render_lessons
 from core.explorer import Explorer
 from session import Keys
 
 MODES = ("guided", "free")
+# Presentation mode: the lessons' text as large as the page's other text there (style.PRESENT) and
+# their headings to match; plain CSS, no user data.
+PRESENT_CSS = """
+.st-key-lessons [data-testid="stMarkdownContainer"] p, .st-key-lessons li { font-size: 1.3rem !important; line-height: 1.55; }
+.st-key-lessons [data-testid="stCaptionContainer"] p { font-size: 1.1rem !important; }
+.st-key-lessons h2 { font-size: 1.6rem !important; padding: 0 !important; }
+"""
 
 
 def render(lang: str, ex: Explorer) -> None:
-    st.caption(t(lang, "lessons.intro"))
     session.set_value(Keys.MODE, ex.lesson_mode)  # the workspace remembers it while other views are shown
-    mode = st.radio(t(lang, "lessons.mode"), MODES, key=Keys.MODE, horizontal=True,
-                    format_func=lambda m: t(lang, f"lessons.mode.{m}"), help=t(lang, "help.lessons_mode"),
-                    on_change=lambda: setattr(ex, "lesson_mode", session.get(Keys.MODE)))
-    moved = render_lessons(ex.lab, lang, mode, ex.lesson_index, memo=session.memo)
+
+    def mode_picker(compact: bool) -> None:  # drawn in the lessons' row of controls
+        st.radio(t(lang, "lessons.mode"), MODES, key=Keys.MODE, horizontal=True,
+                 label_visibility="collapsed" if compact else "visible",
+                 format_func=lambda m: t(lang, f"lessons.mode.{m}"), help=t(lang, "help.lessons_mode"),
+                 on_change=lambda: setattr(ex, "lesson_mode", session.get(Keys.MODE)))
+
+    if session.get(Keys.PRESENT):
+        st.html(f"<style>{PRESENT_CSS}</style>")
+    view = View(present=bool(session.get(Keys.PRESENT)), selected=ex.selected_token, frame=lambda: ex.frame(2))
+    with st.container(key=Keys.LESSONS):  # .st-key-lessons: presentation mode's larger lesson text (style.py)
+        moved = render_lessons(ex.lab, lang, ex.lesson_mode, ex.lesson_index, memo=session.memo, view=view,
+                               mode_picker=mode_picker)
+        st.caption(t(lang, "lessons.intro"))
     if moved is not None:
         ex.lesson_index = moved

@@ -137,3 +137,43 @@ def test_typed_arrays_are_sent_as_plotly_sends_the_arrays_themselves():
         assert ours == theirs, a
         if a.size:
             np.testing.assert_array_equal(array(ours["data"][0]["z"]), a)
+
+
+def test_the_replay_and_the_3d_scatter_draw_the_stages_marks_and_name_every_one_in_the_legend():
+    """Classes by colour and shape (a filled grey circle for a token with no majority class, like
+    the chapter's 영화), PAD, UNK, the never-looked-up rings and the selection: every trace that
+    draws points is named in the legend, in the page's language, and no two kinds look alike."""
+    from components import palette
+    from components.stage.sample import stage_text
+    from core.explorer import token_classes
+
+    lab, points = trained_points(5)
+    v = lab.recipe.vocab
+    used = lab.batch.id_counts(v.size).numpy() > 0
+    cls = token_classes(lab.recipe)
+    assert (cls[used & (np.arange(v.size) != v.pad_id) & (np.arange(v.size) != v.unk_id)] == -1).any()  # 영화: a tie
+    ranges, titles = axis_ranges(list(points.values())), ["PC1", "PC2"]
+    for lang in ("ko", "en"):
+        names = charts.legend_names(stage_text(lang), list(lab.recipe.classes))
+        for fig in (charts.pca_animation(points, list(v.tokens), v.pad_id, v.unk_id, used, 4, ranges, "t", titles,
+                                         cls=cls, names=names),
+                    charts.pca_scatter(points, 5, list(v.tokens), v.pad_id, v.unk_id, used, 4, ranges,
+                                       np.flatnonzero(used), "t", titles, cls=cls, names=names)):
+            marks = [tr for tr in fig.data if "markers" in (tr.mode or "")]
+            drawn = np.concatenate([array(tr.customdata) for tr in marks])
+            assert sorted(drawn.tolist()) == list(range(v.size))  # every row once
+            assert all(tr.showlegend and tr.name in names.values() for tr in marks), [tr.name for tr in marks]
+            assert len({tr.name for tr in marks}) == len(marks)
+            looks = {(tr.marker.symbol, tr.marker.color, tr.marker.line.color) for tr in marks}
+            assert len(looks) == len(marks)  # each named kind of mark looks different
+            assert fig.layout.showlegend is not False
+            for tr in marks:
+                ids = array(tr.customdata)
+                if tr.meta.startswith("class "):
+                    c = int(tr.meta.split()[1])
+                    assert (cls[ids] == c).all() and tr.marker.color == palette.class_color(c)
+                    assert tr.marker.symbol == palette.class_symbol(c)
+                if tr.meta == "used":
+                    assert (cls[ids] == -1).all() and names["used"] == stage_text(lang)["noclass"]
+                if tr.meta == "PAD":
+                    assert ids.tolist() == [v.pad_id] and tr.marker.symbol == "diamond"

@@ -179,8 +179,8 @@ def test_each_rows_movement_is_what_fresh_torch_measures(monkeypatch, optimizer)
     lab = make_lab(ROWS_PAD0, TEXT, ("neg", "pos"), embedding_dim=3, seed=2, optimizer=optimizer, batch_size=1)
 
     befores = []  # W cloned before each recorded step (a Run records only its last)
-    real_step = Lab.step
-    monkeypatch.setattr(Lab, "step", lambda self, record=True, snapshot=True: (
+    real_step = Lab._step  # every step goes through it: a Step click and each of a run's
+    monkeypatch.setattr(Lab, "_step", lambda self, record, snapshot: (
         record and befores.append(self.weight.detach().clone()), real_step(self, record, snapshot))[1])
 
     def checked(act) -> None:

@@ -278,3 +278,16 @@ def test_preset_titles_follow_the_glossary_and_the_particle_rules():
     bad += [(name, m.group(0)) for name, text in titles.items() for m in FALLBACK.finditer(text)]
     bad += [b for name, text in titles.items() for b in check_literal_particles(name, text)]
     assert not bad, bad
+
+
+def test_the_embedding_projector_and_a_classroom_projector_are_two_words_in_both_languages():
+    """TensorFlow's tool is 임베딩 프로젝터 / the Embedding Projector; the classroom's is 빔 프로젝터 / a
+    projector (lower case). Each Korean 프로젝터 is one of the two (the glossary forbids a bare one)."""
+    from components.i18n import strings
+
+    ids = {e["id"] for e in GLOSSARY}
+    assert {"embedding_projector", "classroom_projector"} <= ids
+    for key, entry in strings().items():
+        ko, en = entry.get("ko", ""), entry.get("en", "")
+        assert len(re.findall("프로젝터", ko)) == len(re.findall("(?:임베딩|빔) 프로젝터", ko)), key
+        assert len(re.findall("Projector", en)) == len(re.findall("Embedding Projector", en)), key

@@ -1064,3 +1064,105 @@ def test_C13_asks_its_own_question_about_the_pad_row_on_the_page():
     question.set_value("nonzero").run()
     at.toggle(key="reveal_C13").set_value(True).run()
     assert not at.exception and any(t("ko", "lesson.C13.answer.zero") in w.value for w in at.warning)
+
+
+def torch_lstm(lab, salt: int, hidden: int = 8) -> nn.LSTM:
+    """nn.LSTM(E, hidden) drawn uniform ±1/√hidden, in parameter order, from the lesson's own generator."""
+    E = lab.weight.shape[1]
+    lstm = nn.LSTM(E, hidden, batch_first=True)
+    g = torch.Generator().manual_seed(lab.recipe.config.seed * 1_000 + salt)
+    with torch.no_grad():
+        for p in lstm.parameters():
+            p.uniform_(-1 / math.sqrt(hidden), 1 / math.sqrt(hidden), generator=g)
+    return lstm
+
+
+@pytest.mark.parametrize("make", [lab_a, lab_b])
+def test_C15_figure_the_lstm_state_over_the_padded_steps_padded_against_packed(make):
+    lab = make(optimizer="adam", lr=0.1)
+    lab.run(2)
+    d, drawn = drawn_of("C15", lab)
+    fig = d.figure
+    lengths = lab.batch.lengths
+    b = int(torch.argmin(lengths))  # the shortest sentence (every one of these labs has a non-zero row)
+    L, T = int(lengths[b]), lab.batch.ids.shape[1]
+    assert (fig["sentence"], fig["length"]) == (b, L) and L < T
+    x = W(lab)[lab.batch.ids[b, :L]][None]  # (1, L, E)
+    padded = torch.cat([x, torch.zeros(1, T - L, x.shape[2])], dim=1)  # (1, T, E): zero inputs after L
+    lstm = torch_lstm(lab, 15)
+    with torch.no_grad():
+        states, (h_pad, _) = lstm(padded)  # (1, T, 8)
+        out, (h_packed, _) = lstm(pack_padded_sequence(padded, torch.tensor([L]), batch_first=True))
+    heat_padded, heat_packed = (z(tr) for tr in drawn.figure.data[:2])
+    np.testing.assert_allclose(heat_padded, states[0].numpy(), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(heat_packed[:L], out.data.numpy(), rtol=1e-6, atol=1e-7)
+    assert np.isnan(heat_packed[L:]).all()  # packed: the zero steps are not computed
+    np.testing.assert_allclose(fig["h_packed"], states[0, L - 1].numpy(), rtol=1e-6, atol=1e-7)  # stops at L
+    drift = (states[0] - states[0, L - 1]).norm(dim=1)
+    np.testing.assert_allclose(drawn.figure.data[2].y, drift[L - 1:].numpy(), rtol=1e-5, atol=1e-7)
+    assert drift[-1] > 0 and float((h_pad - h_packed).abs().max()) > 0  # padded moves on zeros, packed does not
+    labels = list(drawn.figure.layout.yaxis.ticktext)
+    assert labels[L - 1].startswith(f"t={L - 1} ") and labels[-1] == f"t={T - 1} {lab.recipe.vocab.tokens[lab.recipe.vocab.pad_id]} (0)"
+
+
+@pytest.mark.parametrize("make", [lab_a, lab_b])
+def test_C3_figure_the_output_block_with_the_selected_cells_vector(make):
+    from components.lesson_figures import draw
+
+    lab = make(optimizer="sgd", lr=0.5)
+    lab.run(1)
+    d = run_demo("C3", lab)
+    B, T = lab.batch.ids.shape
+    E = lab.weight.shape[1]
+    ref = nn.Embedding.from_pretrained(W(lab), padding_idx=lab.recipe.vocab.pad_id)(lab.batch.ids)  # (B, T, E)
+    assert d.figure["shape"] == [B, T, E]
+    for token in range(lab.recipe.vocab.size):
+        drawn = draw("en", d, selected=token)
+        slabs = drawn.figure.data[:B]
+        for b, tr in enumerate(slabs):
+            np.testing.assert_array_equal(z(tr), ref[b].numpy().astype(float))
+        cells = (lab.batch.ids == token).nonzero().tolist()
+        sb, st_ = cells[0] if cells else (0, 0)
+        np.testing.assert_array_equal(z(drawn.figure.data[B]).ravel(), ref[sb, st_].numpy().astype(float))
+        assert drawn.figure.layout.annotations[B].text == f"vectors[{sb}, {st_}]: length E"
+        axis = "x" if sb == 0 else f"x{sb + 1}"
+        box = [s for s in drawn.figure.layout.shapes if s.xref == axis]
+        assert box and box[0].y0 == st_ - 0.5
+
+
+def test_X7_draws_its_fixed_panel_in_the_training_views_frame_with_PAD_where_the_training_view_puts_it():
+    from core.explorer import Explorer
+
+    ex = Explorer.from_lab(lab_a(optimizer="adam", lr=0.1), TEXT_A)
+    ex.run(4)
+    frame, version = ex.frame(2)
+    d = run_demo("X7", ex.lab, frame)
+    assert d.facts["training_frame"] and d.verdict == HOLDS and d.facts["fixed_move"] == 0.0
+    pad = d.figure["pad"]
+    for i, s in enumerate(d.figure["steps"]):
+        pic = ex.picture(2, s)
+        assert d.figure["fixed"][i][pad] == pic.pad_xy.astype(float).tolist()  # bitwise: ②'s coordinates
+        assert d.figure["fixed"][i][pad] == pic.points[s][ex.vocab.pad_id].astype(float).tolist()
+    ex.refit(2)  # a new frame: X7 follows it
+    frame2, version2 = ex.frame(2)
+    assert version2 != version
+    d2 = run_demo("X7", ex.lab, frame2)
+    assert d2.figure["fixed"][0][pad] == ex.picture(2, d2.figure["steps"][0]).pad_xy.astype(float).tolist()
+
+
+def test_the_word_norm_is_explained_on_every_lesson_page_that_shows_it():
+    """노름 (norm) appears in C13's facts, C15's table and X2: each page glosses it, under its text
+    (the term) or in its own first sentence that uses it ("노름(벡터의 길이)")."""
+    from components.lessons import table_frame
+
+    lab = lab_a()
+    for unit in lessons.LESSONS:
+        d = run_demo(unit.id, lab)
+        own = _strings_file(f"lesson_{unit.id}.json")
+        shown = [entry["ko"] for entry in own.values()]
+        shown += [c for rows in d.tables.values() if len(rows) > 1 for c in table_frame("ko", rows).columns]
+        if any("노름" in text for text in shown):
+            inline = any("노름(" in entry["ko"] for key, entry in own.items() if key.endswith(".body"))
+            assert "norm" in unit.terms or inline, unit.id
+        else:
+            assert "norm" not in unit.terms, unit.id

@@ -113,7 +113,7 @@ def test_nearest_tokens_are_the_first_k_of_a_full_stable_sort(values, k, token_i
     the first k of a stable sort of every other row by cosine (zero rows have no direction)."""
     import numpy as np
 
-    from components.training import neighbours
+    from core.neighbours import neighbours
 
     rng = np.random.default_rng(seed)
     w = np.array(values[:len(values) // 2 * 2], dtype=np.float32).reshape(-1, 2)  # few values: many tied cosines

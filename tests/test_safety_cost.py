@@ -35,8 +35,8 @@ ONE_WORD = [("<UNK>", 0, "unk"), ("<PAD>", 1, "pad"), ("a", 2, "")]
 def no_steps(monkeypatch) -> list[int]:
     """Record every training step taken (there must be none when work is refused before it runs)."""
     taken = []
-    real = Lab.step
-    monkeypatch.setattr(Lab, "step", lambda self, *a, **k: (taken.append(1), real(self, *a, **k))[1])
+    real = Lab._step  # every step goes through it: a Step click, a run's and a replay's
+    monkeypatch.setattr(Lab, "_step", lambda self, *a, **k: (taken.append(1), real(self, *a, **k))[1])
     return taken
 
 

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from assets import presets
 from core import limits
+from core.explorer import Explorer
 from core.knobs import KNOBS, OPTIMIZERS
 from core.model import POOLINGS
 from core.problems import Problem
@@ -290,8 +291,9 @@ def test_a_coerced_value_in_an_address_gets_a_message_naming_it_and_its_fix(lang
     assert why in box  # why, and what to write instead (every such message ends with its fix)
     assert ("지금 값" in box) == (lang == "ko")
     ex = at.session_state["_ws"]
-    assert ex.config.lr == 0.1 and ex.config.weight_decay == 0.0  # nothing coerced: the defaults stand
-    assert at.query_params["lr"] == "0.1" and at.query_params["weight_decay"] == "0.0"  # the address is valid again
+    default = Explorer.from_preset(presets.load(presets.DEFAULT)).config  # nothing coerced: the example's knobs stand
+    assert ex.config.lr == default.lr and ex.config.weight_decay == default.weight_decay
+    assert at.query_params["lr"] == str(default.lr) and at.query_params["weight_decay"] == str(default.weight_decay)
 
 
 def test_a_repeated_share_link_is_refused_with_a_message_and_the_default_example_opens():

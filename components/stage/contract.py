@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
+from components.stage_data import TEXT_KEYS
+
 ROLES = frozenset({"pad", "unk", "used", "unused"})
-TEXT_KEYS = ("pad", "unk", "unused", "used", "selected", "step", "loss", "w_title", "scatter_title",
-             "ids_title", "out_title", "touched", "pad_zero_grad", "legend_title", "class_prefix")
 
 
 def _finite_list(v) -> bool:

@@ -66,9 +66,10 @@ def lesson(lesson_id: str) -> Lesson:
     return BY_ID[lesson_id]
 
 
-def run_demo(lesson_id: str, lab: Lab) -> Demo:
-    """The demonstration of one claim on ``lab``."""
-    return lesson(lesson_id).run(lab)
+def run_demo(lesson_id: str, lab: Lab, frame=None) -> Demo:
+    """The demonstration of one claim on ``lab``; ``frame``: the training view's 2-D PCA frame
+    (Explorer.frame), which X7 draws its fixed panel in, so PAD has ②'s coordinates there."""
+    return lesson(lesson_id).run(lab, frame)
 
 
 def run_all(lab: Lab) -> dict[str, Demo]:

@@ -32,6 +32,7 @@ SHOW_COMPONENTS = 6  # vector components shown in a table cell
 DRAW_ROWS = 12  # rows (tokens, positions) a figure draws
 DRAW_DIMS = 16  # vector components a figure draws
 DRAW_IDS = 40  # ids (one-hot columns, gradient rows) a figure draws
+DRAW_SENTENCES = 4  # sentences (slabs of the (B, T, E) block) C3 draws
 TRAIN_STEPS = 3  # steps on a copy (C9, C13, X7)
 DECAY_LR, DECAY, DECAY_STEPS = 0.01, 0.01, 10  # C13: weight decay on a non-zero PAD row
 X7_MAX_SNAPSHOTS = 8
@@ -93,13 +94,15 @@ class Lesson:
     predict: tuple[str, tuple[str, ...]] | None = None  # (fact holding the right answers, the choices)
     needs_finite: bool = True  # False: its check does not read W's values
     terms: tuple[str, ...] = ()  # jargon it uses, explained under its text (``lesson.term.<term>``)
+    uses_frame: bool = False  # its demo takes the frame the training view draws in (X7)
 
-    def run(self, lab: Lab) -> Demo:
-        """The demo on ``lab``; on a non-finite W, a lesson that reads W's values says it cannot check."""
+    def run(self, lab: Lab, frame: Any = None) -> Demo:
+        """The demo on ``lab``; on a non-finite W, a lesson that reads W's values says it cannot check.
+        ``frame``: the training view's PCA frame (core.projection.Frame), for a lesson that draws in it."""
         if self.needs_finite and not _finite(lab.weight):
             bad = int((~torch.isfinite(lab.weight.detach())).any(dim=1).sum())
             return Demo(self.id, False, {"non_finite_rows": bad}, checkable=False)
-        return self.demo(lab)
+        return self.demo(lab, frame) if self.uses_frame else self.demo(lab)
 
 
 def only_if(**rules: Callable[[dict], bool]) -> Mapping[str, Callable[[dict], bool]]:
@@ -190,6 +193,13 @@ def _vec(v: torch.Tensor) -> str:
 def _grid(x: torch.Tensor) -> list[list[float]]:
     """The first DRAW_ROWS × DRAW_DIMS block of a matrix, as lists for a figure. (≤12, ≤16)"""
     return x.detach()[:DRAW_ROWS, :DRAW_DIMS].double().tolist()
+
+
+def _absmax(lab: Lab) -> float:
+    """W's largest finite |value|: the ends of the stage's colour scale when it shows every row."""
+    w = lab.weight.detach()
+    finite = w[torch.isfinite(w)]
+    return float(finite.abs().max()) if finite.numel() else 1.0
 
 
 def _token(lab: Lab, i: int) -> str:

@@ -213,7 +213,7 @@ def _two_seeds(lab: Lab) -> dict:
 
 
 C9 = Lesson("C9", demo_C9, headline=("fresh_top_share", "random_top_share", "rows_differing"), codes=("other_objective",),
-            shown_only_if=only_if(one_dimension=lambda f: f["one_dimension"]),
+            shown_only_if=only_if(one_dimension=lambda f: f["one_dimension"], now_flat=lambda f: f["now_flat"] is not None),
             terms=("pca", "spectrum", "explained_ratio", "cosine"))
 
 

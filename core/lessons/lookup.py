@@ -15,7 +15,9 @@ from core.lessons.common import (  # noqa: F401
     DRAW_DIMS,
     DRAW_IDS,
     DRAW_ROWS,
+    DRAW_SENTENCES,
     Demo,
+    _absmax,
     _grid,
     Lesson,
     only_if,
@@ -60,7 +62,7 @@ def demo_C1(lab: Lab) -> Demo:
               "ids": [bench.vocab_id(i) for i in sentence.tolist()], "new_ids": perm[sentence].tolist(),
               "vectors": _grid(F.embedding(sentence, bench.weight)),  # (T, E) under the learner's numbering
               "new_vectors": _grid(F.embedding(perm[sentence], renamed)),  # (T, E) under the new one
-              "full_table": bench.full}
+              "full_table": bench.full, "absmax": _absmax(lab)}
     facts = {"adjacent_ids": [a, b], "adjacent_tokens": [_token(lab, a), _token(lab, b)],
              "adjacent_cos": cos(a, b), "random_ids": [c, d],
              "random_tokens": [_token(lab, c), _token(lab, d)], "random_cos": cos(c, d),
@@ -107,7 +109,19 @@ def demo_C3(lab: Lab) -> Demo:
     facts = {"dim": E, "batch_in": rows[1][1], "batch_out": rows[1][2], "sentence_out": rows[2][2],
              "scalar_out": rows[3][2], "empty_out": rows[4][2], "sentences_used": b,
              "sentences": int(lab.batch.ids.shape[0])}
-    return Demo("C3", ok, facts, {"shapes": rows})
+    return Demo("C3", ok, facts, {"shapes": rows}, figure=_block_figure(lab, ids))
+
+
+def _block_figure(lab: Lab, ids: torch.Tensor) -> dict:
+    """The (B, T, E) output as a block: one T × E slab per sentence (the first DRAW_SENTENCES,
+    DRAW_ROWS positions, DRAW_DIMS components), with every cell's id and token."""
+    shown = ids[:DRAW_SENTENCES, :DRAW_ROWS]  # (b, t)
+    with torch.no_grad():
+        out = lab.model.embedding(shown)[:, :, :DRAW_DIMS]  # (b, t, ≤E)
+    B, T = lab.batch.ids.shape
+    return {"kind": "block", "shape": [int(B), int(T), int(lab.weight.shape[1])], "ids": shown.tolist(),
+            "tokens": [[_token(lab, i) for i in row] for row in shown.tolist()],
+            "out": out.double().tolist(), "absmax": _absmax(lab), "pad_id": lab.recipe.vocab.pad_id}
 
 
 C3 = Lesson("C3", demo_C3, headline=("dim",), needs_finite=False)
@@ -183,11 +197,12 @@ def _one_hot_figure(lab: Lab, ids: torch.Tensor, one_hot: torch.Tensor, product:
             "cols": cols, "col_tokens": [_token(lab, i) for i in cols], "vocab_size": V,
             "one_hot": one_hot[:t][:, cols].tolist(),  # (t, |cols|) 0/1
             "w_rows": lab.weight.detach()[cols][:, :DRAW_DIMS].double().tolist(),  # (|cols|, E)
-            "product": _grid(product[:t]), "lookup": _grid(looked_up[:t]), "selected": 0}
+            "product": _grid(product[:t]), "lookup": _grid(looked_up[:t]), "selected": 0, "absmax": _absmax(lab)}
 
 
 C4 = Lesson("C4", demo_C4, headline=("max_diff", "inf_nan_cells", "cost_ratio"),
-            shown_only_if=only_if(one_hot_max_macs=lambda f: f["tokens_compared"] < f["tokens"]))
+            shown_only_if=only_if(one_hot_max_macs=lambda f: f["tokens_compared"] < f["tokens"],
+                                  inf_row=lambda f: f["inf_row"] >= 0, every_row_used=lambda f: f["every_row_used"]))
 
 
 # ---- C5, C14: the parameters -----------------------------------------------------------------

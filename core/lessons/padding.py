@@ -23,8 +23,10 @@ from core.lessons.common import (
     DRAW_IDS,
     DRAW_ROWS,
     Demo,
+    _absmax,
     _grid,
     Lesson,
+    only_if,
     _Bench,
     _bench,
     _error,
@@ -70,11 +72,12 @@ def demo_C10(lab: Lab) -> Demo:
     figure = {"kind": "same_id", "id": facts["id"], "token": facts["token"], "constructed": constructed,
               "sentences": [[b, [_token(lab, bench.vocab_id(i)) for i in ids[b].tolist()]] for b in used],
               "positions": shown, "vectors": _grid(at[:len(shown)]),  # (k, E) one row per position
-              "lstm": _grid(context[:len(shown)])}  # (k, H) the LSTM's output there
+              "lstm": _grid(context[:len(shown)]), "absmax": _absmax(lab)}  # (k, H) the LSTM's output there
     return Demo("C10", same, facts, {"positions": rows}, figure=figure)
 
 
-C10 = Lesson("C10", demo_C10, headline=("positions", "lstm_max_diff"))
+C10 = Lesson("C10", demo_C10, headline=("positions", "lstm_max_diff"),
+             shown_only_if=only_if(constructed=lambda f: f["constructed"]))
 
 
 def _varied_positions(ids: torch.Tensor, where: list[list[int]]) -> list[list[int]]:
@@ -219,32 +222,47 @@ def demo_C13(lab: Lab) -> Demo:
 
 
 C13 = Lesson("C13", demo_C13, headline=("pad_grad_max", "pad_grad_without_idx", "norm_adam_l2", "norm_adamw"),
-            predict=("pad_answer", PAD_ANSWERS))
+            predict=("pad_answer", PAD_ANSWERS), terms=("norm",))
 
 
 # ---- C15: zero vectors are still computed on --------------------------------------------------------
 @torch.no_grad()
-def _lstm_pads(lab: Lab, bench: _Bench) -> dict[str, Any]:
-    """An LSTM's final state with and without zero inputs after the shortest sentence."""
+def _lstm_pads(lab: Lab, bench: _Bench) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An LSTM's final state with and without zero inputs after the shortest sentence; and the
+    figure: its state h_t at every step, run on the padded sentence and packed to its length."""
     x_all = F.embedding(bench.ids, bench.weight) * bench.mask.unsqueeze(-1)  # (b, T, E) real tokens only
     live = x_all.any(dim=2).any(dim=1)  # (b,) sentences with a non-zero input
     if bool(live.any()):  # the shortest such sentence
         b = int(torch.where(live, bench.lengths, bench.lengths.max() + 1).argmin())
         length = int(bench.lengths[b])
         x = x_all[b: b + 1, :length]  # (1, L, E)
+        tokens = [_token(lab, bench.vocab_id(i)) for i in bench.ids[b, :length].tolist()]
     else:  # only zero rows typed (e.g. <PAD> as a word): one token of the first non-zero row
         b, length = None, 1
         rows = bench.weight.any(dim=1).nonzero()[:1, 0]
         x = bench.weight[rows][None] if len(rows) else torch.ones(1, 1, bench.weight.shape[1])  # (1, 1, E)
+        tokens = [_token(lab, bench.vocab_id(int(rows[0])))] if len(rows) else ["1"]
     n_pads = max(1, bench.ids.shape[1] - length)
     padded = torch.cat([x, torch.zeros(1, n_pads, x.shape[2])], dim=1)  # (1, L + n_pads, E)
     facts: dict[str, Any] = {"sentence": b, "length": length, "zero_steps": n_pads}
+    figure: dict[str, Any] = {}
     for bias in (True, False):
         lstm = _seeded_lstm(x.shape[2], _gen(lab, 15), bias=bias)
         _, (h_real, _) = lstm(x)  # (1, 1, H)
-        _, (h_pad, _) = lstm(padded)
+        states, (h_pad, _) = lstm(padded)  # (1, L + n_pads, H)
         facts[f"state_diff_{'bias' if bias else 'no_bias'}"] = float((h_pad - h_real).abs().max())
-    return facts
+        if bias:  # the figure: the layer the chapter's models use
+            packed_out, (h_packed, _) = lstm(pack_padded_sequence(padded, torch.tensor([length]), batch_first=True))
+            packed_states = packed_out.data  # (L, H): one row per real step, none for the zero steps
+            last = states[0, length - 1]  # (H,) the state after the last real token
+            figure = {"kind": "lstm_pads", "sentence": b, "length": length, "tokens": tokens,
+                      "pad_token": _token(lab, bench.vocab_id(bench.pad)),
+                      "padded": states[0, :, :DRAW_DIMS].double().tolist(),  # (L + n_pads, H)
+                      "packed": packed_states[:, :DRAW_DIMS].double().tolist(),  # (L, H)
+                      "h_padded": h_pad[0, 0, :DRAW_DIMS].double().tolist(),
+                      "h_packed": h_packed[0, 0, :DRAW_DIMS].double().tolist(),
+                      "drift": [float((h - last).norm()) for h in states[0]]}  # ‖h_t − h_(L−1)‖
+    return facts, figure
 
 
 @torch.no_grad()
@@ -265,7 +283,8 @@ def _packed(lab: Lab, bench: _Bench) -> dict[str, Any]:
 def demo_C15(lab: Lab) -> Demo:
     """Zero pads still go through the computation: LSTM state moves, a plain mean is diluted by L/T."""
     bench = _bench(lab)
-    facts = {**_lstm_pads(lab, bench), **_packed(lab, bench), **bench.facts(lab)}
+    pads, figure = _lstm_pads(lab, bench)
+    facts = {**pads, **_packed(lab, bench), **bench.facts(lab)}
     x = F.embedding(bench.ids, bench.weight)  # (b, T, E)
     T = x.shape[1]
     length = bench.lengths.unsqueeze(1).float()  # (b, 1)
@@ -280,11 +299,11 @@ def demo_C15(lab: Lab) -> Demo:
     facts.update({"padded_length": T, "pad_row_zero": not bool(bench.weight[bench.pad].any()), "mean_relation": mean_ok,
                   "output_shape": list(x.shape)})
     ok = (facts["state_diff_bias"] > 0 and facts["state_diff_no_bias"] > 0 and facts["packed_close"] and mean_ok)
-    return Demo("C15", ok, facts, {"means": rows})
+    return Demo("C15", ok, facts, {"means": rows}, figure=figure)
 
 
 C15 = Lesson("C15", demo_C15, headline=("state_diff_no_bias", "packed_max_diff", "padded_max_diff"),
-            terms=("allclose",))
+            terms=("allclose", "norm"))
 
 
 # ---- C16: the chapter's own code -------------------------------------------------------------------

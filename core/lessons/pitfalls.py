@@ -15,6 +15,7 @@ from core.lessons.common import (  # noqa: F401
     X7_MAX_SNAPSHOTS,
     Demo,
     Lesson,
+    only_if,
     _Bench,
     _bench,
     _error,
@@ -24,7 +25,7 @@ from core.lessons.common import (  # noqa: F401
     _raised,
     _token,
 )
-from core.projection import fit_frame
+from core.projection import Frame, fit_frame
 from core.training import Lab, make_optimizer
 
 
@@ -102,7 +103,7 @@ def demo_X3(lab: Lab) -> Demo:
     return Demo("X3", facts["close"], facts, {"grads": rows})
 
 
-X3 = Lesson("X3", demo_X3, headline=("max_count", "max_diff"), terms=("allclose",))
+X3 = Lesson("X3", demo_X3, headline=("max_count", "max_diff"), terms=("allclose", "norm"))
 
 
 def _sparse_step(bench: _Bench, lab: Lab, name: str) -> dict[str, str] | None:
@@ -206,10 +207,13 @@ def _x7_snapshots(lab: Lab) -> tuple[list[int], list[np.ndarray], int, bool]:
     return [lab.steps + i for i in range(TRAIN_STEPS + 1)], tables, bench.pad, True
 
 
-def demo_X7(lab: Lab) -> Demo:
-    """Refitting PCA every step moves the PAD point; one fixed frame keeps it still while its row is still."""
+def demo_X7(lab: Lab, frame: Frame | None = None) -> Demo:
+    """Refitting PCA every step moves the PAD point; one fixed frame keeps it still while its row is still.
+
+    The fixed frame is ``frame`` when given (the training view's, so PAD sits where ② draws it),
+    else one PCA fitted on the snapshots shown."""
     steps, tables, pad, trained_copy = _x7_snapshots(lab)
-    fixed = fit_frame(tables, n_components=2)
+    fixed = frame if frame is not None else fit_frame(tables, n_components=2)
     refits = [fit_frame([w], n_components=2) for w in tables]
     p_fixed = [fixed.transform(w[pad: pad + 1])[0] for w in tables]  # each (k,)
     p_refit = [f.transform(w[pad: pad + 1])[0] for f, w in zip(refits, tables)]
@@ -220,6 +224,7 @@ def demo_X7(lab: Lab) -> Demo:
     rows += [[s, [float(c) for c in a], [float(c) for c in b]]
              for s, a, b in zip(steps, p_refit, p_fixed)]
     facts = {"snapshots": len(tables), "rows": len(tables[0]), "trained_copy": trained_copy,
+             "training_frame": frame is not None,
              "refit_move": move(p_refit),
              "fixed_move": move(p_fixed), "axis_flips": flips, "pad_row_changed": pad_changed}
     others_moved = any(not np.array_equal(np.delete(w, pad, 0), np.delete(tables[0], pad, 0)) for w in tables)
@@ -238,4 +243,5 @@ def _plane(points: np.ndarray) -> list[list[float]]:
     return points[:, :2].astype(float).tolist()
 
 
-X7 = Lesson("X7", demo_X7, headline=("refit_move", "fixed_move", "axis_flips"), terms=("pca",))
+X7 = Lesson("X7", demo_X7, headline=("refit_move", "fixed_move", "axis_flips"), terms=("pca",), uses_frame=True,
+             shown_only_if=only_if(trained_copy=lambda f: f["trained_copy"], training_frame=lambda f: f["training_frame"]))

@@ -6,6 +6,7 @@ or playwright is missing; the test modules also skip at import for the same reas
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -34,20 +35,19 @@ def _health(url: str) -> str:
         return ""
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """Start the app on a free loopback port; yield its URL; stop it at the end of the session."""
+def _serve(env: dict[str, str], log_name: str):
+    """Start the app on a free loopback port with ``env`` added; yield its URL; stop it at the end."""
     reason = unavailable_reason()
     if reason:
         pytest.skip(reason)
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS / "e2e-streamlit.log"
+    log_path = ARTIFACTS / log_name
     log = open(log_path, "wb")
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
            "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]  # files edited during a run must not reload the app under test
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **env})
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + SERVER_START_S
@@ -62,6 +62,19 @@ def app_url():
     finally:
         stop_server(proc)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """The app every browser test shares, with the first-visit guide turned off as a teacher would
+    (EXPLORER_GUIDE=off): every fresh context is a first visit, and the guide would sit over the page."""
+    yield from _serve({"EXPLORER_GUIDE": "off"}, "e2e-streamlit.log")
+
+
+@pytest.fixture(scope="session")
+def guided_app_url():
+    """The app as a learner meets it on a first visit: the guide on (tests/e2e/test_guide.py)."""
+    yield from _serve({}, "e2e-streamlit-guided.log")
 
 
 @pytest.fixture

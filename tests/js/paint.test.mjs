@@ -1,7 +1,7 @@
 // Colours and shapes (components/stage/js/paint.mjs), checked against WCAG's formulas written out here.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CLASS_COLORS, CLASS_SHAPES, darkBackground, heat, inkOn, look, rgba, shapePath } from "../../components/stage/js/paint.mjs";
+import { CLASS_COLORS, CLASS_SHAPES, darkBackground, heat, inkOn, legendLooks, look, rgba, shapePath } from "../../components/stage/js/paint.mjs";
 
 // WCAG 2.1 relative luminance and contrast ratio.
 const luminance = ([r, g, b]) => {
@@ -84,4 +84,22 @@ test("dark or light from Streamlit's background colour", () => {
   assert.equal(darkBackground("rgb(250,250,250)", true), false);
   assert.equal(darkBackground("", true), true);
   assert.equal(darkBackground("transparent", false), false);
+});
+
+test("the legend names every mark the scatter draws, and only those looked-up marks it draws", () => {
+  const key = (lk) => `${lk.shape}|${lk.fill}|${lk.cls}`;
+  const cases = [
+    { roles: ["pad", "unk", "used", "used", "unused", "used"], clss: [-1, -1, 0, 1, 0, -1], classes: ["neg", "pos"] },
+    { roles: ["pad", "unk", "used", "used"], clss: [-1, -1, 1, 0], classes: ["neg", "pos"] },
+    { roles: ["pad", "unk", "used", "unused"], clss: [-1, -1, -1, -1], classes: [] },
+    { roles: ["pad", "unk", "used", "used", "used"], clss: [-1, -1, 7, 3, -1], classes: ["a", "b", "c", "d", "e", "f", "g", "h"] },
+  ];
+  for (const { roles, clss, classes } of cases) {
+    const entries = legendLooks(roles, clss, classes);
+    const named = new Set(entries.map((e) => key(e.look)));
+    roles.forEach((r, i) => assert.ok(named.has(key(look(r, clss[i], false))), `${r}/${clss[i]} has no legend entry`));
+    const noMajority = entries.filter((e) => e.cls === -1);
+    const drawsOne = roles.some((r, i) => r === "used" && (clss[i] < 0 || !classes.length));
+    assert.equal(noMajority.length, drawsOne ? 1 : 0);
+  }
 });

@@ -2,7 +2,7 @@
 // scatter and W side by side. The head's height is fixed (stage.css), so the plot's box never moves.
 import { el, sv } from "./dom.mjs";
 import { num, sig, words } from "./format.mjs";
-import { look, shapePath } from "./paint.mjs";
+import { legendLooks, shapePath } from "./paint.mjs";
 import { sparkPoints } from "./scale.mjs";
 
 export function layoutTrain(st, d) {
@@ -49,21 +49,22 @@ function legendIcon(parent, lk) {
   return s;
 }
 
-// PAD, UNK, never looked up, then looked up by class: each with its mark as drawn in the scatter.
+// PAD, UNK, never looked up, then looked up by class, and the looked-up rows with no majority
+// class when the scatter draws one: each with its mark as drawn in the scatter (paint.legendLooks).
 function fillLegend(d, box) {
   box.textContent = "";
   el("div", "legendtitle", box, words(d, "legend_title", ""));
   const items = el("div", "legenditems", box);
-  const item = (lk, label, kind) => {
-    const it = el("span", "lg " + kind, items);
+  const classes = Array.isArray(d.classes) ? d.classes : [];
+  const points = d.scatter || {};
+  const prefix = words(d, "used", "used");
+  for (const { kind, look: lk, cls } of legendLooks(points.role, points.cls, classes)) {
+    const label = kind !== "used" ? words(d, kind, kind.toUpperCase())
+      : cls === null || !classes.length ? prefix
+      : cls < 0 ? words(d, "noclass", prefix)
+      : `${prefix}: ${words(d, "class_prefix", "")}${classes[cls]}`;
+    const it = el("span", "lg " + (kind === "used" ? "lg-used" : "lg-" + kind), items);
     legendIcon(it, lk);
     el("span", "", it, label);
-  };
-  item(look("pad", -1, false), words(d, "pad", "PAD"), "lg-pad");
-  item(look("unk", -1, false), words(d, "unk", "UNK"), "lg-unk");
-  item(look("unused", -1, false), words(d, "unused", "unused"), "lg-unused");
-  const classes = Array.isArray(d.classes) ? d.classes : [];
-  const prefix = words(d, "used", "used");
-  if (!classes.length) item(look("used", -1, false), prefix, "lg-used");
-  classes.forEach((c, i) => item(look("used", i, false), `${prefix}: ${words(d, "class_prefix", "")}${c}`, "lg-used"));
+  }
 }

@@ -1,8 +1,9 @@
 // Colours and shapes: the points' looks, W's heatmap, the canvas's pixels, light or dark. Pure: no DOM.
 import { clamp, num } from "./format.mjs";
+import { PALETTE } from "./palette.mjs";
 
-export const CLASS_COLORS = ["#0072B2", "#E69F00", "#CC79A7", "#009E73", "#D55E00", "#56B4E9"]; // Okabe–Ito
-export const CLASS_SHAPES = ["circle", "triangle", "square45", "tri_down", "hexagon", "cross"];
+export const CLASS_COLORS = PALETTE.classes.colors; // Okabe–Ito
+export const CLASS_SHAPES = PALETTE.classes.shapes;
 
 // An SVG path of a mark of radius `r` centred on 0,0.
 export function shapePath(kind, r) {
@@ -39,12 +40,27 @@ export function look(role, cls, present, crowd) {
   return { shape: "circle", r: 7 * k, fill: "var(--noclass)", stroke: "var(--bg)", cls: "used" };
 }
 
+// The legend's entries, one per kind of mark the scatter draws (and PAD, UNK, never looked up, which
+// it always names): {kind, look, cls} with cls the class index, -1 for a looked-up row with no
+// majority class (a tie, or no labelled sentence), null for the roles. `roles`/`clss` are the
+// scatter's per point; `classes` the class names.
+export function legendLooks(roles, clss, classes) {
+  const out = [["pad", -1], ["unk", -1], ["unused", -1]].map(([kind]) => ({ kind, look: look(kind, -1, false), cls: null }));
+  const n = Array.isArray(classes) ? classes.length : 0;
+  const usedCls = new Set();
+  (roles || []).forEach((r, i) => { if (r === "used") usedCls.add(num((clss || [])[i]) >= 0 && n ? num(clss[i]) : -1); });
+  for (let c = 0; c < n; c++) out.push({ kind: "used", look: look("used", c, false), cls: c });
+  if (!n || usedCls.has(-1)) out.push({ kind: "used", look: look("used", -1, false), cls: -1 });
+  return out;
+}
+
 // A diverging blue ↔ orange scale (safe under deuteranopia), centred on the panel's background.
 export function heat(v, absmax, dark) {
   const t = clamp(num(v) / (absmax || 1), -1, 1);
-  const mid = dark ? [38, 41, 48] : [247, 247, 247];
-  const end = t < 0 ? (dark ? [86, 170, 230] : [0, 90, 160]) : (dark ? [240, 170, 40] : [200, 110, 0]);
-  const u = Math.pow(Math.abs(t), 0.85);
+  const scale = dark ? PALETTE.heat.dark : PALETTE.heat.light;
+  const mid = scale.mid;
+  const end = t < 0 ? scale.neg : scale.pos;
+  const u = Math.pow(Math.abs(t), PALETTE.heat.gamma);
   const c = mid.map((m, i) => Math.round(m + (end[i] - m) * u));
   return { bg: `rgb(${c[0]},${c[1]},${c[2]})`, ink: inkOn(c) };
 }

@@ -1,0 +1,105 @@
+// Streamlit's own widget texts in the page's language (Streamlit 1.67 writes them in English only).
+//
+// data = {lang: "ko" | "en", rules: [[english, korean], ...]}; "{x}" in a rule stands for any text.
+// On a Korean page every text node and label attribute Streamlit draws that matches a rule's English
+// form is rewritten in Korean; on an English page, the other way (a page switched back from Korean).
+// A MutationObserver keeps it so as Streamlit redraws. Only Streamlit's chrome is rewritten: never
+// the learner's tokens, sentences or any Markdown, table or chart text (see `allowedText`).
+
+const ATTRS = ["aria-label", "title", "placeholder", "data-title", "aria-placeholder", "aria-description"];
+const CHROME_TEXT = '[data-testid="stFileUploaderDropzone"], [data-testid="stSkipToContent"], '
+  + '[data-testid="InputInstructions"], [data-testid="stStatusWidget"], [data-baseweb="popover"] li, [role="listbox"], [aria-live], '
+  + '[data-testid="stWidgetLabel"] + div [data-baseweb="tag"]';
+const CONTENT = '[data-testid="stMarkdownContainer"]:not([data-testid="stFileUploaderDropzone"] *), '
+  + '.st-key-stage, [data-testid="stDataFrame"], [data-testid="stTable"], code, pre, [role="option"][aria-selected]';
+let state = null;
+
+export default function ({ data }) {
+  const lang = data && (data.lang === "ko" || data.lang === "en") ? data.lang : null;
+  const rules = data && Array.isArray(data.rules) ? data.rules : [];
+  if (!lang) return;
+  if (!state) {
+    state = { lang, compiled: [], observer: new MutationObserver(onMutations) };
+    state.observer.observe(document.body, { subtree: true, childList: true, characterData: true,
+                                             attributes: true, attributeFilter: ATTRS });
+  }
+  state.lang = lang;
+  state.compiled = compile(rules, lang);
+  fix(document.body);
+}
+
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// [from, to] pairs for this page's language: from a regexp of the other language's form.
+function compile(rules, lang) {
+  const out = [];
+  for (const r of rules.slice(0, 500)) {
+    if (!Array.isArray(r) || typeof r[0] !== "string" || typeof r[1] !== "string") continue;
+    const [from, to] = lang === "ko" ? [r[0], r[1]] : [r[1], r[0]];
+    const parts = from.split("{x}").map(escapeRe);
+    const re = new RegExp("^" + parts.join("(.+?)") + "$", "s");
+    out.push({ re, to, words: from.trim().split(/\s+/).length });
+  }
+  return out;
+}
+
+function translate(text, anyLength) {
+  const t = text.trim();
+  if (!t) return null;
+  for (const c of state.compiled) {
+    if (!anyLength && c.words < 2 && !c.to.includes("{x}")) continue;
+    const m = c.re.exec(t);
+    if (m) return text.replace(t, c.to.replace("{x}", m[1] !== undefined ? m[1] : ""));
+  }
+  return null;
+}
+
+// Text inside Streamlit's chrome; a one-word rule ("Upload", "Open") only where it cannot be a
+// learner's token (tokens have no spaces, so a many-word rule can never be one).
+function allowedText(node) {
+  const p = node.parentElement;
+  if (!p || p.closest(CONTENT)) return null;
+  if (p.closest('[data-testid="stFileUploaderDropzone"]')) return true;
+  if (p.closest(CHROME_TEXT)) return false;
+  return null;
+}
+
+function fixText(node) {
+  const anyLength = allowedText(node);
+  if (anyLength === null) return;
+  const out = translate(node.nodeValue, anyLength);
+  if (out !== null && out !== node.nodeValue) node.nodeValue = out;
+}
+
+function fixAttrs(el) {
+  if (el.closest(".st-key-stage")) return;
+  for (const a of ATTRS) {
+    const v = el.getAttribute(a);
+    if (!v) continue;
+    const out = translate(v, true);
+    if (out !== null && out !== v) el.setAttribute(a, out);
+  }
+}
+
+function fix(root) {
+  if (root.nodeType === 3) { fixText(root); return; }
+  if (root.nodeType !== 1) return;
+  fixAttrs(root);
+  const tw = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+  let n;
+  while ((n = tw.nextNode())) {
+    if (n.nodeType === 3) fixText(n);
+    else fixAttrs(n);
+  }
+}
+
+function onMutations(list) {
+  if (!state) return;
+  for (const m of list) {
+    if (m.type === "childList") m.addedNodes.forEach(fix);
+    else if (m.type === "characterData") fixText(m.target);
+    else if (m.type === "attributes") fixAttrs(m.target);
+  }
+}

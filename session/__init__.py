@@ -1,0 +1,61 @@
+"""This session's state, by job. The only package that touches ``st.session_state``.
+
+- session/keys.py: every key, named once (`Keys`: the widgets' keys, a public interface that AppTest
+  scripts and the docs use; `Private`: what a session owns beside its widgets).
+- session/state.py: reading and writing a value (`get`, `set_value`, `forget`, `ensure`, `memo`).
+- session/workspace.py: this session's explorer and the vocabulary editor's base.
+- session/address.py: the address (URL state): opening what it asks for, writing what the page shows.
+- session/selection.py: the followed token, picked anywhere.
+- session/keeper.py: the keeper's session token.
+
+Everything is re-exported here (``import session; session.Keys``, ``session.get``). `explorer` is
+each run's way in: it applies what earlier runs queued and what the address asks for.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+from assets import presets
+from core.explorer import Explorer
+from session.address import Busy, follow_address, history_navigation, write_address
+from session.keeper import answer_keeper, keeper_answered, keeper_opened, keeper_token
+from session.keys import TRANSLATED_CHOICES, Keys, Private
+from session.selection import (select_token_from_cell, select_token_from_chart, select_token_from_picker,
+                               select_token_from_stage, sync_token_picker)
+from session.state import (ensure, flip, forget, get, has, keep_choices_across_language, memo, pop,
+                           presentation_switched, set_value, update)
+from session.workspace import (EditorBase, config_widgets, editor_base, install, load_preset, queue_state,
+                               rebase_editor, set_widgets, show_knobs, vocab_frame)
+from session import workspace
+
+__all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answer_keeper", "config_widgets",
+           "editor_base", "ensure", "explorer", "flip", "follow_address", "forget", "get", "has", "history_navigation",
+           "install", "keep_choices_across_language", "keeper_answered", "keeper_opened", "keeper_token",
+           "load_preset", "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "select_token_from_cell",
+           "select_token_from_chart", "select_token_from_picker", "select_token_from_stage", "set_value",
+           "set_widgets", "show_knobs", "sync_token_picker", "update", "vocab_frame", "write_address")
+
+
+def explorer(busy: Busy = lambda key: nullcontext(), langs: tuple[str, ...] = ("ko", "en")) -> Explorer:
+    """This session's explorer: what the address asks for on the first run (a share link ``?s=…``, an
+    example, knobs; see `follow_address`), else the default preset.
+
+    A state queued by an import (`queue_state`) or a preset asked for by the Load button is applied
+    here, before any widget is drawn. ``busy`` shows what is being done while it takes time.
+    """
+    pending = pop(Private.PENDING)
+    if pending is not None:
+        install(workspace.from_state(*pending))
+    preset = pop(Private.PENDING_PRESET)
+    if preset is not None:
+        with busy("urlstate.loading_preset"):
+            workspace.replace_with_preset(preset)
+    first = workspace.current() is None
+    if first:
+        ex = Explorer.from_preset(presets.load(presets.DEFAULT))
+        install(ex)
+        set_widgets(ex)
+    if first or history_navigation():
+        follow_address(busy, langs)
+    return workspace.current()

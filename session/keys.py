@@ -1,0 +1,117 @@
+"""Every key of session state, named once: the widgets' keys (a public interface: AppTest scripts
+and docs use them) and the private keys of what a session owns beside its widgets."""
+
+from __future__ import annotations
+
+
+class Keys:
+    """Stable widget keys (documented in README.md, "Scripting the app")."""
+
+    LANG = "lang"
+    PRESET = "preset"
+    LOAD_PRESET = "load_preset"
+    SECTION = "section"
+    VOCAB = "vocab"
+    VOCAB_START = "vocab_start"  # large vocabularies: the first row of the table's window
+    VOCAB_FIND = "vocab_find"  # large vocabularies: jump the window to a token
+    TOKEN_LIST, TOKEN_LIST_FILE, TOKEN_LIST_LOAD = "token_list", "token_list_file", "token_list_load"  # bulk vocabulary
+    SENTENCES = "sentences"
+    EMBEDDING_DIM = "embedding_dim"
+    SEED = "seed"
+    PAD_MODE = "pad_mode"
+    FIXED_LEN = "fixed_len"
+    ID_CELL = "id_cell"
+    TOKEN = "selected_token"
+    STEP = "step"
+    RUN_STEPS = "run_steps"
+    N_STEPS = "n_steps"
+    PLAY = "play"
+    RESET = "reset"
+    OPTIMIZER = "optimizer"
+    LR = "lr"
+    WEIGHT_DECAY = "weight_decay"
+    POOLING = "pooling"
+    BATCH_SIZE = "batch_size"
+    TIMELINE = "timeline"
+    PCA_DIMS = "pca_dims"
+    PCA_CHART = "pca_chart"
+    PCA_REPLAY = "pca_anim"  # the replay's chart
+    TIMELINE_FOLLOWS = "_timeline_follows"  # True when the last run drew the timeline (its value is the browser's)
+    LOSS_CHART = "loss_chart"
+    OUT_SENTENCE = "out_sentence"
+    REPLAY = "replay"
+    PAD_VECTOR = "pad_vector"
+    PREDICT_ROWS = "predict_rows"  # predict, then reveal (components/predict.py): the rows a Step's gradient touches
+    PREDICT_PAD = "predict_pad"  # … whether the PAD row moves (True / False)
+    PREDICT_LOSS = "predict_loss"  # … whether the loss of the step's sentences goes down (True / False)
+    PREDICT = "predict_step"  # the line under the training bar: the guesses' popover and the marks
+    PREDICT_VERDICTS = "predict_marks"  # the last Step's guesses, each marked right or wrong
+    SET_PAD = "set_pad"
+    MODE = "mode"
+    LESSON = "lesson"
+    LESSON_PREV = "lesson_prev"
+    LESSON_NEXT = "lesson_next"
+    PREDICT_PREFIX = "predict_"  # + lesson id (C8, C13)
+    REVEAL_PREFIX = "reveal_"  # + lesson id
+    LESSON_OPEN_PREFIX = "open_"  # + lesson id: its expander in free mode (drawn only while open)
+    LESSON_FIGURE_PREFIX = "lesson_figure_"  # + lesson id: the container of its figure (tests measure it)
+    LESSONS = "lessons"  # the container of the lessons view (presentation mode's larger text)
+    EXPORT_STATE = "export_state"
+    EXPORT_CODE = "export_code"
+    EXPORT_W_CSV = "export_w_csv"
+    EXPORT_PROJECTOR_VECTORS = "export_projector_vectors"
+    EXPORT_PROJECTOR_METADATA = "export_projector_metadata"
+    EXPORT_NOTEBOOK = "export_notebook"
+    IMPORT_STATE = "import_state"
+    IMPORT_APPLY = "import_apply"
+    PRESENT = "present"  # presentation mode: larger type for a projector
+    PRESENT_SWITCHED_ON = "_present_switched_on"  # how many times presentation mode was switched on
+    SIDEBAR_FOLD = "sidebar_fold"  # the component that folds the sidebar when presentation mode goes on
+    PLAY_SPEED = "play_speed"  # steps per second while playing
+    KNOBS = "knobs"  # the training bar's popover of knobs (built only while open)
+    PLAY_CLOCK = "_play_clock"  # (when the last Play tick ran, the fraction of a step it still owes)
+    FULL_RUN = "_full_run"  # set by a callback inside a fragment whose change the whole page must show
+    BACK_TO = "back_to"  # after a divergence: go on from the last finite step
+    PLAYING = "playing"  # True while Play runs (the Play/Pause button flips it)
+    DETAILS = "details"  # the training view's expander of the last step's details
+    EDITORS = "editors"  # the expander of the vocabulary table and the sentences
+    PAGE_LANG = "page_lang"  # the component that sets <html lang>
+    WIDGET_TEXT = "widget_text"  # the component that writes Streamlit's own widget texts in the page's language
+    KEEPER = "keeper"  # the keeper outside every fragment: its state is {"report": what this browser kept}
+    KEEPER_LIVE = "keeper_live"  # the keeper inside the training view's stage fragment: it only writes
+    KEEPER_OFFER = "keeper_offer"  # the box that offers the kept work back
+    KEEPER_RESTORE = "keeper_restore_"  # + the entry's slot: the button that restores it
+    KEEPER_FRESH = "keeper_fresh"  # the button that answers the offer without restoring (start fresh)
+    LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)
+    PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
+    URL_PROBLEMS = "problems_url"  # the box naming the address's values the page could not use
+    STAGE = "stage"  # the stage component: its state is {"selected": id}
+    GUIDE = "guide"  # the first-visit guide (components/guide): its state is {"step": 0-4}
+    GUIDE_OPEN = "guide_open"  # the sidebar's button that opens the guide again
+    GUIDE_REOPEN = "_guide_reopen"  # how many times it was asked for (the guide opens when this changes)
+    GUIDE_SEEN = "_guide_seen"  # the guide's step whose view the page last showed
+    REFIT = "refit_frame"  # re-fit the PCA frame on the steps kept so far
+    AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another
+    TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)
+    TRY_PREFIX = "try_"  # + lesson id: that lesson's "try a sentence" box (try_C11)
+
+
+class Private:
+    """Keys of what a session owns beside its widgets (never a widget's key; tests may read them)."""
+
+    EXPLORER = "_ws"  # this session's core.explorer.Explorer
+    EDITOR = "_editor"  # the vocabulary editor's base table (session.workspace.EditorBase)
+    BUILT = "_built"  # name → (inputs, figure): see session.state.memo
+    PENDING = "_pending_state"  # an imported state, applied at the top of the next run
+    PENDING_PRESET = "_pending_preset"  # the preset the Load button asked for: loaded at the top of the next run
+    FROM_LINK = "_from_link"  # the ?s= value of the link this session's explorer was opened from (it stays in the address)
+    CELL_SEEN = "_cell_seen"  # the id-matrix selection last applied
+    KEEPER_TOKEN = "_keeper_token"  # this session's token: the browser keeps its work under it (components/keeper)
+    KEEPER_OPENED = "_keeper_opened"  # the kept form of the state this session opened with (nothing new to keep)
+    KEEPER_ANSWERED = "_keeper_answered"  # the number of the browser's last report the learner answered
+
+
+# Widgets whose options are shown through translated labels: Streamlit matches their selection by
+# the shown label, so a language switch must hand them their values again.
+TRANSLATED_CHOICES = (Keys.PRESET, Keys.PAD_MODE, Keys.POOLING, Keys.OPTIMIZER, Keys.SECTION, Keys.MODE, Keys.LESSON,
+                      Keys.PLAY_SPEED)

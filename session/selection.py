@@ -1,0 +1,57 @@
+"""The followed token, picked anywhere: an id cell, a scatter point, the picker, the stage.
+
+Callbacks and pre-draw syncs: each reads its widget's value and tells the explorer."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.explorer import Explorer
+from session.keys import Keys, Private
+
+
+def select_token_from_cell(ex: Explorer) -> None:
+    """The id matrix's clicked cell: its id becomes the token followed in every view, its sentence the
+    one the lookup stage shows. Called before the lookup view is drawn, and applied once per new
+    selection (a cell that stays selected does not override a later pick elsewhere)."""
+    cells = (st.session_state.get(Keys.ID_CELL) or {}).get("selection", {}).get("cells", [])
+    if not cells or cells == st.session_state.get(Private.CELL_SEEN):
+        return
+    st.session_state[Private.CELL_SEEN] = cells
+    b, col = cells[0]
+    try:
+        t = int(str(col).removeprefix("t="))
+    except ValueError:
+        return
+    ids = ex.lab.batch.ids
+    if isinstance(b, int) and 0 <= b < ids.shape[0] and 0 <= t < ids.shape[1]:
+        ex.select(int(ids[b, t]))
+        st.session_state[Keys.OUT_SENTENCE] = b  # the stage shows that sentence's output
+
+
+def select_token_from_chart(ex: Explorer) -> None:
+    """Callback of the PCA scatter: a clicked point's id (its customdata) becomes the followed token."""
+    points = st.session_state.get(Keys.PCA_CHART, {}).get("selection", {}).get("points", [])
+    for p in points:
+        i = p.get("customdata")
+        if isinstance(i, list):
+            i = i[0] if i else None
+        if isinstance(i, (int, float)) and 0 <= int(i) < ex.vocab.size:
+            ex.select(int(i))
+            return
+
+
+def select_token_from_picker(ex: Explorer) -> None:
+    ex.select(st.session_state.get(Keys.TOKEN))
+
+
+def select_token_from_stage(ex: Explorer) -> None:
+    """Callback of the stage: a token clicked anywhere on it becomes the followed token."""
+    ex.select((st.session_state.get(Keys.STAGE) or {}).get("selected"))
+
+
+def sync_token_picker(ex: Explorer, default: int) -> None:
+    """Before the token picker is drawn: show the followed token (or ``default`` when none is valid)."""
+    if ex.selected_token is None:
+        ex.select(default)
+    st.session_state[Keys.TOKEN] = ex.selected_token

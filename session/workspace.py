@@ -1,0 +1,146 @@
+"""This session's explorer and the vocabulary editor's base: installing, replacing and showing them.
+
+Everything a session owns besides its widgets — its inputs, lab, projection frame, selection —
+lives in one `core.explorer.Explorer` (under ``Private.EXPLORER``); the editor's base table sits
+beside it. Nothing here is shared between sessions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from assets import presets
+from core.explorer import Explorer
+from core.knobs import KNOBS
+from core.problems import InputError
+from core.share_link import SHARE_PARAM, from_query_params
+from core.state import AppState, Restored, restore
+from core.vocab import Vocab
+from session.keys import Keys, Private
+
+
+@dataclass
+class EditorBase:
+    """The table the vocabulary editor edits: its rows as a frame and as the Vocab they make.
+
+    Streamlit's editor holds the learner's edits as changes to this base, so it stays fixed while
+    they edit (a preset or an import replaces it; a windowed table folds a valid edit into it).
+    """
+
+    frame: pd.DataFrame
+    vocab: Vocab
+    seen: object = None  # the editor state the explorer's vocabulary was last applied from
+    drawn_start: int | None = None  # a windowed table: where its window was drawn last run
+
+
+def current() -> Explorer | None:
+    """This session's explorer, or None before the first run made one."""
+    return st.session_state.get(Private.EXPLORER)
+
+
+def editor_base() -> EditorBase:
+    return st.session_state[Private.EDITOR]
+
+
+def install(ex: Explorer) -> None:
+    """Make ``ex`` this session's explorer, with the editor based on its vocabulary."""
+    st.session_state[Private.EXPLORER] = ex
+    st.session_state.pop(Private.FROM_LINK, None)  # a link's lab no longer shown: the link leaves the address
+    st.session_state[Private.EDITOR] = EditorBase(vocab_frame(ex.vocab), ex.vocab)
+
+
+def rebase_editor(ex: Explorer) -> None:
+    """The editor edits ``ex``'s vocabulary from now on (a token list replaced the table): pending
+    edits of the old table are dropped with it."""
+    st.session_state[Private.EDITOR] = EditorBase(vocab_frame(ex.vocab), ex.vocab)
+    for key in (Keys.VOCAB, Keys.VOCAB_START, Keys.VOCAB_FIND):
+        st.session_state.pop(key, None)
+
+
+def vocab_frame(vocab: Vocab) -> pd.DataFrame:
+    """The editor's table for a vocabulary: columns token, id, role."""
+    roles = np.full(vocab.size, "normal", dtype=object)
+    roles[vocab.unk_id], roles[vocab.pad_id] = "unk", "pad"
+    frame = pd.DataFrame({"token": list(vocab.tokens), "id": np.arange(vocab.size), "role": roles})
+    frame.index = pd.RangeIndex(1, vocab.size + 1, name="#")  # row numbers as the error messages count them
+    return frame
+
+
+def config_widgets(values: dict) -> dict:
+    """Widget key → value for knob values (core.knobs): fixed_len is two widgets, a mode and a length."""
+    out = {k.name: values[k.name] for k in KNOBS if k.name != "fixed_len"}
+    out[Keys.PAD_MODE] = "fixed" if values["fixed_len"] else "longest"
+    out[Keys.FIXED_LEN] = values["fixed_len"] or 4
+    return out
+
+
+def show_knobs(values: dict) -> None:
+    """Give each knob widget that has no state (not drawn in the last run) the value in effect,
+    before it is drawn, so it never shows Streamlit's default instead."""
+    for key, value in config_widgets(values).items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def set_widgets(ex: Explorer) -> None:
+    """Show ``ex``'s inputs in the widgets (only in a callback or before the widgets are drawn)."""
+    st.session_state[Keys.SENTENCES] = ex.text
+    st.session_state[Keys.PRESET] = ex.preset_id if ex.preset_id in presets.ORDER else st.session_state.get(
+        Keys.PRESET, presets.DEFAULT)
+    st.session_state.update(config_widgets(ex.config_values()))
+    for key in (Keys.VOCAB, Keys.VOCAB_START, Keys.VOCAB_FIND, Keys.TIMELINE):  # edits of the old table
+        st.session_state.pop(key, None)
+
+
+def open_share_link(value: str) -> None:
+    """Open the example a share link carries, replaying its steps; a bad link leaves the lab as it is and says why."""
+    try:
+        state = from_query_params({SHARE_PARAM: value})
+        restored = restore(state)
+    except InputError as e:
+        st.session_state[Private.EXPLORER].problems["link"] = e.problems
+        return
+    install(from_state(state, restored, "share.loaded_from_link"))
+    st.session_state[Private.FROM_LINK] = value
+
+
+def opened_link() -> str | None:
+    """The ?s= value this session's explorer was opened from, while it still shows that link's lab."""
+    return st.session_state.get(Private.FROM_LINK)
+
+
+def queue_state(state: AppState, restored: Restored, notice: str) -> None:
+    """Apply an imported state on the next run (widgets drawn in this run cannot change now)."""
+    st.session_state[Private.PENDING] = (state, restored, notice)
+
+
+def from_state(state: AppState, restored: Restored, notice: str) -> Explorer:
+    """The explorer of a restored state, its inputs shown in the widgets and its language chosen."""
+    ex = Explorer.from_lab(restored.lab, state.sentences)
+    ex.notices.append((notice, {"steps": restored.lab.steps}))
+    ex.notices.extend((f"err.{p.code}", p.params) for p in restored.notices)  # e.g. a non-zero PAD row
+    set_widgets(ex)
+    st.session_state[Keys.LANG] = state.lang
+    return ex
+
+
+def load_preset(preset_id: str) -> None:
+    """Callback of the Load button: the preset is loaded at the top of the next run, where its
+    status can be shown while it is built (the 100k example takes seconds)."""
+    st.session_state[Private.PENDING_PRESET] = preset_id
+
+
+def replace_with_preset(preset_id: str) -> None:
+    """Replace the explorer with a preset (widgets included); if its lab cannot be built (the server
+    is short of memory), keep the current one, edits included, and say why."""
+    try:
+        ex = Explorer.from_preset(presets.load(preset_id))
+    except InputError as e:
+        st.session_state[Private.EXPLORER].problems["preset"] = e.problems
+        return
+    install(ex)
+    set_widgets(ex)

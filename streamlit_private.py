@@ -1,0 +1,128 @@
+"""Every use of Streamlit's private API, in one place (Streamlit is pinned, requirements.txt).
+
+The app needs a few things Streamlit does not offer publicly: whether Back/Forward started this
+run (the address), and, for upkeep.py, the sessions that can never run again and what to clear
+when one is gone. Each is a small function here; nothing else in the app imports
+``streamlit.runtime`` or reads a private attribute of Streamlit's objects.
+tests/test_streamlit_private.py fails loudly when an upgrade moves any of them.
+
+Where an internal is not as expected at run time, each reader degrades to "nothing known"
+(False, None) rather than crash the page; the guard test is what notices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from contextlib import AbstractContextManager
+
+
+def history_navigation() -> bool:
+    """Whether the browser's Back or Forward started this script run (the address changed under the page)."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    except ImportError:
+        return False
+    return bool(getattr(get_script_run_ctx(), "is_history_navigation", False))
+
+
+def session_manager():
+    """The server's session manager, or None (no server: AppTest, a bare script)."""
+    try:
+        from streamlit.runtime import Runtime
+
+        return Runtime.instance()._session_mgr if Runtime.exists() else None
+    except (ImportError, AttributeError, RuntimeError):
+        return None
+
+
+def storage_lock(mgr) -> AbstractContextManager:
+    """The lock a reconnection holds while it moves a session from the store to the connected ones."""
+    return mgr._storage_lock
+
+
+def stored_sessions(mgr) -> list:
+    """The sessions waiting in the store for their tab to come back (disconnected, TTL not passed)."""
+    return [info.session for info in mgr._session_storage.list()]
+
+
+def connected_sessions(mgr) -> list:
+    return [info.session for info in mgr.list_active_sessions()]
+
+
+def script_running(session) -> bool:
+    """Whether the session's script is running now (it must finish before anything is released)."""
+    return session._scriptrunner is not None
+
+
+def clear_fragments(session) -> None:
+    """Drop a gone session's fragments (their closures hold its explorer)."""
+    session._fragment_storage.clear()
+
+
+def clear_widget_callbacks(state) -> None:
+    """Drop a session state's widget callbacks and their arguments (which hold the explorer)."""
+    try:
+        state._new_widget_state.widget_metadata.clear()
+    except AttributeError:
+        pass
+
+
+def runtime():
+    """The server's runtime (warm.py opens its throwaway sessions on it)."""
+    from streamlit.runtime import Runtime
+
+    return Runtime.instance()
+
+
+class _Sink:
+    """A session's client that keeps nothing: it only notes when the page's run has finished and
+    which widget keys it drew."""
+
+    client_context = None  # no browser: no headers, cookies or address
+
+    def __init__(self) -> None:
+        self.finished = threading.Event()
+        self.status: int | None = None
+        self.keys: set[str] = set()  # the user keys of the widgets drawn (Streamlit's ids end in "-<key>")
+
+    def write_forward_msg(self, msg) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            kind = msg.delta.new_element.WhichOneof("type")
+            wid = getattr(getattr(msg.delta.new_element, kind), "id", "") if kind else ""
+            if isinstance(wid, str) and "-" in wid:
+                self.keys.add(wid.rsplit("-", 1)[1])
+        if msg.WhichOneof("type") == "script_finished" and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            self.status = msg.script_finished
+            self.finished.set()
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop, fn, timeout: float):
+    """``fn()`` on the server's event loop (the runtime's session calls must run there); its result."""
+
+    async def call():
+        return fn()
+
+    return asyncio.run_coroutine_threadsafe(call(), loop).result(timeout)
+
+
+def throwaway_run(rt, loop: asyncio.AbstractEventLoop, address: str, timeout: float) -> tuple[bool, set[str]]:
+    """One session with no browser opened on runtime ``rt`` at ``address`` (a query string), its first
+    run waited for, then closed: whether the run finished successfully, and the widget keys it drew.
+    A run that does not finish within ``timeout`` raises TimeoutError."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    sink = _Sink()
+    session_id = _on_loop(loop, lambda: rt.connect_session(client=sink, user_info={}), timeout)
+    try:
+        msg = BackMsg()
+        msg.rerun_script.query_string = address
+        _on_loop(loop, lambda: rt.handle_backmsg(session_id, msg), timeout)
+        if not sink.finished.wait(timeout):
+            raise TimeoutError(f"the run at ?{address} did not finish within {timeout:.0f} s")
+        return sink.status == ForwardMsg.FINISHED_SUCCESSFULLY, set(sink.keys)
+    finally:
+        _on_loop(loop, lambda: rt.close_session(session_id), 10.0)

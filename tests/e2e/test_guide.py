@@ -1,0 +1,133 @@
+"""The first-visit guide in Chromium (components/guide): it opens on a first visit, its five steps
+advance with a ring around the element each names, closing it is remembered across a reload, the
+sidebar's button opens it again, and what localStorage holds is not trusted.
+
+These tests use their own server (`guided_app_url`): the shared one runs with the guide turned off,
+as a teacher would for a class.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import LAPTOP, PROJECTOR, button, label, open_app, unavailable_reason, wait_idle, wait_js
+
+pytestmark = pytest.mark.e2e
+if unavailable_reason():
+    pytest.skip(unavailable_reason(), allow_module_level=True)
+
+STORAGE = "nn-embedding-explorer.guide"
+# The guide's dialog (in its component's shadow root), its ring, and the element the ring is around:
+# resolved from the step's own host key and selector, as the guide names them in data-target.
+GUIDE_JS = r"""() => {
+  const roots = [...document.querySelectorAll('.st-key-guide *')].map(e => e.shadowRoot).filter(Boolean);
+  const root = roots.find(r => r.querySelector('[data-testid="guide"]'));
+  if (!root) return null;
+  const box = root.querySelector('[data-testid="guide"]'), ring = root.querySelector('.guide-ring');
+  const shown = !box.hidden && box.getClientRects().length > 0;
+  const out = {shown, step: Number(box.dataset.step), target: box.dataset.target || '',
+               title: (root.querySelector('.guide-title') || {}).textContent, count: root.querySelector('.guide-count').textContent};
+  if (!shown || !out.target) return out;
+  const [host, ...inner] = out.target.split(' ');
+  const hostEl = [...document.querySelectorAll('.st-key-' + host)].find(h => h.getClientRects().length);
+  let el = null;
+  const sel = inner.join(' ');
+  if (hostEl) {
+    el = sel && hostEl.querySelector(sel);
+    if (!el && sel) for (const e of hostEl.querySelectorAll('*')) { if (e.shadowRoot && (el = e.shadowRoot.querySelector(sel))) break; }
+    el = el || hostEl;
+  }
+  const r = el ? el.getBoundingClientRect() : null, q = ring.getBoundingClientRect();
+  out.ringAround = !!r && !ring.hidden && r.width > 0 && q.left <= r.left && q.top <= r.top && q.right >= r.right && q.bottom >= r.bottom
+    && q.width <= r.width + 20 && q.height <= r.height + 20;
+  out.inWindow = !!r && r.bottom > 0 && r.top < innerHeight;
+  const b = box.getBoundingClientRect();
+  out.boxInWindow = b.left >= 0 && b.top >= 0 && b.right <= innerWidth && b.bottom <= innerHeight;
+  return out;
+}"""
+TARGETS = ["stage .idspanel", 'stage .wpanel .wrow[data-token="2"]', "stage .outpanel", "step button",
+           'stage [data-role="pad"]']
+VIEWS = ["lookup", "lookup", "lookup", "train", "train"]
+
+
+def guide(page) -> dict | None:
+    return page.evaluate(GUIDE_JS)
+
+
+def wait_guide(page, shown: bool, step: int | None = None) -> dict:
+    wait_js(page, f"""() => {{ const g = ({GUIDE_JS})(); return g && g.shown === {str(shown).lower()}
+        && ({'true' if step is None else f'g.step === {step} && g.ringAround'}); }}""")
+    return guide(page)
+
+
+def view(page) -> str:
+    return page.evaluate("""() => { const b = [...document.querySelectorAll('.st-key-section button')]
+      .find(b => b.getAttribute('aria-checked') === 'true' && b.getClientRects().length); return b ? b.textContent : ''; }""")
+
+
+def context(browser, locale: str, viewport: dict, init: str | None = None):
+    ctx = browser.new_context(locale=locale, viewport=dict(viewport))
+    ctx.set_default_timeout(30_000)
+    if init is not None:
+        ctx.add_init_script(init)
+    return ctx
+
+
+@pytest.mark.parametrize("lang, viewport", [("ko", PROJECTOR), ("en", LAPTOP)])
+def test_the_guide_opens_on_a_first_visit_walks_five_steps_and_stays_closed_after_a_reload(
+        browser, guided_app_url, lang, viewport):
+    ctx = context(browser, "ko-KR" if lang == "ko" else "en-US", viewport)
+    try:
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        open_app(page, guided_app_url)
+        for i in range(5):
+            g = wait_guide(page, True, i)
+            assert g["target"] == TARGETS[i] and g["ringAround"] and g["inWindow"] and g["boxInWindow"], g
+            assert g["title"] == label(lang, f"guide.{['ids', 'row', 'out', 'step', 'pad'][i]}.title")
+            assert g["count"] == label(lang, "guide.of", i=i + 1, n=5)
+            assert view(page) == label(lang, f"section.{VIEWS[i]}")  # the page shows the step's view
+            page.locator(".st-key-guide").locator(".guide-next").click()
+        wait_guide(page, False)
+        assert page.evaluate(f"() => localStorage.getItem('{STORAGE}')") == '{"v":1,"done":true}'
+        open_app(page, guided_app_url + "/?section=lookup")
+        wait_idle(page)
+        g = guide(page)
+        assert g is not None and not g["shown"]  # mounted, and remembered closed
+        button(page, "guide_open").click()  # the learner opens it again
+        g = wait_guide(page, True, 0)
+        assert view(page) == label(lang, "section.lookup")
+        assert not errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("stored", ['{"v":1,"done":"yes"}', "{not json", '{"v":2,"done":true}', '[1]',
+                                    '{"v":1,"done":true,"x":"' + "a" * 300 + '"}'])
+def test_what_local_storage_holds_is_not_trusted(browser, guided_app_url, stored):
+    init = f"localStorage.setItem({STORAGE!r}, {stored!r});"
+    ctx = context(browser, "ko-KR", PROJECTOR, init)
+    try:
+        page = ctx.new_page()
+        open_app(page, guided_app_url)
+        wait_guide(page, True, 0)  # not a closed guide: it opens
+    finally:
+        ctx.close()
+
+
+def test_a_teacher_turns_it_off_in_the_address_and_the_close_button_closes_it(browser, guided_app_url):
+    ctx = context(browser, "ko-KR", PROJECTOR)
+    try:
+        page = ctx.new_page()
+        open_app(page, guided_app_url + "/?guide=off")
+        wait_idle(page)
+        g = guide(page)
+        assert g is not None and not g["shown"]
+        button(page, "guide_open").click()  # still there for a learner who asks
+        wait_guide(page, True, 0)
+        page.locator(".st-key-guide").locator(".guide-close").click()
+        wait_guide(page, False)
+        assert page.evaluate(f"() => localStorage.getItem('{STORAGE}')") == '{"v":1,"done":true}'
+    finally:
+        ctx.close()

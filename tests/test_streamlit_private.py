@@ -1,0 +1,111 @@
+"""The guard of streamlit_private.py: each private name the adapter reads is still where it reads it.
+
+The adapter degrades quietly at run time (a page must not crash over it), so an upgrade that moved
+an internal would silently stop the app from following Back/Forward or from releasing a closed
+session's memory. These tests fail loudly instead, against the real classes, and one checks that
+nothing outside the adapter reaches into Streamlit's internals.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import threading
+from pathlib import Path
+
+import streamlit_private as private
+import upkeep
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_script_run_context_still_says_whether_back_or_forward_started_the_run():
+    from streamlit.runtime.scriptrunner import ScriptRunContext, get_script_run_ctx
+
+    assert "is_history_navigation" in {f.name for f in dataclasses.fields(ScriptRunContext)}
+    assert get_script_run_ctx() is None and private.history_navigation() is False  # no script running here
+
+
+def test_streamlit_still_has_what_upkeep_reads():
+    """Through a real manager and store: the session manager, its lock and store, a session's
+    script runner and fragments, a state's widget callbacks."""
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.memory_session_storage import MemorySessionStorage
+    from streamlit.runtime.runtime import Runtime
+    from streamlit.runtime.session_manager import SessionInfo
+    from streamlit.runtime.state.session_state import SessionState
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+
+    assert "self._session_mgr" in inspect.getsource(Runtime.__init__)
+    init = inspect.getsource(AppSession.__init__)
+    assert "self._scriptrunner" in init and "self._fragment_storage" in init
+    assert isinstance(AppSession.session_state, property)
+    state = SessionState()
+    state._new_widget_state.widget_metadata["w"] = object()
+    private.clear_widget_callbacks(state)
+    assert state._new_widget_state.widget_metadata == {}
+    storage = MemorySessionStorage(ttl_seconds=60)
+    mgr = WebsocketSessionManager(storage, uploaded_file_manager=None, script_cache=None,
+                                  message_enqueued_callback=None)
+    assert isinstance(private.storage_lock(mgr), type(threading.Lock()))
+    waiting = _Session("waiting")
+    storage.save(SessionInfo(client=None, session=waiting))
+    assert private.stored_sessions(mgr) == [waiting] and private.connected_sessions(mgr) == []
+    watched = {}
+    assert upkeep._gone_sessions(mgr, watched) == [] and set(watched) == {"waiting"}
+    storage.delete("waiting")  # as the store drops an expired session
+    assert upkeep._gone_sessions(mgr, watched) == [waiting]
+    assert private.session_manager() is None  # no server runs in this process
+
+
+class _Session:
+    def __init__(self, sid: str):
+        self.id, self._scriptrunner = sid, None
+
+
+def test_streamlit_still_has_what_the_warm_up_calls():
+    """warm.py's throwaway sessions: the runtime's session calls, the rerun message's address and
+    the finished run's status, as streamlit_private.throwaway_run uses them."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from streamlit.runtime.runtime import Runtime
+
+    for name, params in (("connect_session", {"client", "user_info"}), ("handle_backmsg", {"session_id", "msg"}),
+                         ("close_session", {"session_id"})):
+        assert params <= set(inspect.signature(getattr(Runtime, name)).parameters), name
+    msg = BackMsg()
+    msg.rerun_script.query_string = "section=train"
+    assert msg.WhichOneof("type") == "rerun_script"
+    assert ForwardMsg.FINISHED_SUCCESSFULLY != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+    done = ForwardMsg()
+    done.script_finished = ForwardMsg.FINISHED_SUCCESSFULLY
+    sink = private._Sink()
+    sink.write_forward_msg(done)
+    assert sink.finished.is_set() and sink.status == ForwardMsg.FINISHED_SUCCESSFULLY
+
+
+def test_nothing_else_in_the_app_reads_streamlit_internals():
+    """No app module but the adapter imports streamlit.runtime or reads a private attribute of an object
+    it did not define (``x._name`` where x is not ``self``/``cls``)."""
+    roots = [p for p in ROOT.glob("*.py") if p.name != "streamlit_private.py"]
+    assert {"app.py", "page.py", "upkeep.py", "warm.py"} <= {p.name for p in roots}
+    for path in roots + [ROOT / n for n in ("session", "components", "sections", "views", "core")]:
+        for file in (path.rglob("*.py") if path.is_dir() else [path]):
+            tree = ast.parse(file.read_text(encoding="utf-8"))
+            where = file.relative_to(ROOT)
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                    assert not any(n.startswith("streamlit.") and n != "streamlit.components.v2" for n in names), \
+                        f"{where}:{node.lineno} imports {names}"
+                if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                    owner = node.value
+                    mine = isinstance(owner, ast.Name) and owner.id in ("self", "cls")
+                    assert mine or not _streamlit_object(owner), f"{where}:{node.lineno} reads {ast.unparse(node)}"
+
+
+def _streamlit_object(node: ast.AST) -> bool:
+    """Whether an expression reaches Streamlit's objects: ``st.…``, a session, a manager or a state."""
+    text = ast.unparse(node).lower()
+    return text.startswith(("st.", "streamlit")) or any(w in text for w in ("session", "mgr", "state", "runtime", "ctx"))

@@ -1,0 +1,131 @@
+"""The training view's rerun rules (views/reruns.py), one test per row of its table, and the view as
+data: one picture per Step, no streamlit in the view's builder, facts computed once per lab."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from assets import presets
+from core.explorer import Explorer
+from views import reruns
+from views.reruns import Ticks
+
+ROOT = Path(__file__).resolve().parent.parent
+OFF, AT_10 = Ticks(False), Ticks(True, 10)
+
+
+# ---- the rules, a test per row -------------------------------------------------------------
+def test_a_click_with_nothing_else_changed_is_drawn_by_the_fragment_alone():
+    assert not reruns.page_before_drawing(knob_changed=False, asked=OFF, ticking=OFF)
+    assert not reruns.page_after_bar(now=OFF, ticking=OFF)
+
+
+def test_a_play_tick_is_the_fragment_alone():
+    assert not reruns.page_before_drawing(False, AT_10, AT_10)
+    assert not reruns.page_after_bar(AT_10, AT_10)
+    assert AT_10.seconds == reruns.PLAY_TICK_S and Ticks(True, 20).seconds == reruns.PLAY_TICK_S
+    assert Ticks(True, 1).seconds == 1.0 and OFF.seconds is None  # a slow speed ticks once a step; off: no timer
+
+
+def test_play_pause_or_a_new_speed_runs_the_page_before_anything_is_drawn():
+    assert reruns.page_before_drawing(False, asked=AT_10, ticking=OFF)  # Play
+    assert reruns.page_before_drawing(False, asked=OFF, ticking=AT_10)  # Pause
+    assert reruns.page_before_drawing(False, asked=Ticks(True, 20), ticking=AT_10)  # a new speed
+
+
+def test_a_knob_on_the_bar_runs_the_page_before_anything_is_drawn():
+    assert reruns.page_before_drawing(knob_changed=True, asked=OFF, ticking=OFF)
+
+
+def test_training_that_stops_while_play_is_on_runs_the_page_after_the_bar():
+    now = Ticks.of(playing=True, speed=10, can_train=False)  # this run's step diverged
+    assert now == OFF and reruns.page_after_bar(now, ticking=AT_10)
+
+
+def test_play_is_off_while_training_cannot_run_and_speed_defaults():
+    assert Ticks.of(True, None, True) == Ticks(True, reruns.DEFAULT_SPEED)
+    assert Ticks.of(True, 5, False) == OFF and Ticks.of(False, 5, True) == OFF
+
+
+def test_play_ticks_take_the_steps_the_elapsed_time_asks_for_and_carry_fractions():
+    n, clock = reruns.play_steps(10, 0.5, 100.0, None)
+    assert n == 10 and clock == (100.0, 0.0)  # the first tick: two ticks' worth
+    n, clock = reruns.play_steps(10, 0.5, 100.55, clock)
+    assert n == 5 and abs(clock[1] - 0.5) < 1e-9  # half a step owed
+    n, _ = reruns.play_steps(10, 0.5, 100.55 + 60, clock)
+    assert n == 10  # a stall is made up by two ticks' worth at most
+
+
+# ---- the view as data -----------------------------------------------------------------------
+def test_the_view_builder_imports_no_streamlit():
+    code = "import sys, views.training, views.reruns, components.stage_data; print('streamlit' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_the_view_is_torch_s_numbers_at_the_shown_step():
+    """The view's stage and details against a fresh torch computation on the same lab."""
+    from views.training import Asked, build
+
+    ex = Explorer.from_preset(presets.load("reviews_en"))
+    ex.run(3)
+    ex.select(ex.vocab.index["great"])
+    view = build(ex, "en", Asked(details=True))
+    w = ex.lab.weight.detach().numpy()
+    rows = view.stage["w"]["rows"]
+    np.testing.assert_array_equal(np.asarray(view.stage["w"]["values"], np.float32), w[rows])
+    d = view.details
+    probs = torch.softmax(ex.lab.model(ex.lab.batch.ids, ex.lab.batch.lengths), -1).detach().numpy()
+    assert [round(p, 5) for *_, p, _ in d.predictions] == [round(float(probs[b].max()), 5) for b in range(len(probs))]
+    token = ex.selected_token
+    cos = w @ w[token] / (np.linalg.norm(w, axis=1) * np.linalg.norm(w[token]) + 1e-30)
+    cos[token] = -np.inf
+    ids_now = d.neighbours[3][0]
+    assert ids_now[0] == int(np.argmax(cos))
+    assert view.shown == 3 and view.steps == (0, 1, 2, 3) and d.coords["step"] == 3
+
+
+def test_facts_that_cannot_change_within_a_lab_are_computed_once_per_lab(monkeypatch):
+    from core import explorer as core_explorer
+    from views.training import Asked, build
+
+    calls = []
+    real = core_explorer.token_classes
+    monkeypatch.setattr(core_explorer, "token_classes", lambda recipe: calls.append(1) or real(recipe))
+    ex = Explorer.from_preset(presets.load("chapter"))
+    for _ in range(3):
+        ex.step()
+        build(ex, "ko", Asked(details=True))
+    assert len(calls) == 1
+    ex.reset()  # a new lab
+    build(ex, "ko", Asked())
+    assert len(calls) == 2
+    counts = np.bincount(ex.lab.batch.ids.reshape(-1).numpy(), minlength=ex.vocab.size)
+    np.testing.assert_array_equal(ex.facts.counts, counts)
+
+
+def test_under_apptest_a_step_computes_the_picture_once(monkeypatch):
+    """Button → explorer → torch → the stage: the picture of the shown step is computed once per Step
+    (with the details open too: their tables read the view built for the stage)."""
+    from tests.apptest_helpers import stage_w, start
+
+    at = start("en")
+    at.button_group(key="section").set_value("train").run()
+    at.session_state["details"] = True
+    at.run()
+    pictures = []
+    real = Explorer.picture
+    monkeypatch.setattr(Explorer, "picture", lambda self, *a, **k: pictures.append(a) or real(self, *a, **k))
+    for n in (1, 2):
+        pictures.clear()
+        at.button(key="step").click().run()
+        assert not at.exception
+        assert len(pictures) == 1, pictures
+        lab = at.session_state["_ws"].lab
+        assert lab.steps == n
+        np.testing.assert_array_equal(stage_w(at)[1], lab.weight.detach().numpy()[stage_w(at)[0]])
