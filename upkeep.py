@@ -3,7 +3,7 @@
 A 100k × 300 lab holds about a gigabyte. When its tab closes, Streamlit keeps the session for
 ``server.disconnectedSessionTTL`` (.streamlit/config.toml), then drops it; its tensors sit in
 reference cycles that only a full collection frees (the app turns off Streamlit's collection after
-every run: it cost 150–300 ms a click), and glibc keeps freed pages unless asked to give them back.
+every run: it cost every click a pause, bench/RESULTS.md), and glibc keeps freed pages unless asked to give them back.
 One daemon thread per server process, every PERIOD_S seconds, releases what closed sessions held,
 collects (fully: only after it released a session, else once a minute) and trims. It holds no
 session's data. bench/bench_rss.py measures the effect.
@@ -22,20 +22,19 @@ This reads Streamlit's private session manager, through streamlit_private.py: wh
 expected the thread releases nothing and goes on collecting and trimming.
 
 The first call also fixes two of glibc's malloc thresholds (``mallopt``): a block of MMAP_THRESHOLD
-(16 MiB) or more is mapped on its own and unmapped when freed, and a heap whose free top exceeds
-TRIM_THRESHOLD (32 MiB) gives it back at ``free``. By default glibc raises both after a large
-mapped block is freed, up to 32 and 64 MiB, and a script thread's heap then keeps up to 64 MiB free
-at its top, which ``malloc_trim(0)`` does not give back (it trims only the main heap's top).
-Lower thresholds give back more but cost a Step that allocates blocks above them fresh pages: at
-16/32 MiB a 100k Step takes ~7,500 more page faults than with glibc's defaults (~8 % more of its
-thread's CPU time), at 1/4 MiB ~15,000 (~25 %); a chapter-sized click allocates no block that
-large (``bench/bench_rss.py --faults``; bench_load.py's CPU time per click).
+or more is mapped on its own and unmapped when freed, and a heap whose free top exceeds
+TRIM_THRESHOLD gives it back at ``free``. By default glibc raises both after a large mapped block
+is freed, and a script thread's heap then keeps free memory at its top that ``malloc_trim(0)``
+does not give back (it trims only the main heap's top). Lower thresholds give back more but cost
+a Step that allocates blocks above them fresh pages, so a 100k Step takes more page faults; a
+chapter-sized click allocates no block that large (``bench/bench_rss.py --faults``; what it
+measured is in bench/RESULTS.md).
 
 Before the thread starts, the objects alive then (the imported modules: torch, numpy, Streamlit,
 ~450,000 objects the collector tracks) are moved out of the collector's sight (``gc.freeze``).
 They live as long as the process, and without this every full collection walked them all: a
-250–300 ms pause of every session's script, which put the slowest clicks of a class at a quarter
-of a second more (bench/bench_load.py). Frozen objects are still freed by reference counting.
+pause of every session's script, which the slowest clicks of a class paid for (bench/bench_load.py;
+the figures in bench/RESULTS.md). Frozen objects are still freed by reference counting.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Shared helpers for the benchmark scripts: statistics, markdown tables, machine notes, RSS, presets.
+"""Shared helpers for the benchmark scripts: statistics, markdown tables, machine notes, RSS; servers,
+Chromium and labs come from the kit the tests use (support/).
 
 Benchmarks, not timed tests: nothing here asserts a time. Every script prints medians with a
 spread (p10/p90 and the interquartile range) and the number of samples, and puts the things it
@@ -7,24 +8,20 @@ compares side by side in one run, interleaved, so that a noisy machine slows bot
 
 from __future__ import annotations
 
-import contextlib
 import os
 import platform
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
+from support.browser import CHROMIUM, LAUNCH_ARGS as CHROMIUM_ARGS, launch  # noqa: E402
+from support.labs import preset_lab as build_lab  # noqa: E402, F401  (a preset's lab with some knobs changed)
+from support.server import Server as KitServer, free_port  # noqa: E402, F401
 
 
 # ---- statistics -----------------------------------------------------------------------------
@@ -122,85 +119,12 @@ def hwm_bytes(pid: int | str = "self") -> int:
     return _status_bytes("VmHWM", pid)
 
 
-# ---- the app's data -------------------------------------------------------------------------
-def build_lab(preset_id: str, **config_changes):
-    """Vocab → lines → Recipe → Lab exactly as session._from_preset builds them."""
-    from assets import presets
-    from core.batch import parse_sentences
-    from core.training import Config, Lab, Recipe
-    from core.vocab import Vocab
-
-    p = presets.load(preset_id)
-    vocab = Vocab.from_rows(p["vocab"])
-    classes = tuple(p["classes"])
-    lines = parse_sentences(p["sentences"], classes)
-    cfg = Config(**{**p.get("config", {}), **config_changes})
-    return Lab(Recipe.of(vocab, lines, classes, cfg))
-
-
-# ---- servers --------------------------------------------------------------------------------
-def free_port() -> int:
-    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``python -m streamlit run FILE`` on a free loopback port; polled until /_stcore/health says ok."""
-
-    def __init__(self, script: str | Path, timeout: float = 90.0, env: dict | None = None,
-                 extra: list[str] | None = None, log=None):
-        """``extra``: more command-line options; ``log``: an open file for the server's output (default: none kept)."""
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(self.port),
-               "--browser.gatherUsageStats", "false", *(extra or [])]
-        self.log = log if log is not None else open(os.devnull, "w")
-        t0 = time.monotonic()
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
-                                     env={**os.environ, **(env or {})})
-        deadline = t0 + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {self.proc.returncode} before becoming healthy: {cmd}")
-            try:
-                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2) as r:
-                    if r.read().decode().strip() == "ok":
-                        self.ready_s = time.monotonic() - t0  # from the start until the health check said ok
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"streamlit not healthy after {timeout:.0f}s: {cmd}")
-            time.sleep(0.2)
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
+# ---- the kit the tests use too (support/) ---------------------------------------------------
+class Server(KitServer):
+    """support.server.Server, with the server's resident memory."""
 
     def rss(self) -> int:
         return rss_bytes(self.proc.pid)
 
-    def stop(self) -> None:
-        """Stop only the process this object started (by its pid)."""
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-        self.log.close()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
-
-def launch_chromium(p):
-    """Debian's Chromium through Playwright (never ``playwright install``)."""
-    return p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+launch_chromium = launch  # Debian's Chromium through Playwright (never ``playwright install``)

@@ -10,7 +10,7 @@ Playwright drives Debian's Chromium (/usr/bin/chromium; never ``playwright insta
 projector's 1280×720. The click and the wait happen inside the page (one ``page.evaluate``), so
 each time is the browser's own ``performance.now()`` from ``button.click()`` to:
 
-- **drawn**: the stage (components/stage/stage.js, in a shadow root under ``.st-key-stage``) has
+- **drawn**: the stage (components/stage/js/, in a shadow root under ``.st-key-stage``) has
   taken the new data (its ``data-updates`` counter went up) with the new step in its step counter
   (``[data-testid="stage-step"]``), timed at the next animation frame, the first that paints it;
 - **settled**: drawn, the glide over (``data-animating`` "0" and ``data-step`` the new step),
@@ -18,7 +18,7 @@ each time is the browser's own ``performance.now()`` from ``button.click()`` to:
   handled the last websocket message of the click (a wrapper around the page's WebSocket, waiting
   400 ms for stragglers). Mutations are seen by MutationObservers on the page and on the stage;
 - **glide**: from the moment the stage started moving the points (``data-animating`` "1") to
-  its end. A single update glides for a fixed 320 ms (``TWEEN_MS`` in stage.js, eased) plus at
+  its end. A single update glides for a fixed 320 ms (``TWEEN_MS`` in components/stage/js/motion.mjs, eased) plus at
   most one frame; ``settled − glide`` is what the page itself costs.
 
 The bare page is settled when the status widget is gone, its text "clicks: N" is shown, its chart
@@ -52,12 +52,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import (ROOT, Server, fmt_bytes, fmt_ms, fmt_ratio, goal, launch_chromium, machine_note,  # noqa: E402
                      summary, table)
+from support.browser import FIND_STAGE_JS  # noqa: E402  (after _common, which puts the root on the path)
 
 GOAL = 1.5
 PLAY_GOALS = (10.0, 30.0)  # steps shown per second, frames per second
 TIMEOUT_MS = 120_000
 VIEWPORT = {"width": 1280, "height": 720}  # a classroom projector (issue 14)
-TWEEN_MS = 320  # components/stage/stage.js: a single update glides this long
+TWEEN_MS = 320  # components/stage/js/motion.mjs: a single update glides this long
 
 # Installed before the page's scripts: the time each websocket message reaches the page's code.
 WS_PROBE = """
@@ -86,16 +87,7 @@ TRAILING_MS = 400  # after the page looks settled, how long to wait for messages
 # Page-side helpers, installed as globals before the page's scripts: the stage's root inside its
 # shadow root, Streamlit being idle, the stage's step counter, a markdown text on the page.
 LIB = r"""
-window.__stage = () => {
-  const host = document.querySelector('.st-key-stage');
-  if (!host) return null;
-  for (const e of host.querySelectorAll('*')) {
-    const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
-    if (s) return s;
-  }
-  return null;
-};
-window.__idle = () => {
+""" + "window.__stage = " + FIND_STAGE_JS + ";\n" + r"""window.__idle = () => {
   const app = document.querySelector('[data-testid="stApp"]');
   return !!app && app.getAttribute('data-test-script-state') !== 'running'
     && !document.querySelector('[data-testid="stStatusWidget"]')

@@ -1,6 +1,6 @@
 """A status line while the server works on something slow (loading an example, replaying a link or an import).
 
-``st.spinner`` appears only after 0.5 s; this shows at once, in a slot the page reserves at the same
+``st.spinner`` appears only after a delay; this shows at once, in a slot the page reserves at the same
 place on every run (an ``st.empty()``, so no element below it moves), and is gone when the work is done.
 """
 

@@ -109,7 +109,7 @@ def _layout(height: int, title: str, **kw) -> dict:
 # The charts a Step may redraw (the loss curve while the details are open, the 3-D scatter) have
 # numeric axes with room for their labels kept in the margin, so plotly.js skips two passes on each
 # draw: measuring every tick label against the page (ticklabeloverflow "hide past div") and growing
-# the margin to fit them (automargin), which replots the chart. Those passes cost ~60 ms of a 180 ms
+# the margin to fit them (automargin), which replots the chart. Those passes were a third of a
 # chapter Step in Chromium when Plotly drew the training view (bench/README.md, "Charts in the browser").
 FIXED_MARGIN = MappingProxyType(dict(l=80, r=10, t=40, b=50))  # read-only: each layout gets its own copy
 FIXED_AXIS = MappingProxyType(dict(ticklabeloverflow="allow", automargin=False))
@@ -176,7 +176,7 @@ def legend_names(tokens_text: dict[str, str], classes: list[str] | tuple[str, ..
 def plain_shown(ids: np.ndarray) -> np.ndarray:
     """The never-looked-up rows the scatter draws: all up to MAX_PLAIN_POINTS, else an even stride of
     them (the same rows at every step, so the cloud moves as one). At 100k×300 drawing all of them
-    sends 1.9 MB of JSON per Step and the page settles about a second later (bench/RESULTS.md).
+    sends megabytes of JSON per Step and the page settles much later (bench/RESULTS.md).
     Looked-up and special rows are always drawn."""
     if len(ids) <= MAX_PLAIN_POINTS:
         return ids
@@ -225,7 +225,7 @@ def pca_scatter(points: dict[int, np.ndarray], step: int, tokens: list[str], pad
     steps = sorted(s for s in points if s <= step)
     # Trails: where each watched token has been, one trace for all. Drawn (empty) from step 0 on so
     # the traces keep their places: a trace added later makes plotly.js rebuild every WebGL trace
-    # (~0.6 s of a 100k-point scatter's first Step in the browser).
+    # (most of a 100k-point scatter's first Step in the browser).
     flat = np.zeros((0, k), np.float32)
     if len(steps) > 1 and len(trail_ids):
         path = np.stack([points[s][trail_ids] for s in steps], axis=1)  # (n, S, k)

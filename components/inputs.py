@@ -24,7 +24,7 @@ INDEX_WIDTH = 44  # px of the row-number column (the e2e tests click cells by po
 EDITOR_MAX_ROWS = 2_000  # above this, the table shows a window of rows, never all of them
 EDITOR_WINDOW = 200  # rows in that window
 # Streamlit applies an editor's added rows one by one, at a cost that grows far faster than their
-# number (1,000 rows 0.7 s, 8,000 rows 89 s per rerun): a pending edit with more is refused unread.
+# number (bench/RESULTS.md): a pending edit with more is refused unread.
 MAX_ADDED_ROWS = 500
 
 
@@ -48,7 +48,7 @@ def vocab_editor(lang: str, base: pd.DataFrame, locked: bool = False, drawn_star
     """The editable (token, id, role) table; rows can be added and deleted.
 
     Above EDITOR_MAX_ROWS rows only a window of EDITOR_WINDOW rows is sent to the browser (a 100k-row
-    table was 3.7 MB per rerun); the learner moves it by first row or by finding a token. ``locked``
+    table was megabytes per rerun); the learner moves it by first row or by finding a token. ``locked``
     (an edit in the window has a problem) keeps the window where it is, so nothing typed is dropped.
     ``drawn_start`` (the last run's `VocabEdit.start`) is where it is: while the table holds an
     unapplied edit (``locked``, or one arriving in this very message), a request to move the window

@@ -359,7 +359,7 @@ def _lstm_pads(lang: str, d: dict) -> Drawn:
 
 
 def _zoom(refit_pad: np.ndarray, fixed: np.ndarray) -> float:
-    """Half the width of X7's window: the refitted PAD path with room around it, at least 1% of the
+    """Half the width of X7's window: the refitted PAD path with room around it, at least a hundredth of the
     fixed frame's spread, so a path of 0.08 units is visible next to points spread over ±5."""
     path = float(np.abs(refit_pad - refit_pad.mean(axis=0)).max()) if len(refit_pad) else 0.0
     spread = float(np.ptp(fixed.reshape(-1, 2), axis=0).max()) if fixed.size else 1.0

@@ -308,7 +308,7 @@ def render_lesson(lang: str, demo: Demo, lab: Lab | None = None, view: View = Vi
 def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo, view: View = View()) -> Demo | str:
     """The demo, or the message to show if it failed (a failing demo must not take the page down).
 
-    ``memo`` (session.Workspace.memo) keeps a demo until the lab moves: a demo is a pure function of
+    ``memo`` (session.memo) keeps a demo until the lab moves: a demo is a pure function of
     the lab's recipe and weights, which change only by a step, a PAD edit or a new lab.
     """
     frame, version = view.frame() if view.frame and lesson(lesson_id).uses_frame else (None, None)

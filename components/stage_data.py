@@ -1,6 +1,6 @@
 """The stage's data (components/stage/README.md) built from one learner's explorer: plain JSON only.
 
-No streamlit here, so tests build and check it directly (components/stage/contract.py lists what
+No streamlit here, so tests build and check it directly (support/stage_contract.py checks what
 the stage's JS relies on). Every coordinate comes from the explorer's one frame (core.explorer).
 
     >>> data = train_data(ex, "ko", dims=2, shown=None, since=None, playing=False, height=560)
@@ -42,8 +42,8 @@ PICTURE_STEPS = 1 << 14  # trail and glide coordinates: 1/16384 of the axis, far
 def _picture(a, span: float) -> list:
     """Coordinates that are only drawn (trails, the glide's in-between frames), rounded to the
     decimal place that keeps them within 1/PICTURE_STEPS of the axis ``span``. Exact float32
-    values print with ~19 characters, and trails are most of a Step's message: after 150 steps on
-    the 40 reviews, 104 kB of trails exact, 43 kB rounded. The points of the shown step stay exact
+    values print with ~19 characters, and trails are most of a Step's message: rounding them
+    more than halves a long trail's message (bench/RESULTS.md). The points of the shown step stay exact
     (they are what the tables and the tests compare)."""
     q = max(float(span), 1e-12) / PICTURE_STEPS
     return np.round(np.asarray(a, dtype=np.float64), max(0, int(np.ceil(-np.log10(q))))).tolist()

@@ -1,7 +1,7 @@
 """Whether this machine has the memory a new lab will hold.
 
 A session's lab is bounded (core/limits.py), but sessions add up: thirty learners opening the
-100k × 300 preset would ask one server for ~30 GB. Rather than let the kernel kill the server, and
+100k × 300 preset would ask one server for tens of gigabytes. Rather than let the kernel kill the server, and
 every session on it, a lab that does not fit in what the machine has left is refused with a
 message, and the learner keeps the lab they had.
 
@@ -26,7 +26,7 @@ from core.problems import Problem, require
 
 RESERVE_BYTES = 512 * 2**20  # left for the server itself and the other sessions' next steps
 CHECK_ABOVE_BYTES = 128 * 2**20  # smaller labs are never refused
-SLACK = 1.25  # allocator, step temporaries, the picture's points: 0.92 GB measured for a first 100k × 300 lab, 0.75 GB for the next (bench_scale.py)
+SLACK = 1.25  # allocator, step temporaries, the picture's points (bench_scale.py measures a 100k × 300 lab)
 OPTIMIZER_STATE = MappingProxyType({"sgd": 0, "momentum": 1, "adam": 2, "adamw": 2})  # W-sized buffers each optimizer keeps
 
 
@@ -35,14 +35,13 @@ LOAD_ROW_S = 30e-6  # building a lab from an example, per vocabulary row (valida
 #   the 100,000-row example took 2.9 s of CPU (2026-12-02, a shared machine)
 # Per-step CPU time at one torch thread (bench/bench_cost_model.py prints each shape next to this
 # model; constants read off its rows on the 2-core development machine, 2026-11-30):
-STEP_FIXED_S = 0.4e-3  # Python, autograd and bookkeeping of any step (a chapter-sized step: ~0.4 ms)
-PARAM_S = 4e-9  # per trained float: the dense V×E gradient (fresh memory every step) and the update.
-#   Measured 3.0–3.3 ns (Adam: 100k×300 91 ms, 20k×512 34 ms), 4.2 ns (SGD, more page faults).
-ACTIVATION_S = 8e-9  # per element of the (K, T, E) vectors, through a mean and back: 8.3 ns measured
+STEP_FIXED_S = 0.4e-3  # Python, autograd and bookkeeping of any step (a chapter-sized step)
+PARAM_S = 4e-9  # per trained float: the dense V×E gradient (fresh memory every step) and the update
+ACTIVATION_S = 8e-9  # per element of the (K, T, E) vectors, through a mean and back
 LSTM_MAC_S = 0.03e-9  # per multiply-add of the LSTM's gate matmuls (3 × 8·E² per position, forward and
-#   backward): 0.025–0.027 ns measured at E = 128, 256, 512 (0.019 packed)
-LSTM_FIXED_S = 8e-3  # an LSTM's own per-step overhead: one word at E=512 took 27–37 ms here (a shared machine), 7 ms in issue 17's run
-LSTM_FIXED_BYTES = 40 * 2**20  # and its workspace: one word through E=512 grew RSS by 65 MB, 24 MB of it gradient and Adam state
+#   backward)
+LSTM_FIXED_S = 8e-3  # an LSTM's own per-step overhead
+LSTM_FIXED_BYTES = 40 * 2**20  # and its workspace (one word through E=512, less its gradient and Adam state)
 # Bytes a step holds per element of the batch's (K, T, E) vectors at its peak, rounded up from the
 # peak RSS growth measured: a mean keeps the vectors and their gradient (8.1 B masked, 4.1 B naive);
 # torch's CPU LSTM keeps every position's gates, cell and hidden states and their gradients (93–95 B).
@@ -183,7 +182,7 @@ class Ticket:
 class Admissions:
     """The machine's memory is shared by every session in this process, and a lab allocates its
     gradient, optimizer state and activations only at its first step: ten sessions loading the
-    100k example were all admitted against 4.5 GB free, then their first Steps went 3.9 GB past it.
+    100k example were all admitted against the memory free, then their first Steps went gigabytes past it.
     So each admission also sets aside what the labs admitted before it have been promised but do
     not hold yet. The one process-wide object of core: it holds numbers and weak references (a
     dropped lab's promise goes with it), never a user's data.

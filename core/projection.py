@@ -41,7 +41,7 @@ class Frame:
         out = np.empty((w.shape[0], self.dims), np.float32)
         for j, axis in enumerate(self.axes.astype(np.float32)):  # one matrix-vector product per axis:
             np.matmul(w, axis, out=out[:, j])  # numpy's OpenBLAS packs a (V, E) @ (E, k) product into its
-            # 32 MB per-thread buffers and keeps them touched for the life of the server (bench_rss.py)
+            # per-thread work buffers and keeps them touched for the life of the server (bench_rss.py)
         return out - (self.mean @ self.axes.T).astype(np.float32)
 
 
@@ -70,7 +70,7 @@ def _sample_rows(snapshots: list[np.ndarray], seed: int) -> np.ndarray:
     """All rows of all snapshots, or a seeded sample of MAX_FIT_ROWS of them, as one new float64 array.
 
     Written into that one array, with no float64 copy per snapshot: a copy per snapshot of a
-    100k × 300 table is ~240 MB of fresh memory, which is slow to touch (bench_scale.py).
+    100k × 300 table is a large block of fresh memory, which is slow to touch (bench_scale.py).
     """
     sizes = [s.shape[0] for s in snapshots]
     total = sum(sizes)

@@ -39,8 +39,8 @@ from core.model import ToyClassifier
 from core.problems import Problem, require
 from core.vocab import Vocab
 
-MOVED_BLOCK_FLOATS = 2**20  # Lab._moved works on blocks of this many floats (4 MB)
-HUGE_WEIGHT = 1e18  # a weight this large squares to within ~300× of float32's maximum: "the weights" caused a divergence
+MOVED_BLOCK_FLOATS = 2**20  # Lab._moved works on blocks of this many floats
+HUGE_WEIGHT = 1e18  # a weight this large squares to within a few hundredfold of float32's maximum: "the weights" caused a divergence
 
 
 def _config_problems(self) -> list[Problem]:
@@ -49,7 +49,7 @@ def _config_problems(self) -> list[Problem]:
 
 
 # Every training knob with its default, derived from core.knobs.KNOBS (the single home of
-# defaults, DESIGN.md example 5): Config(embedding_dim=3, seed=0, pooling="masked_mean", …).
+# defaults): Config(embedding_dim=3, seed=0, pooling="masked_mean", …).
 Config = make_dataclass("Config", [(k.name, object, field(default=k.default)) for k in KNOBS],
                         frozen=True, namespace={"problems": _config_problems, "__module__": __name__})
 
@@ -95,9 +95,9 @@ class StepRecord:
 def make_optimizer(name: str, params, lr: float, weight_decay: float) -> torch.optim.Optimizer:
     """The four optimizers the app offers. Adam's weight_decay is L2 in the gradient; AdamW's is decoupled.
 
-    ``fused=True``: torch's one-kernel update, the same math as the default per-tensor loop. At
-    100k×300 an Adam step takes ~50 ms instead of ~275 ms (1 thread); at the chapter's size
-    ~0.08 ms instead of ~0.16 ms (bench_training.py prints both). Its rounding can differ from the default loop's in the last bit, so the
+    ``fused=True``: torch's one-kernel update, the same math as the default per-tensor loop. It is
+    several times faster at 100k×300 and about twice as fast at the chapter's size (bench_training.py
+    prints both). Its rounding can differ from the default loop's in the last bit, so the
     generated script (core.codegen) and every test's fresh torch reference use it too.
     """
     if name == "sgd":
@@ -242,7 +242,7 @@ class Lab:
         ids, lengths, targets = self._step_batch(self.steps + 1)
         w = self._weight.detach()  # (V, E)
         before = self._before(w) if record else None
-        self.optimizer.zero_grad()  # set_to_none: backward writes a fresh gradient (no 120 MB zeroing and add at 100k×300)
+        self.optimizer.zero_grad()  # set_to_none: backward writes a fresh gradient (no zeroing of a W-sized buffer, then an add)
         loss = nn.functional.cross_entropy(self.model(ids, lengths), targets)  # nn.CrossEntropyLoss's math, one call less
         loss.backward()
         used, grad_rows, unused_max = self._gradient_facts(ids) if record else (None, None, 0.0)
@@ -275,7 +275,7 @@ class Lab:
 
         Going back replays this lab's history (`back_to`) rather than copying the state before
         every step: the copy would cost W, the optimizer's buffers and every other parameter at
-        every step (~360 MB and ~100 ms a Step at 100k×300, Adam) for the rare step that diverges,
+        every step (at 100k×300 with Adam, a sizeable share of a Step) for the rare step that diverges,
         while the replay costs nothing until then and is bitwise by construction, the same path
         as Reset, a share link and `back_to`. No non-finite W is ever kept as a snapshot.
         """
@@ -322,7 +322,7 @@ class Lab:
     def _before(self, w: torch.Tensor) -> torch.Tensor:
         """W as it is before this step, read-only: the snapshot kept at this step, which is a copy of it
         (every Step and the last step of a Run start from one), else a copy into a reused buffer.
-        At 100k×300 the copy was 22 ms a Step and a 120 MB buffer no one else needed."""
+        At 100k×300 the copy was a visible share of a Step and a W-sized buffer no one else needed."""
         if self.steps in self.snapshots:
             return torch.from_numpy(self.snapshots[self.steps])
         if self._scratch is None or self._scratch.shape != w.shape:
@@ -368,7 +368,7 @@ class Lab:
     def _run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> StepRecord | None:
         """`run` without its checks (a replay checks its whole budget once)."""
         # With room for only the first and the latest snapshot (a big table), each step's snapshot
-        # is dropped by the next: copy W once, at the end (a 120 MB copy per step at 100k×300).
+        # is dropped by the next: copy W once, at the end (a W-sized copy per step otherwise).
         # The step before the last keeps one too: the recorded last step reads it as "W before"
         # (_before); thinning hands its buffer to the last step's snapshot, so nothing is allocated.
         only_latest = self.snapshot_limit() <= 2

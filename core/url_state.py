@@ -2,7 +2,7 @@
 
 A copied address reopens the same page: ``?section=train&lang=en&preset=reviews_en&embedding_dim=4
 &seed=0&pad_mode=longest&pooling=masked_mean&optimizer=adam&lr=0.05&weight_decay=0.0&batch_size=0``.
-Each parameter's name is the widget key of the same name (README, "Scripting the app"), and its
+Each parameter's name is the widget key of the same name (docs/scripting.md), and its
 value is what that widget holds. An address is untrusted (anyone can type one): `read` takes only
 the values the app can use exactly and reports every other one, naming the value the page keeps,
 so nothing is coerced in silence. Parameters it does not know (``?s=…``, ``?utm_source=…``) are

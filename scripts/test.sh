@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything the test suite needs on a fresh machine, then the suite itself.
-# Used verbatim by README.md ("Run the tests") and by .ci/run.
+# Used verbatim by README.md ("For developers") and by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -50,7 +50,7 @@ def render(lang: str, ex: Explorer, view: TrainingView, playing: bool) -> None:
 
 
 def axis_picker(lang: str, ex: Explorer) -> None:
-    """Two tokens and a button: the horizontal axis from one to the other (core.explorer.custom_axis)."""
+    """Two tokens and a button: the horizontal axis from one to the other (core.explorer.Explorer.custom_axis)."""
     vocab = ex.vocab
     if vocab.size > MAX_PICKER_V:
         return

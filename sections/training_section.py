@@ -107,7 +107,7 @@ def carry_out_click(lang: str, ex: Explorer) -> training.Intent:
 
 
 def slow_step(ex: Explorer) -> bool:
-    """Whether a Step of this lab may take over ~300 ms (core.memory's estimate, or a large table)."""
+    """Whether a Step of this lab may take SLOW_STEP_S or more (core.memory's estimate, or a large table)."""
     recipe = ex.recipe
     return (recipe.vocab.size * recipe.config.embedding_dim >= SLOW_TABLE_FLOATS
             or recipe_step_cost(recipe).seconds >= SLOW_STEP_S)

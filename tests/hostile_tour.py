@@ -28,7 +28,7 @@ from core.lessons import LESSON_IDS, lesson
 from core.share_link import to_query_params
 from core.state import export_state, parse_state
 from tests.apptest_helpers import APP
-from tests.conftest import make_lab
+from support.labs import make_lab
 
 # Tokens no vocabulary check refuses (no space, no "|", printable, visible, ≤ 20 characters),
 # each a construct of Markdown, Streamlit's Markdown extensions, HTML, Plotly's text HTML or

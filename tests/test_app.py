@@ -7,19 +7,14 @@ import pytest
 import torch
 
 from components.i18n import t
+from support.labs import chapter_w, preset_lab
+from support.torch_reference import PlainLoop
 from tests.apptest_helpers import array, errors, figure, figures, id_matrix, shown, stage, stage_w, stage_xy, start
 
 
 @pytest.fixture
 def at():
     return start("ko")
-
-
-def chapter_w(seed: int = 0, dim: int = 3) -> np.ndarray:
-    """nn.Embedding(6, E, padding_idx=1)'s init, drawn from a generator seeded like the app's."""
-    w = torch.randn(6, dim, generator=torch.Generator().manual_seed(seed))
-    w[1] = 0
-    return w.numpy()
 
 
 def test_default_page_is_the_chapter_example(at):
@@ -129,7 +124,9 @@ def test_step_and_run_advance_training(at):
     assert not at.exception and at.session_state["_ws"].lab.steps == 21
     data = stage(at)
     assert data["scatter"]["step"] == 21 and len(data["loss"]) == 21  # the sparkline: every step's loss
-    np.testing.assert_array_equal(np.float32(data["loss"]), np.float32(at.session_state["_ws"].lab.losses))
+    ref = PlainLoop(preset_lab("chapter").recipe).run(21)  # the answer key: 21 steps of plain torch
+    np.testing.assert_array_equal(np.float32(data["loss"]), np.float32(ref.losses))
+    np.testing.assert_array_equal(stage_w(at)[1], ref.weight)
     at.button(key="reset").click().run()
     assert at.session_state["_ws"].lab.steps == 0
 

@@ -12,7 +12,7 @@ from core.share_link import to_query_params
 from core.state import export_state, parse_state
 from core.training import replay
 from tests.apptest_helpers import errors, id_matrix, stage_w, start
-from tests.conftest import make_lab
+from support.labs import make_lab
 
 ROWS = [("<PAD>", 0, "pad"), ("a", 1, ""), ("b", 2, ""), ("<UNK>", 3, "unk"), ("c", 4, "")]
 TEXT = "a b a | pos\nc zz | neg\nb | pos"

@@ -69,14 +69,14 @@ def test_widget_keys_are_spelled_only_in_keys():
 
 
 def test_every_knob_is_a_documented_widget_key():
-    """core.knobs is the one spec of the knobs: each one's name is a widget key in session.Keys and README."""
+    """core.knobs is the one spec of the knobs: each one's name is a widget key in session.Keys and docs/scripting.md."""
     import session
     from core.knobs import KNOBS
 
     keys = {v for k, v in vars(session.Keys).items() if k.isupper()}
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    documented = (ROOT / "docs" / "scripting.md").read_text(encoding="utf-8")
     for k in KNOBS:
-        assert k.name in keys and f"`{k.name}`" in readme
+        assert k.name in keys and f"`{k.name}`" in documented
 
 
 def test_no_app_file_is_over_500_lines_and_no_section_over_200():
@@ -88,3 +88,15 @@ def test_no_app_file_is_over_500_lines_and_no_section_over_200():
         n = len(path.read_text(encoding="utf-8").splitlines())
         limit = 200 if path.parent.name == "sections" else 500
         assert n <= limit, f"{path.relative_to(ROOT)} has {n} lines (at most {limit})"
+
+
+def test_the_app_never_imports_the_test_and_benchmark_kit():
+    """support/ (servers, Chromium, sample stage data, the contract checks, the torch answer key) and
+    tests/ serve the tests and benchmarks; nothing the app runs imports them."""
+    for path in python_files("app.py", "page.py", "upkeep.py", "warm.py", "streamlit_private.py", "session", "views", "core", "components", "sections", "assets"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                assert name.split(".")[0] not in ("support", "tests", "bench"), \
+                    f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"

@@ -5,20 +5,31 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import torch
 
 from components import charts
 from components.pipeline import WINDOW, shown_rows
 from core.projection import axis_ranges, fit_frame
 from tests.apptest_helpers import array
-from tests.conftest import make_lab
+from support.labs import make_lab
+from support.torch_reference import PlainLoop
 
 
-def trained_points(steps: int = 30):
-    lab = make_lab(embedding_dim=4, seed=3)
-    lab.run(steps)
-    snaps = sorted(lab.snapshots)
-    frame = fit_frame([lab.snapshots[s] for s in snaps], 2)
-    return lab, {s: frame.transform(lab.snapshots[s]) for s in snaps}
+def pca_points(snapshots: dict[int, np.ndarray], k: int) -> dict[int, np.ndarray]:
+    """Every snapshot in one PCA frame fitted here with numpy's SVD on all of them (float32, like the app's)."""
+    data = np.concatenate(list(snapshots.values())).astype(np.float64)
+    mean = data.mean(axis=0)
+    axes = np.linalg.svd(data - mean, full_matrices=False)[2][:k]
+    return {s: ((w.astype(np.float64) - mean) @ axes.T).astype(np.float32) for s, w in snapshots.items()}
+
+
+def trained_points(steps: int = 30, k: int = 2):
+    """A fresh torch run of a 4-dimensional chapter lab (the answer key), its points in a numpy PCA
+    frame, and the rows its sentences look up."""
+    recipe = make_lab(embedding_dim=4, seed=3).recipe
+    ref = PlainLoop(recipe, keep_snapshots=True).run(steps)
+    used = torch.bincount(ref.ids.flatten(), minlength=recipe.vocab.size).numpy() > 0
+    return recipe.vocab, ref, pca_points(ref.snapshots, k), used
 
 
 def trace(fig, name):
@@ -26,9 +37,7 @@ def trace(fig, name):
 
 
 def test_scatter_has_fixed_ranges_and_the_pad_point_where_the_frame_puts_it():
-    lab, points = trained_points()
-    v = lab.recipe.vocab
-    used = lab.batch.id_counts(v.size).numpy() > 0
+    v, _, points, used = trained_points()
     ranges = axis_ranges(list(points.values()))
     for step in (0, 15, 30):
         fig = charts.pca_scatter(points, step, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges,
@@ -44,9 +53,7 @@ def test_scatter_has_fixed_ranges_and_the_pad_point_where_the_frame_puts_it():
 
 
 def test_replay_frames_are_capped_and_pad_is_still_in_every_frame():
-    lab, points = trained_points(250)
-    v = lab.recipe.vocab
-    used = lab.batch.id_counts(v.size).numpy() > 0
+    v, _, points, used = trained_points(250)
     fig = charts.pca_animation(points, list(v.tokens), v.pad_id, v.unk_id, used, None,
                                axis_ranges(list(points.values())), "t", ["PC1", "PC2"])
     assert 2 <= len(fig.frames) <= charts.MAX_ANIMATION_FRAMES + 1
@@ -80,18 +87,14 @@ def test_large_vocabulary_payloads_stay_small():
 
 def test_every_builder_makes_a_figure_plotly_validates_and_sends_as_built():
     """Plotly's own round trip (a figure from the dict it sends) changes nothing, for every builder
-    and 1, 2 and 3 principal components; the arrays in it are what the lab computed."""
+    and 1, 2 and 3 principal components; the arrays in it are what a fresh torch run computed."""
     import plotly.graph_objects as go
 
-    lab, _ = trained_points()
-    v = lab.recipe.vocab
-    used = lab.batch.id_counts(v.size).numpy() > 0
-    figs = [charts.loss_curve(lab.losses, "loss")]
-    np.testing.assert_array_equal(array(figs[0].data[0].y), np.asarray(lab.losses, np.float32))
-    snaps = sorted(lab.snapshots)
+    v, ref, _, used = trained_points()
+    figs = [charts.loss_curve(ref.losses, "loss")]
+    np.testing.assert_array_equal(array(figs[0].data[0].y), np.asarray(ref.losses, np.float32))
     for k in (1, 2, 3):
-        frame = fit_frame([lab.snapshots[s] for s in snaps], k)
-        pts = {s: frame.transform(lab.snapshots[s]) for s in snaps}
+        pts = pca_points(ref.snapshots, k)
         ranges, titles = axis_ranges(list(pts.values())), [f"PC{j + 1}" for j in range(k)]
         scatter = charts.pca_scatter(pts, 15, list(v.tokens), v.pad_id, v.unk_id, used, 2, ranges, np.flatnonzero(used), "t", titles)
         pad = trace(scatter, "PAD")
@@ -144,7 +147,7 @@ def test_the_replay_and_the_3d_scatter_draw_the_stages_marks_and_name_every_one_
     the chapter's 영화), PAD, UNK, the never-looked-up rings and the selection: every trace that
     draws points is named in the legend, in the page's language, and no two kinds look alike."""
     from components import palette
-    from components.stage.sample import stage_text
+    from support.stage_sample import stage_text
     from core.explorer import token_classes
 
     lab, points = trained_points(5)

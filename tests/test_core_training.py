@@ -9,24 +9,13 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from assets import presets
-from core.batch import parse_sentences
 from core.model import seeded_embedding_weight
 from core.projection import fit_frame, thin_steps
-from core.training import OPTIMIZERS, Config, Lab, Recipe, replay
-from core.vocab import Vocab
-from tests.conftest import make_lab
+from core.training import OPTIMIZERS, Lab, replay
+from support.labs import make_lab, preset_lab
 
 ROWS_PAD0 = [("<PAD>", 0, "pad"), ("a", 1, ""), ("b", 2, ""), ("<UNK>", 3, "unk"), ("c", 4, ""), ("d", 5, ""), ("e", 6, "")]
 TEXT = "a b a c | 1\nb zz | 0\nc c | 1\nd | 0"
-
-
-def preset_lab(pid: str, **cfg) -> Lab:
-    p = presets.load(pid)
-    lines = parse_sentences(p["sentences"], p["classes"])
-    config = Config(**{**p["config"], **cfg})
-    return Lab(Recipe(Vocab.from_rows(p["vocab"]), tuple(l.tokens for l in lines), tuple(l.label for l in lines),
-                      tuple(p["classes"]), config))
 
 
 def test_seeded_table_is_nn_embedding_init_drawn_from_a_private_generator():

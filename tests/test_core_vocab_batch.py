@@ -9,7 +9,7 @@ from torch import nn
 from core.batch import make_batch, parse_sentences
 from core.problems import InputError
 from core.vocab import Vocab
-from tests.conftest import CHAPTER_ROWS, CLASSES
+from support.labs import CHAPTER_ROWS, CLASSES
 
 
 def codes(rows) -> list[str]:
@@ -114,7 +114,7 @@ def test_labels_by_name_or_number_and_optional():
 
 def test_lookup_is_row_selection_for_batch_sentence_and_scalar(chapter_vocab):
     # C2, C3: emb(ids) == W[ids] for (B,T), (T,) and scalar input.
-    from tests.conftest import make_lab
+    from support.labs import make_lab
 
     lab = make_lab(embedding_dim=4, seed=7)
     w = lab.weight.detach()

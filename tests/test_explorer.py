@@ -1,7 +1,7 @@
 """core.explorer: one learner's session as a plain-Python model, tested without Streamlit.
 
 torch is the answer key: the picture's points are checked against a PCA frame recomputed here
-with numpy from the lab's snapshots, and the lab's W against a fresh lab trained the same way.
+with numpy from a fresh torch run (support.torch_reference.PlainLoop), and the lab's W against it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from assets import presets
 from core.explorer import PREVIEW_STEPS, Explorer
 from core.problems import InputError, Problem
-from core.training import Lab
+from support.torch_reference import PlainLoop
 
 
 @pytest.fixture
@@ -55,8 +55,7 @@ def test_the_picture_is_w_projected_in_one_frame_fitted_on_the_preview(chapter):
     ex.run(7)
     pic = ex.picture(2)
     assert pic.basis == "preview" and pic.fitted_steps[-1] == PREVIEW_STEPS
-    preview = Lab(ex.recipe)
-    preview.run(PREVIEW_STEPS)
+    preview = PlainLoop(ex.recipe, keep_snapshots=True).run(PREVIEW_STEPS)  # a fresh torch run of the same recipe
     data = np.concatenate([preview.snapshots[s] for s in pic.fitted_steps]).astype(np.float64)  # (n, E)
     mean = data.mean(axis=0)
     _, _, vt = np.linalg.svd(data - mean, full_matrices=False)
@@ -66,13 +65,7 @@ def test_the_picture_is_w_projected_in_one_frame_fitted_on_the_preview(chapter):
         ref = (w - mean) @ vt[:2].T
         signs = np.sign(np.sum(ours * ref, axis=0))  # PCA axes are defined up to sign
         np.testing.assert_allclose(ours, ref * signs, atol=1e-4)
-    np.testing.assert_array_equal(ex.lab.snapshots[7], _trained(ex.recipe, 7))
-
-
-def _trained(recipe, steps: int) -> np.ndarray:
-    lab = Lab(recipe)
-    lab.run(steps)
-    return lab.weight.detach().numpy()
+    np.testing.assert_array_equal(ex.lab.snapshots[7], PlainLoop(ex.recipe).run(7).weight)
 
 
 def test_refit_is_the_only_thing_that_moves_the_camera_and_it_says_what_it_used(chapter):
@@ -244,7 +237,7 @@ def test_a_custom_axis_runs_from_one_token_to_the_other_and_then_holds_still():
 def test_divergence_is_named_and_the_picture_and_stage_stay_finite():
     """Issue 17's recipe: AdamW, lr 10 and weight decay 10 on the chapter. Run 50 stops at the last
     finite step with the divergence named; the picture and the stage's data hold finite numbers."""
-    from components.stage.contract import contract_errors
+    from support.stage_contract import contract_errors
     from components.stage_data import train_data
 
     ex = Explorer.from_preset(presets.load("chapter"))

@@ -27,7 +27,7 @@ from core.codegen import script_for
 from core.notebook import notebook_for, split_script
 from core.projector_tsv import metadata_tsv, vectors_tsv
 from core.state import export_state
-from tests.conftest import CHAPTER_ROWS, CHAPTER_TEXT, CLASSES, make_lab
+from support.labs import CHAPTER_ROWS, CHAPTER_TEXT, CLASSES, make_lab
 
 # PAD and UNK away from ids 0 and 1; within T=3 "a" and "c" tie (c would win "pos" if the truncated
 # tail were counted); "b" is in no sentence; "zz" is out of vocabulary (→ <UNK>).

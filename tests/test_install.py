@@ -259,11 +259,11 @@ def test_build_context_holds_the_app_and_not_the_tests(tmp_path):
     context = build_context()
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     needed = [f for f in tracked if f.endswith((".py", ".json", ".toml")) and
-              not f.startswith(("tests/", "bench/", "scripts/", "docs/", ".ci/", "deploy/"))]
+              not f.startswith(("tests/", "support/", "bench/", "scripts/", "docs/", ".ci/", "deploy/"))]
     assert set(needed) <= set(context), set(needed) - set(context)
     assert ".streamlit/config.toml" in context and "LICENSE" in context
     assert [f for f in context if f.startswith("deploy/")] == ["deploy/healthcheck.py", "deploy/requirements.lock"]
-    assert not [f for f in context if f.startswith(("tests/", "bench/", ".git/", "artifacts/")) or "__pycache__" in f]
+    assert not [f for f in context if f.startswith(("tests/", "support/", "bench/", ".git/", "artifacts/")) or "__pycache__" in f]
     # The copy imports: every module the page needs is in it.
     for f in context:
         (tmp_path / f).parent.mkdir(parents=True, exist_ok=True)

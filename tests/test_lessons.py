@@ -25,7 +25,7 @@ from components.i18n import LANGS, strings, t
 import core.lessons.common as lessons_common
 from core import lessons
 from core.lessons import HOLDS, LESSON_IDS, run_all, run_demo
-from tests.conftest import make_lab
+from support.labs import make_lab
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -680,7 +680,7 @@ def _lessons_page():
     import streamlit as st
 
     from components.lessons import render_lessons
-    from tests.conftest import make_lab
+    from support.labs import make_lab
 
     lab = make_lab()
     moved = render_lessons(lab, "ko", st.session_state.get("test_mode", "guided"), 0)
@@ -713,7 +713,7 @@ def test_guided_and_free_modes_render():
 
 def test_a_kept_demo_is_rerun_once_the_lab_moves():
     from components.lessons import _try_demo
-    from tests.conftest import make_lab
+    from support.labs import make_lab
 
     kept: dict = {}
 
@@ -1032,7 +1032,7 @@ def _non_finite_page():
     import torch
 
     from components.lessons import render_lessons
-    from tests.conftest import make_lab
+    from support.labs import make_lab
 
     lab = make_lab()
     with torch.no_grad():

@@ -168,7 +168,7 @@ def test_any_sequence_of_actions_keeps_the_lab_finite_and_replayable(actions, op
     """Steps, runs, hand-set PAD rows (huge ones too) and going back, with settings that may diverge:
     nothing but an explained InputError is raised, no kept W is non-finite, and the lab always
     equals a fresh lab given the same history (back_to to the current step rebuilds it bitwise)."""
-    from tests.conftest import make_lab
+    from support.labs import make_lab
 
     lab = make_lab(optimizer=optimizer, lr=lr, weight_decay=wd)
     for kind, arg in actions:

@@ -14,7 +14,7 @@ from streamlit.testing.v1.element_tree import ElementTree
 import upkeep
 from core.memory import ADMISSIONS
 from tests.apptest_helpers import stage_w, start
-from tests.conftest import make_lab
+from support.labs import make_lab
 
 
 def test_a_released_lab_holds_no_tensor_whoever_refers_to_it():

@@ -19,7 +19,7 @@ from core.problems import InputError, Problem
 from core.state_schema import TensorData
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
-from tests.conftest import CHAPTER_ROWS, CHAPTER_TEXT, CLASSES
+from support.labs import CHAPTER_ROWS, CHAPTER_TEXT, CLASSES
 
 NFC, NFD = "caf\u00e9", "cafe\u0301"
 

@@ -16,7 +16,7 @@ from core.invisible import code_points, ignorable, invisible_only
 from core.problems import InputError
 from core.vocab import Vocab
 from tests.apptest_helpers import errors, shown, start
-from tests.conftest import CHAPTER_ROWS, CLASSES
+from support.labs import CHAPTER_ROWS, CLASSES
 
 BLANK = ["\u200d", "\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u00ad", "\u034f", "\u180e", "\u200b", "\u2060",
          "\ufeff", "\ufe0f", "\U000e0020", "\u200d\u3164", "\u3164\u3164", "\u2800\u200d"]

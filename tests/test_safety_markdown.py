@@ -16,17 +16,12 @@ token as typed, with no link in any of them.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
 from components.safe_text import code_placeholders, md_code, md_escape, plotly_escape, safe_params
-from tests.e2e.conftest import _free_port
+from support.server import NO_WATCHER, Server
 from tests.e2e.helpers import ROOT, refuse_outside, unavailable_reason
 
 HOSTILE = [
@@ -115,15 +110,12 @@ def page_of_samples(tmp_path_factory, browser, tour_ko):
     (tmp / "samples.json").write_text(json.dumps({"corpus": HOSTILE, "fields": fields, "figures": figures},
                                                  ensure_ascii=False), encoding="utf-8")
     (tmp / "app.py").write_text(APP.format(root=str(ROOT)), encoding="utf-8")
-    env = dict(os.environ, SAFETY_SAMPLES=str(tmp / "samples.json"))
-    port = _free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(tmp / "app.py"), "--server.headless", "true",
-           "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
     try:
-        _wait_healthy(url, proc)
+        server = Server(tmp / "app.py", timeout=60, env={"SAFETY_SAMPLES": str(tmp / "samples.json")}, extra=NO_WATCHER)
+    except RuntimeError as e:
+        pytest.fail(str(e), pytrace=False)
+    url = server.url
+    try:
         page = browser.new_page(viewport={"width": 1200, "height": 2000})  # the session's one Chromium
         outside = refuse_outside(page, url)
         page.goto(url)
@@ -134,8 +126,7 @@ def page_of_samples(tmp_path_factory, browser, tour_ko):
         yield page, outside, fields, figures
         page.close()
     finally:
-        proc.terminate()
-        proc.wait(timeout=15)
+        server.stop()
 
 
 def _distinct_figures(figures: list[tuple[str, dict]]) -> list[dict]:
@@ -148,19 +139,6 @@ def _distinct_figures(figures: list[tuple[str, dict]]) -> list[dict]:
             seen.add((title, kinds))
             out.append(spec)
     return out
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen) -> None:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    deadline = time.monotonic() + 180  # the server warms before it says ok (warm.py)
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with opener.open(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.25)
-    pytest.fail(f"streamlit did not start on {url}")
 
 
 def _text(page, key: str, inner: str = "[data-testid=stMarkdownContainer]") -> str:

@@ -9,7 +9,7 @@ from core import limits
 from core.batch import make_batch, parse_sentences
 from core.problems import InputError
 from core.vocab import Vocab
-from tests.conftest import CHAPTER_ROWS, CHAPTER_TEXT, CLASSES
+from support.labs import CHAPTER_ROWS, CHAPTER_TEXT, CLASSES
 
 
 def codes_and_lines(text: str) -> list[tuple[str, int | None]]:

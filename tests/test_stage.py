@@ -10,8 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.i18n import t
-from components.stage.contract import TEXT_KEYS, contract_errors
-from components.stage.sample import PAD, PAD_XY, sample_data
+from support.stage_contract import TEXT_KEYS, contract_errors
+from support.stage_sample import PAD, PAD_XY, sample_data
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "tests" / "e2e" / "stage_app.py")

@@ -6,7 +6,7 @@ import torch
 import torch.nn.functional as F
 
 from core.try_sentence import try_sentence
-from tests.conftest import make_lab
+from support.labs import make_lab
 from tests.test_lessons import ROWS_A, TEXT_A, lab_state, same
 
 

@@ -6,7 +6,7 @@ that a Step reruns), fed constants: no torch, no explorer. What a click costs he
 Streamlit costs for that page, whatever the app computes.
 
 - The Step button counts steps; the stage is mounted under ``stage`` with contract data of the
-  preset's size (components/stage/sample.py; ``SKELETON_PRESET``: chapter, the default, or
+  preset's size (support/stage_sample.py; ``SKELETON_PRESET``: chapter, the default, or
   reviews_ko) and draws only the step number and the attributes the benchmarks wait for
   (``_variant_app.NOOP_STAGE_JS``). ``SKELETON_STAGE_CODE=1`` (ab_browser.py sets it) sends the
   stage's own JavaScript and CSS along, unused, as the app must.
@@ -27,7 +27,7 @@ for p in (str(HERE), str(HERE.parents[1])):
 
 from _variant_app import NOOP_STAGE_JS  # noqa: E402
 from components import stage as real_stage  # noqa: E402
-from components.stage.sample import sample_data  # noqa: E402
+from support.stage_sample import sample_data  # noqa: E402
 
 LEAN = os.environ.get("SKELETON") == "lean"
 SIZES = {"chapter": (6, 3), "reviews_ko": (138, 8)}  # points and E of the app's presets

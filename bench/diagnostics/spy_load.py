@@ -42,7 +42,7 @@ def frames_of(line: str) -> tuple[str, list[str], int]:
 
 
 def short(frame: str) -> str:
-    """'fn (path/to/file.py:12)' → 'fn (file.py)'; the app's files keep their folder."""
+    """A py-spy frame 'fn (<absolute path>:<line>)' as 'fn (<file name>)'; the app's files keep their folder."""
     name, _, where = frame.partition(" (")
     path = where.rstrip(")").rsplit(":", 1)[0]
     root = str(ROOT) + "/"

@@ -6,33 +6,13 @@ or playwright is missing; the test modules also skip at import for the same reas
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-
 import pytest
 
-from .helpers import ARTIFACTS, ROOT, VIEWPORT, open_app, stop_server, unavailable_reason
+from support.server import NO_WATCHER, Server
+
+from .helpers import ARTIFACTS, VIEWPORT, open_app, unavailable_reason
 
 SERVER_START_S = 180  # the server warms itself before its health check says ok (warm.py)
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _health(url: str) -> str:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
-    try:
-        with opener.open(url, timeout=2) as r:
-            return r.read().decode("utf-8", "replace").strip()
-    except OSError:
-        return ""
 
 
 def _serve(env: dict[str, str], log_name: str):
@@ -40,28 +20,8 @@ def _serve(env: dict[str, str], log_name: str):
     reason = unavailable_reason()
     if reason:
         pytest.skip(reason)
-    port = _free_port()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS / log_name
-    log = open(log_path, "wb")
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-           "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]  # files edited during a run must not reload the app under test
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **env})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + SERVER_START_S
-        while _health(f"{url}/_stcore/health") != "ok":
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                tail = log_path.read_text(encoding="utf-8", errors="replace")[-3000:]
-                pytest.fail(f"streamlit did not answer /_stcore/health within {SERVER_START_S} s "
-                            f"(exit code {proc.poll()}):\n{tail}", pytrace=False)
-            time.sleep(0.25)
-        yield url
-    finally:
-        stop_server(proc)
-        log.close()
+    with Server("app.py", timeout=SERVER_START_S, extra=NO_WATCHER, env=env, log=ARTIFACTS / log_name) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")

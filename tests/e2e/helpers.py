@@ -1,11 +1,11 @@
 """What the browser tests share: finding widgets by their documented keys, waiting for Streamlit, reading the screen.
 
 Streamlit puts a ``st-key-<key>`` class on the container of every widget or element that has a key,
-so the keys in ``session.Keys`` (README, "Scripting the app") are also the DOM hooks used here.
+so the keys in ``session.Keys`` (docs/scripting.md) are also the DOM hooks used here.
 
 Reading the screen:
 
-- The stage (components/stage/stage.js) is mounted inside a shadow root under ``.st-key-stage``;
+- The stage (components/stage/js/, entry index.mjs) is mounted inside a shadow root under ``.st-key-stage``;
   its root is ``[data-testid="stage"]``, whose dataset says the mode, the step shown and whether
   anything is still moving. Every token node carries ``data-token="<id>"``; hovered nodes get the
   class ``hl``, selected ones ``sel``. Playwright's CSS locators enter the shadow root by
@@ -21,16 +21,14 @@ the app to be idle (`wait_idle`: the script not running, no stale element, for a
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from pathlib import Path
+
+from support.browser import CHROMIUM, FIND_STAGE_JS, LAUNCH_ARGS, unavailable_reason  # noqa: F401  (the tests' one Chromium)
+from support.labs import chapter_w  # noqa: F401  (the app's init, drawn by torch)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
-               "--disable-component-update", "--no-first-run"]
 VIEWPORT = {"width": 1400, "height": 900}
 PROJECTOR = {"width": 1280, "height": 720}  # a classroom projector (issue 14)
 LAPTOP = {"width": 1440, "height": 900}
@@ -46,33 +44,11 @@ VOCAB_INDEX_W = 44  # components.inputs.INDEX_WIDTH: the vocabulary table shows 
 STAGE = ".st-key-stage [data-testid='stage']"  # a Playwright locator: it pierces the shadow root
 
 
-def unavailable_reason() -> str | None:
-    """Why browser tests cannot run here, or None."""
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        return f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium fonts-noto-cjk)"
-    if importlib.util.find_spec("playwright") is None:
-        return "browser tests need the playwright Python package (pip install -r requirements-dev.txt)"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except Exception as e:  # a broken install
-        return f"playwright is not importable: {e!r}"
-    return None
-
-
 def label(lang: str, key: str, **params) -> str:
     """The app's own string (assets/strings/*.json), so tests follow wording changes."""
     from components.i18n import t
 
     return t(lang, key, **params)
-
-
-def chapter_w(seed: int = 0, dim: int = 3, v: int = 6, pad: int = 1):
-    """nn.Embedding(v, E, padding_idx=pad)'s init as the app draws it: a private generator, PAD row zeroed."""
-    import torch
-
-    w = torch.randn(v, dim, generator=torch.Generator().manual_seed(seed))
-    w[pad] = 0
-    return w.numpy()
 
 
 def touched_rows(ids, pad: int, v: int) -> set[int]:
@@ -143,16 +119,7 @@ const __live = (el) => {
   const c = el.closest('[data-testid="stElementContainer"]');
   return el.offsetParent !== null && !(c && c.getAttribute('data-stale') === 'true');
 };
-const __stage = () => {
-  const host = document.querySelector('.st-key-stage');
-  if (!host) return null;
-  for (const e of host.querySelectorAll('*')) {
-    const s = e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]');
-    if (s) return s;
-  }
-  return null;
-};
-const __txt = (e, sel) => { const n = sel ? e.querySelector(sel) : e; return n ? n.textContent : null; };
+""" + "const __stage = " + FIND_STAGE_JS + ";\n" + r"""const __txt = (e, sel) => { const n = sel ? e.querySelector(sel) : e; return n ? n.textContent : null; };
 const __wrows = (panel) => panel ? Array.from(panel.querySelectorAll('.wrow:not(.whead)')).map(r => ({
   id: r.hasAttribute('data-token') ? Number(r.getAttribute('data-token')) : null,
   t: r.hasAttribute('data-t') ? Number(r.getAttribute('data-t')) : null,
@@ -531,15 +498,3 @@ def assert_healthy(page) -> None:
     assert exceptions.count() == 0, exceptions.first.inner_text()
     errors = [e for e in getattr(page, "e2e_js_errors", []) if "ResizeObserver" not in e]
     assert not errors, errors
-
-
-def stop_server(proc) -> None:
-    """Stop a ``streamlit run`` started by a test: terminate, then kill if it does not go in 15 s."""
-    import subprocess
-
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=15)

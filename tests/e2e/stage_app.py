@@ -1,4 +1,4 @@
-"""A tiny app that mounts the stage with made-up data (components.stage.sample), for the stage's tests and benchmark.
+"""A tiny app that mounts the stage with made-up data (support.stage_sample), for the stage's tests and benchmark.
 
 Query parameters choose the picture: lang, mode (train|lookup), n (ids), e (dims), present (1),
 play (1: Play through `frames` intermediate steps per update), frames, sps (steps per second),
@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from components.stage import stage  # noqa: E402
-from components.stage.sample import sample_data  # noqa: E402
+from support.stage_sample import sample_data  # noqa: E402
 
 st.set_page_config(layout="wide", initial_sidebar_state="collapsed")
 q = st.query_params

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import socket
-import subprocess
-import sys
 import threading
-import time
 
 import numpy as np
 import pytest
 
-from .conftest import _free_port, _health
-from .helpers import (ARTIFACTS, ROOT, VIEWPORT, label, lookup_tables, section, step_once, stop_server,
+from support.server import NO_WATCHER, Server as KitServer
+
+from .helpers import (ARTIFACTS, VIEWPORT, label, lookup_tables, section, step_once,
                       unavailable_reason, wait_js, wait_stage, wait_step)
 
 pytestmark = pytest.mark.e2e
@@ -36,32 +34,11 @@ KEPT_JS = """() => { const out = [];
 OFFER_WITHIN_MS = 2_000
 
 
-class Server:
-    """One `streamlit run app.py` on a loopback port (a free one unless given)."""
+class Server(KitServer):
+    """One `streamlit run app.py` on a loopback port (a free one unless given), its output in artifacts/."""
 
     def __init__(self, name: str, port: int | None = None):
-        self.port = port or _free_port()
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        self.log_path = ARTIFACTS / f"e2e-keeper-{name}.log"
-        log = open(self.log_path, "wb")
-        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(self.port),
-               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 180  # the server warms before it says ok (warm.py)
-        while _health(f"http://127.0.0.1:{self.port}/_stcore/health") != "ok":
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                pytest.fail(f"app.py did not start on port {self.port}", pytrace=False)
-            time.sleep(0.25)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            stop_server(self.proc)
-
-    def log(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
+        super().__init__("app.py", timeout=180, extra=NO_WATCHER, port=port, log=ARTIFACTS / f"e2e-keeper-{name}.log")
 
 class Relay:
     """A TCP relay from one loopback port to a server's: `move` drops every connection and sends new
@@ -290,7 +267,7 @@ def test_a_restart_with_the_page_open_reconnects_it_with_working_buttons(servers
     assert "3단계" in page.locator(".st-key-keeper .keeper-banner").inner_text()
     second = servers("restart-2", port=first.port)  # the same origin, a new process: no session of the page
     _after_the_session_is_gone(page, 3)
-    assert "does not exist anymore" not in second.log()
+    assert "does not exist anymore" not in second.log_text()
     assert page.e2e_js_errors == []
 
 
@@ -305,7 +282,7 @@ def test_a_move_to_another_server_process_offers_the_work_there(servers, context
         wait_kept(page, 3)
         relay.move(b.port)  # a's connections drop; the page reconnects, to b
         _after_the_session_is_gone(page, 3)
-        assert "does not exist anymore" not in b.log()
+        assert "does not exist anymore" not in b.log_text()
         assert a.proc.poll() is None  # a still runs: only the route moved
         assert page.e2e_js_errors == []
     finally:

@@ -25,16 +25,16 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 
 import numpy as np
 import pytest
 
-from .conftest import _free_port, _health
+from support.server import NO_WATCHER, Server, free_port, stop_process
+
 from .helpers import (ARTIFACTS, ROOT, VIEWPORT, alerts, button, lookup_tables, open_app, section,
-                      label, shown_step, stop_server, unavailable_reason, wait_step)
+                      label, shown_step, unavailable_reason, wait_step)
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -74,8 +74,8 @@ class Cluster:
     """Two replicas and HAProxy, each on a free loopback port, with their logs in artifacts/."""
 
     def __init__(self) -> None:
-        self.ports = {"app1": _free_port(), "app2": _free_port()}
-        self.lb_port, self.stats_port = _free_port(), _free_port()
+        self.ports = {"app1": free_port(), "app2": free_port()}
+        self.lb_port, self.stats_port = free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.lb_port}/"
         self.procs: dict[str, subprocess.Popen] = {}
         self.logs: dict[str, object] = {}
@@ -87,17 +87,11 @@ class Cluster:
 
     def start_replica(self, name: str) -> None:
         self.starts[name] += 1
-        log = self.logs[name] = open(self.log_path(name), "wb")
-        port = self.ports[name]
-        self.procs[name] = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-             "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + START_S
-        while _health(f"http://127.0.0.1:{port}/_stcore/health") != "ok":
-            assert self.procs[name].poll() is None and time.monotonic() < deadline, \
-                f"replica {name} did not start: {self.log_path(name).read_text(errors='replace')[-2000:]}"
-            time.sleep(0.25)
+        try:
+            server = Server("app.py", timeout=START_S, extra=NO_WATCHER, port=self.ports[name], log=self.log_path(name))
+        except RuntimeError as e:
+            raise AssertionError(f"replica {name} did not start: {e}") from None
+        self.procs[name], self.logs[name] = server.proc, server.log
 
     def start_balancer(self) -> None:
         env = os.environ | {"LB_BIND": f"127.0.0.1:{self.lb_port}", "STATS_BIND": f"127.0.0.1:{self.stats_port}",
@@ -140,7 +134,7 @@ class Cluster:
                     proc.terminate()
                     proc.wait(timeout=15)
                 else:
-                    stop_server(proc)
+                    stop_process(proc)
         for log in self.logs.values():
             log.close()
 

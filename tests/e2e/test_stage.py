@@ -1,6 +1,6 @@
 """The stage in Chromium: linked hover, click → server, a still PAD point, fitting one screen, Play.
 
-Runs tests/e2e/stage_app.py (made-up data from components.stage.sample) on a loopback port of its
+Runs tests/e2e/stage_app.py (made-up data from support.stage_sample) on a loopback port of its
 own; the stage lives in a shadow root, which Playwright's CSS locators enter by themselves.
 Screenshots go to artifacts/screenshots/stage-*.png. Frames per second are printed, not asserted.
 """
@@ -8,14 +8,13 @@ Screenshots go to artifacts/screenshots/stage-*.png. Frames per second are print
 from __future__ import annotations
 
 import contextlib
-import subprocess
-import sys
 import time
 
 import pytest
 
-from .conftest import _free_port, _health
-from .helpers import ARTIFACTS, ROOT, SCREENSHOTS, stop_server, unavailable_reason
+from support.server import Server, free_port
+
+from .helpers import ARTIFACTS, SCREENSHOTS, unavailable_reason
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -29,23 +28,10 @@ STAGE = ".st-key-stage [data-testid='stage']"
 @contextlib.contextmanager
 def serve(*extra: str):
     """`streamlit run tests/e2e/stage_app.py` on a free loopback port; yields its URL."""
-    port = _free_port()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / f"e2e-stage-{port}.log", "wb")
-    cmd = [sys.executable, "-m", "streamlit", "run", "tests/e2e/stage_app.py", "--server.headless", "true",
-           "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false", *extra]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while _health(f"{url}/_stcore/health") != "ok":
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the stage app did not start (exit code {proc.poll()})", pytrace=False)
-            time.sleep(0.25)
-        yield url
-    finally:
-        stop_server(proc)
-        log.close()
+    port = free_port()
+    with Server("tests/e2e/stage_app.py", timeout=60, extra=extra, port=port,
+                log=ARTIFACTS / f"e2e-stage-{port}.log") as server:
+        yield server.url
 
 
 @pytest.fixture(scope="module")
@@ -285,7 +271,7 @@ def shown_number(text: str) -> float:
 
 @pytest.mark.parametrize("e", [4, 8, 16])
 def test_every_number_fits_its_cell_and_reads_the_value_sent(open_stage, light_url, e):
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, f"lang=en&mode=lookup&e={e}&height=490", *NARROW)
     assert page.locator(STAGE).evaluate(READ_CELLS) == []  # nothing clipped: titles, tokens, numbers
@@ -314,7 +300,7 @@ def test_w_after_each_step_shows_that_steps_numbers_and_marks_in_the_same_cells(
     """A Step writes its numbers, colours and marks into the cells already there (the rows and columns
     are the same): after each of three steps every cell reads the value sent for that step, the
     rows the step touched are marked, and the cells are the same nodes as before."""
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, "lang=en&height=490", 1280, 720)
     page.locator(STAGE).evaluate("r => { window.__cell0 = r.querySelector('.wpanel .wrow[data-token] .wcell'); }")
@@ -335,7 +321,7 @@ def test_w_after_each_step_shows_that_steps_numbers_and_marks_in_the_same_cells(
 
 
 def test_gradient_norms_show_two_significant_digits_and_exact_zeros(open_stage, light_url):
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, "lang=en&play=1&frames=30&sps=120", *NARROW)
     for step in (30, 60):  # after 60 steps the sample's norms are around 1e-3
@@ -359,7 +345,7 @@ def test_gradient_norms_show_two_significant_digits_and_exact_zeros(open_stage, 
 
 
 def test_the_plot_does_not_move_when_the_loss_appears(open_stage, light_url):
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, "lang=ko&height=490", *NARROW)
     head0, pad0, plot0 = box(page, ".head"), spot(page, ".pt[data-role='pad'] .mark"), spot(page, ".psvg")
@@ -372,7 +358,7 @@ def test_the_plot_does_not_move_when_the_loss_appears(open_stage, light_url):
 
 
 def test_labels_keep_clear_of_every_mark_and_name_tokens_as_the_vocabulary_does(open_stage, light_url):
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     page = open_stage(light_url, "lang=en&height=490", *NARROW)
     for step in (1, 2, 3):
@@ -501,7 +487,7 @@ def test_hundreds_of_dimensions_show_the_colour_columns_that_are_seen_and_rows_s
     assert min(w["widths"]) >= 3.99  # every colour column is seen; the rest are counted in "… +k"
     assert out["shown"] == w["shown"]  # the output shows the same columns as W
     # Every row is built; those that do not fit scroll inside W's rows, which end above the colour key.
-    from components.stage.sample import sample_data
+    from support.stage_sample import sample_data
 
     assert w["rows"] == len(sample_data(0, n=100, e=300, lang="en", mode="lookup")["w"]["rows"])
     assert w["gridBottom"] <= w["footTop"] + 0.5

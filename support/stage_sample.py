@@ -1,4 +1,4 @@
-"""Stage data that follows the contract (README.md) without a model: for the stage's tests, its demo and its benchmark.
+"""Stage data that follows the contract (components/stage/README.md) without a model: for the stage's tests, its demo and its benchmark.
 
 Pure and deterministic: the same arguments give the same dict. Tokens drift from a random start
 towards their class's side as ``step`` grows; PAD sits still at one point with a zero row, as a
@@ -12,7 +12,7 @@ import random
 from types import MappingProxyType
 
 from components.i18n import t
-from components.stage.contract import TEXT_KEYS
+from components.stage_data import TEXT_KEYS
 CLASSES = MappingProxyType({"ko": ("부정", "긍정"), "en": ("negative", "positive")})
 WORDS = MappingProxyType({"ko": ("영화", "정말", "좋다", "나쁘다", "재미있다", "지루하다", "최고", "별로", "배우", "연기", "감동", "최악"),
          "en": ("movie", "really", "good", "bad", "fun", "boring", "best", "meh", "actor", "acting", "moving", "worst")})

@@ -1,4 +1,4 @@
-"""What the stage's JS relies on in ``data`` (README.md), checked: for tests of whoever builds the data.
+"""What the stage's JS relies on in ``data`` (components/stage/README.md), checked: for tests of whoever builds the data.
 
 ``contract_errors(data)`` lists every broken promise as a sentence for a developer (not for a
 learner); an empty list means the stage can draw it. Pure: no streamlit.
