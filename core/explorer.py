@@ -32,6 +32,7 @@ from core.budget import BUDGET, Cancelled
 from core.exact import exact_int
 from core.knobs import KNOBS
 from core.memory import recipe_step_cost
+from core.preview_budget import preview_steps  # noqa: F401 (re-exported)
 from core.neighbours import neighbours
 from core.problems import InputError, Problem
 from core.predict import Answers, Guess, Verdict, answers, grade, make_guess
@@ -48,14 +49,8 @@ from core.vocab import Vocab
 # delay the page) and fit on the fresh table: the page says so, and offers the refit.
 # The preview's every kept step also sets the first axis ranges (with RANGE_MARGIN to spare), so
 # the camera holds still through the first PREVIEW_STEPS steps; past them, ranges only widen.
-# A page open costs bounded work: the preview may spend PREVIEW_MAX_SECONDS of estimated CPU (the
-# cost model, core/memory.py); a costlier training previews fewer steps, at least PREVIEW_MIN_STEPS,
-# else none (the frame is fitted on the fresh table). It takes a lane of the server's budget without
-# waiting (core/budget.py): with every lane busy the page fits on the fresh table at once. The
-# picture names each of these cuts (`Picture.cut`) and the page says so.
+# A page open costs bounded work: see core/preview_budget.py (`Picture.cut` names each cut).
 PREVIEW_STEPS = 60
-PREVIEW_MAX_SECONDS = 1.5
-PREVIEW_MIN_STEPS = 5
 PREVIEW_MAX_FLOATS = 2_000_000
 PREVIEW_FIT_STEPS = 16  # preview snapshots the fit uses (an even stride, first and last included)
 RANGE_MARGIN = 0.12
@@ -433,21 +428,17 @@ class Explorer:
             preview, cut = self._preview()
         if preview is None:
             first = lab.snapshots[min(lab.snapshots)]
-            state = self._state(fit_frame([first], k), "initial", (min(lab.snapshots),), [first])
-            state.cut = cut
-            return state
+            return self._state(fit_frame([first], k), "initial", (min(lab.snapshots),), [first], cut)
         steps = thin_steps(sorted(preview.snapshots), PREVIEW_FIT_STEPS)
         snaps = _finite([preview.snapshots[s] for s in steps])
         every = _finite([preview.snapshots[s] for s in sorted(preview.snapshots)])
-        state = self._state(fit_frame(snaps, k), "preview", tuple(steps), every)
-        state.cut = cut
-        return state
+        return self._state(fit_frame(snaps, k), "preview", tuple(steps), every, cut)
 
     def _preview(self) -> tuple[Lab | None, str | None]:
         """A private copy of this lab trained ahead within the page open's budget, and why it was cut
         (None: the whole PREVIEW_STEPS). No preview when it would cost too much ("costly"), when no
         lane of the server's budget is free ("busy"), or when memory is short."""
-        n = preview_steps(self.recipe)
+        n = preview_steps(self.recipe, PREVIEW_STEPS)
         if n == 0:
             return None, "costly"
         preview, cut = None, ("short" if n < PREVIEW_STEPS else None)
@@ -464,18 +455,12 @@ class Explorer:
             return None, cut if cut in ("busy", "stopped") else None
         return preview, cut
 
-    def _state(self, frame: Frame, basis: str, steps: tuple[int, ...], snaps: list[np.ndarray]) -> _FrameState:
+    def _state(self, frame: Frame, basis: str, steps: tuple[int, ...], snaps: list[np.ndarray],
+               cut: str | None = None) -> _FrameState:
         self._versions += 1
         ranges = axis_ranges([frame.transform(s) for s in _finite(snaps)], margin=RANGE_MARGIN)
         flat = basis == "initial" and spectrum_is_flat(frame, self.vocab.size, seed=self.config.seed)
-        return _FrameState(frame, basis, steps, ranges, flat, self._versions)
-
-
-def preview_steps(recipe: Recipe) -> int:
-    """How many steps the frame's preview trains ahead: PREVIEW_STEPS, fewer when they would cost more
-    than PREVIEW_MAX_SECONDS, 0 when not even PREVIEW_MIN_STEPS fit."""
-    n = min(PREVIEW_STEPS, int(PREVIEW_MAX_SECONDS // max(recipe_step_cost(recipe).seconds, 1e-9)))
-    return n if n >= PREVIEW_MIN_STEPS else 0
+        return _FrameState(frame, basis, steps, ranges, flat, self._versions, cut=cut)
 
 
 def token_classes(recipe: Recipe) -> np.ndarray:

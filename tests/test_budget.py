@@ -16,7 +16,7 @@ import torch
 from core import budget as B
 from core.memory import Admissions
 from core.problems import InputError
-from tests.conftest import make_lab
+from support.labs import make_lab
 
 WAIT_S = 10.0  # the bound of every wait below
 

@@ -19,7 +19,7 @@ from core.projector_tsv import metadata_tsv
 from core.sheet_cells import ESCAPED_FIRST, from_cell, read_metadata_tsv, read_weights_csv, to_cell
 from core.weights_csv import csv_size_bound, weights_csv
 from core import exports
-from tests.conftest import make_lab
+from support.labs import make_lab
 
 HOSTILE = ["=1+1", "+SUM(A1)", "-2", "@cmd", "'=quoted", "''", "=HYPERLINK(\"http://x\")", "a,b", 'q"q',
            "-", "@", "==", "%d", "%s%s"]
