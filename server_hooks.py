@@ -1,7 +1,7 @@
 """The server's hooks into Streamlit's runtime: whether a session still wants its work, and a clean stop.
 
-The only module that reads Streamlit's runtime for the work budget (core/budget.py); Streamlit
-is pinned (requirements.txt) and tests/test_server_hooks.py fails if what is read here moves.
+The work budget's hooks into the server (core/budget.py). What they read of Streamlit's runtime is
+in streamlit_private.py (Streamlit is pinned); tests/test_server_hooks.py fails if it moves.
 
 - A session's work is no longer wanted once its run was asked to stop: Streamlit asks exactly
   then when the tab's websocket closes (``SessionManager.disconnect_session`` calls
@@ -34,10 +34,7 @@ import threading
 import time
 from typing import Callable
 
-from streamlit.runtime import Runtime
-from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
-
+import streamlit_private as private
 from core.budget import BUDGET, Budget
 
 STOP_WAIT_SECONDS = 2.0  # how long a stop waits for running jobs to reach a checkpoint
@@ -48,11 +45,10 @@ STOP_SIGNALS = ("SIGTERM", "SIGINT")
 def session_of_this_thread() -> tuple[str | None, Callable[[], bool] | None]:
     """The session whose script this thread runs, and whether it still wants its work (the budget's
     ``binder``); (None, None) outside a script run."""
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None:
+    session_id, requests = private.this_run()
+    if session_id is None:
         return None, None
-    requests = ctx.script_requests
-    return ctx.session_id, lambda: not run_stopped(requests)
+    return session_id, lambda: not private.run_stopped(requests)
 
 
 def install(budget: Budget = BUDGET) -> None:
@@ -62,16 +58,8 @@ def install(budget: Budget = BUDGET) -> None:
     install_stop_handler(budget)
 
 
-def run_stopped(requests) -> bool:
-    """Whether Streamlit asked this script run to stop (its session ended or the server stops)."""
-    return requests is not None and requests._state is ScriptRequestType.STOP  # private state
-
-
-def session_connected(session_id: str | None) -> bool:
-    """Whether the session is still connected, from any thread; True where there is no server (AppTest)."""
-    if session_id is None or not Runtime.exists():
-        return True
-    return Runtime.instance().is_active_session(session_id)
+run_stopped = private.run_stopped
+session_connected = private.session_connected
 
 
 def alive_from_anywhere(session_id: str | None) -> Callable[[], bool]:
@@ -82,9 +70,9 @@ def alive_from_anywhere(session_id: str | None) -> Callable[[], bool]:
 def install_stop_handler(budget: Budget = BUDGET) -> bool:
     """Once per process: put `_stop_first` in front of Streamlit's SIGTERM and SIGINT handlers, on the
     main thread (scheduled on the server's event loop). False where there is no server (AppTest)."""
-    if not Runtime.exists() or getattr(budget, "_stop_handler_asked", False):
+    loop = private.server_loop()
+    if loop is None or getattr(budget, "_stop_handler_asked", False):
         return False
-    loop = Runtime.instance()._get_async_objs().eventloop  # private: the loop the main thread runs
     budget._stop_handler_asked = True
     loop.call_soon_threadsafe(_install, budget)
     return True
@@ -126,12 +114,11 @@ def _stop_first(budget: Budget, end: Callable[[Budget], None] | None = None) -> 
             # graceful shutdown raises the signal again with the default action (status -15). So
             # the runtime is asked to close its sessions, given a moment, and the process ends here.
             try:
-                Runtime.instance().stop()
-            except Exception:  # noqa: BLE001 - no runtime: nothing to close
+                private.stop_runtime()
+            except Exception:  # noqa: BLE001 - not as expected: the process ends anyway
                 pass
             deadline = time.monotonic() + RUNTIME_STOP_SECONDS
-            while time.monotonic() < deadline and Runtime.exists() and \
-                    str(getattr(Runtime.instance(), "state", "")).endswith("STOPPED") is False:
+            while time.monotonic() < deadline and not private.runtime_stopped():
                 time.sleep(0.05)
             end(budget)
 

@@ -17,8 +17,8 @@ import time
 
 import pytest
 
-from .conftest import _free_port, _health
-from .helpers import ARTIFACTS, ROOT, VIEWPORT, label, stop_server, unavailable_reason
+from support.server import free_port as _free_port, health as _health, stop_process as stop_server
+from .helpers import ARTIFACTS, ROOT, VIEWPORT, label, unavailable_reason
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
