@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
+import server_hooks
 import session
 import upkeep
 from components import guide, inputs, keeper, sidebar, style, training
@@ -33,6 +34,7 @@ def main() -> None:
     if torch.get_num_threads() != TORCH_THREADS:
         torch.set_num_threads(TORCH_THREADS)
     upkeep.start_once()
+    server_hooks.install()  # each job is its session's; SIGTERM cancels the jobs, then Streamlit stops
     torch_build.log_once()  # which torch build serves, in the server's log (a CUDA one: how to swap it)
     st.set_page_config(page_title="nn.Embedding Explorer", page_icon="🧮", layout="wide")
     slot = st.empty()  # where a slow load shows what it is doing: the same place on every run

@@ -126,3 +126,49 @@ def throwaway_run(rt, loop: asyncio.AbstractEventLoop, address: str, timeout: fl
         return sink.status == ForwardMsg.FINISHED_SUCCESSFULLY, set(sink.keys)
     finally:
         _on_loop(loop, lambda: rt.close_session(session_id), 10.0)
+
+
+# ---- the work budget (server_hooks.py) ------------------------------------------------------------
+def this_run() -> tuple[str | None, object | None]:
+    """(the session id, the ScriptRequests) of the script run this thread executes, or (None, None)."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return (None, None) if ctx is None else (ctx.session_id, ctx.script_requests)
+
+
+def run_stopped(requests) -> bool:
+    """Whether Streamlit asked this script run to stop (its session ended or the server stops)."""
+    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
+
+    return requests is not None and requests._state is ScriptRequestType.STOP
+
+
+def session_connected(session_id: str | None) -> bool:
+    """Whether the session is still connected, from any thread; True where there is no server (AppTest)."""
+    from streamlit.runtime import Runtime
+
+    if session_id is None or not Runtime.exists():
+        return True
+    return Runtime.instance().is_active_session(session_id)
+
+
+def server_loop():
+    """The server's event loop (the main thread runs it), or None where there is no server."""
+    from streamlit.runtime import Runtime
+
+    return Runtime.instance()._get_async_objs().eventloop if Runtime.exists() else None
+
+
+def stop_runtime() -> None:
+    """Ask Streamlit's runtime to close its sessions and stop (thread-safe); nothing without one."""
+    from streamlit.runtime import Runtime
+
+    if Runtime.exists():
+        Runtime.instance().stop()
+
+
+def runtime_stopped() -> bool:
+    from streamlit.runtime import Runtime
+
+    return not Runtime.exists() or str(Runtime.instance().state).endswith("STOPPED")

@@ -46,6 +46,7 @@ import time
 import weakref
 
 import streamlit_private as private
+from core.budget import BUDGET
 from core.explorer import Explorer
 
 PERIOD_S = 10.0
@@ -128,6 +129,7 @@ def _release_gone(mgr, watched: dict) -> int:
     try:
         gone = _gone_sessions(mgr, watched)
         for session in gone:
+            BUDGET.cancel_owner(session.id)  # a download it asked for, still being built, stops too
             release_state(session.session_state)
             private.clear_fragments(session)  # the fragments' closures hold the explorer
         return len(gone)

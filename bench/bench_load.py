@@ -170,6 +170,8 @@ class Tab:
         self.fragments: dict[str, str] = {}  # user key → the fragment the widget was drawn in (empty: none)
         self.received = 0
         self.received_bytes = 0
+        self.query = ""  # the page's address after "?" (bench_limits.py opens an expensive one)
+        self.session_id = ""  # from the server's new_session message
 
     async def open(self) -> None:
         self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
@@ -184,7 +186,7 @@ class Tab:
         Returns (seconds from send to script_finished, the text seen in the run's deltas)."""
         msg = BackMsg()
         cs = msg.rerun_script
-        cs.query_string = ""
+        cs.query_string = self.query
         cs.page_script_hash = ""
         cs.context_info.locale = "en-US"
         cs.context_info.timezone = "UTC"
@@ -217,6 +219,8 @@ class Tab:
             kind = fm.WhichOneof("type")
             if kind == "delta":
                 self._read_delta(fm.delta, texts)
+            elif kind == "new_session":
+                self.session_id = fm.new_session.initialize.session_id
             elif kind == "script_finished":
                 if fm.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     continue

@@ -44,6 +44,7 @@ class Downloads:
     projector_vectors: FileData
     projector_metadata: FileData
     notebook: FileData
+    refused: tuple[tuple[str, str], ...] = ()  # (field, message): files too large to offer (core/exports.py)
 
 
 def render_share(lang: str, files: Downloads, share_url: str) -> bytes | None:
@@ -62,21 +63,25 @@ def render_share(lang: str, files: Downloads, share_url: str) -> bytes | None:
 
 
 def _downloads(lang: str, files: Downloads) -> None:
-    buttons = (  # (key, label and help key, data, file name, MIME type), three to a row
-        (Keys.EXPORT_STATE, "share.export_state", files.state, "embedding_state.json", "application/json"),
-        (Keys.EXPORT_CODE, "share.export_code", files.code.encode("utf-8"), "embedding_explorer.py", "text/x-python"),
-        (Keys.EXPORT_W_CSV, "share.export_w_csv", files.w_csv, "embedding_W.csv", "text/csv"),
+    buttons = (  # (key, label and help key, data, file name, MIME type, field), three to a row
+        (Keys.EXPORT_STATE, "share.export_state", files.state, "embedding_state.json", "application/json", "state"),
+        (Keys.EXPORT_CODE, "share.export_code", files.code.encode("utf-8"), "embedding_explorer.py", "text/x-python",
+         "code"),
+        (Keys.EXPORT_W_CSV, "share.export_w_csv", files.w_csv, "embedding_W.csv", "text/csv", "w_csv"),
         (Keys.EXPORT_PROJECTOR_VECTORS, "share.export_projector_vectors", files.projector_vectors, "vectors.tsv",
-         "text/tab-separated-values"),
+         "text/tab-separated-values", "projector_vectors"),
         (Keys.EXPORT_PROJECTOR_METADATA, "share.export_projector_metadata", files.projector_metadata,
-         "metadata.tsv", "text/tab-separated-values"),
+         "metadata.tsv", "text/tab-separated-values", "projector_metadata"),
         (Keys.EXPORT_NOTEBOOK, "share.export_notebook", files.notebook, "embedding_explorer.ipynb",
-         "application/x-ipynb+json"),
+         "application/x-ipynb+json", "notebook"),
     )
+    refused = dict(files.refused)
     for row in (buttons[:3], buttons[3:]):
-        for col, (key, text, data, name, mime) in zip(st.columns(3), row):
-            col.download_button(t(lang, text), data, file_name=name, mime=mime, key=key,
-                                help=t(lang, text + "_help"), on_click="ignore")
+        for col, (key, text, data, name, mime, field) in zip(st.columns(3), row):
+            col.download_button(t(lang, text), b"" if field in refused else data, file_name=name, mime=mime,
+                                key=key, help=t(lang, text + "_help"), on_click="ignore", disabled=field in refused)
+    for field, message in files.refused:  # why a button is off: the file's size and the limit
+        st.container(key=Keys.PROBLEMS_PREFIX + field).warning(message, icon=":material/block:")
     if len(files.code) <= _PREVIEW_MAX_CHARS:  # built only while open: highlighting it is the browser's longest task here
         preview = st.expander(t(lang, "share.code_preview"), key=Keys.CODE_PREVIEW, on_change="rerun")
         if preview.open:

@@ -28,8 +28,11 @@ from typing import Callable, Sequence
 import numpy as np
 
 from core.batch import parse_sentences, sentence_warnings
+from core.budget import BUDGET, Cancelled
 from core.exact import exact_int
 from core.knobs import KNOBS
+from core.memory import recipe_step_cost
+from core.preview_budget import preview_steps  # noqa: F401 (re-exported)
 from core.neighbours import neighbours
 from core.problems import InputError, Problem
 from core.predict import Answers, Guess, Verdict, answers, grade, make_guess
@@ -46,6 +49,7 @@ from core.vocab import Vocab
 # delay the page) and fit on the fresh table: the page says so, and offers the refit.
 # The preview's every kept step also sets the first axis ranges (with RANGE_MARGIN to spare), so
 # the camera holds still through the first PREVIEW_STEPS steps; past them, ranges only widen.
+# A page open costs bounded work: see core/preview_budget.py (`Picture.cut` names each cut).
 PREVIEW_STEPS = 60
 PREVIEW_MAX_FLOATS = 2_000_000
 PREVIEW_FIT_STEPS = 16  # preview snapshots the fit uses (an even stride, first and last included)
@@ -65,6 +69,7 @@ class _FrameState:
     version: int  # names this frame in caches: a refit may mirror an axis
     points: dict[int, np.ndarray] = field(default_factory=dict)  # step → (V, k)
     tokens: tuple[int, int] | None = None  # "custom": the first axis runs from tokens[0] to tokens[1]
+    cut: str | None = None  # why the preview was cut short or skipped: "short", "costly", "busy", "stopped"
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,7 @@ class Picture:
     flat: bool
     version: int
     tokens: tuple[int, int] | None = None  # "custom": the first axis runs from tokens[0] to tokens[1]
+    cut: str | None = None  # why the preview was cut short or skipped (see PREVIEW_MAX_SECONDS)
 
     @property
     def dims(self) -> int:
@@ -280,19 +286,22 @@ class Explorer:
 
     # ---- training ----------------------------------------------------------------------------
     def step(self) -> list[Problem]:
-        problems = self._train(lambda: self.lab.step())
+        problems = self._train(1, lambda: self.lab.step())
         if self.guess is not None and self.guess.step == self.lab.steps:
             self.answered = answers(self.lab)  # now, while W is the W this step left
         return problems
 
     def run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> list[Problem]:
-        return self._train(lambda: self.lab.run(n, on_progress=on_progress))
+        return self._train(n, lambda: self.lab.run(n, on_progress=on_progress))
 
-    def _train(self, work: Callable[[], object]) -> list[Problem]:
-        """Run ``work``; its problems, or the divergence it ran into (the lab then stays at the last
-        finite step, core.training)."""
+    def _train(self, steps: int, work: Callable[[], object]) -> list[Problem]:
+        """Run ``work`` (``steps`` steps) as one job of the server's budget (core/budget.py); its
+        problems (refused, or stopped part-way: the steps taken are kept), or the divergence it ran
+        into (the lab then stays at the last finite step, core.training)."""
+        kind = "step" if steps == 1 else "run"
         try:
-            work()
+            with BUDGET.job(kind, max(1, int(steps)) * recipe_step_cost(self.recipe).seconds):
+                work()
         except InputError as e:
             return list(e.problems)
         return [self.lab.diverged] if self.lab.diverged is not None else []
@@ -399,7 +408,7 @@ class Explorer:
         pad = self.vocab.pad_id
         return Picture(shown, tuple(drawn), dict(state.points), tuple(state.ranges),
                        tuple(float(x) for x in state.frame.explained), state.points[shown][pad].copy(),
-                       state.basis, state.fitted_steps, state.flat, state.version, state.tokens)
+                       state.basis, state.fitted_steps, state.flat, state.version, state.tokens, state.cut)
 
     def frame(self, dims: int) -> tuple[Frame, int]:
         """The frame ``picture(dims)`` draws in, and its version (X7 draws its fixed panel in it)."""
@@ -414,26 +423,44 @@ class Explorer:
     def _first_frame(self, k: int) -> _FrameState:
         lab = self.lab
         v, e = lab.weight.shape
-        preview = None
+        preview, cut = None, None
         if not lab.train_problems() and v * e <= PREVIEW_MAX_FLOATS:
-            try:
-                preview = Lab(self.recipe)  # refused when the server is short of memory
-                preview.run(PREVIEW_STEPS)
-            except InputError:  # refused, or diverged part-way (then fit on the finite steps it kept)
-                pass
+            preview, cut = self._preview()
         if preview is None:
             first = lab.snapshots[min(lab.snapshots)]
-            return self._state(fit_frame([first], k), "initial", (min(lab.snapshots),), [first])
+            return self._state(fit_frame([first], k), "initial", (min(lab.snapshots),), [first], cut)
         steps = thin_steps(sorted(preview.snapshots), PREVIEW_FIT_STEPS)
         snaps = _finite([preview.snapshots[s] for s in steps])
         every = _finite([preview.snapshots[s] for s in sorted(preview.snapshots)])
-        return self._state(fit_frame(snaps, k), "preview", tuple(steps), every)
+        return self._state(fit_frame(snaps, k), "preview", tuple(steps), every, cut)
 
-    def _state(self, frame: Frame, basis: str, steps: tuple[int, ...], snaps: list[np.ndarray]) -> _FrameState:
+    def _preview(self) -> tuple[Lab | None, str | None]:
+        """A private copy of this lab trained ahead within the page open's budget, and why it was cut
+        (None: the whole PREVIEW_STEPS). No preview when it would cost too much ("costly"), when no
+        lane of the server's budget is free ("busy"), or when memory is short."""
+        n = preview_steps(self.recipe, PREVIEW_STEPS)
+        if n == 0:
+            return None, "costly"
+        preview, cut = None, ("short" if n < PREVIEW_STEPS else None)
+        try:
+            with BUDGET.job("preview", n * recipe_step_cost(self.recipe).seconds, wait_seconds=0):
+                preview = Lab(self.recipe)  # refused when the server is short of memory
+                preview.run(n)
+        except Cancelled:  # its session ended, or it overran: fit on the steps it took
+            cut = "stopped"
+        except InputError as e:  # refused, or diverged part-way (then fit on the finite steps it kept)
+            if e.problems and e.problems[0].code == "server_busy":
+                cut = "busy"
+        if preview is None or preview.steps == 0:
+            return None, cut if cut in ("busy", "stopped") else None
+        return preview, cut
+
+    def _state(self, frame: Frame, basis: str, steps: tuple[int, ...], snaps: list[np.ndarray],
+               cut: str | None = None) -> _FrameState:
         self._versions += 1
         ranges = axis_ranges([frame.transform(s) for s in _finite(snaps)], margin=RANGE_MARGIN)
         flat = basis == "initial" and spectrum_is_flat(frame, self.vocab.size, seed=self.config.seed)
-        return _FrameState(frame, basis, steps, ranges, flat, self._versions)
+        return _FrameState(frame, basis, steps, ranges, flat, self._versions, cut=cut)
 
 
 def token_classes(recipe: Recipe) -> np.ndarray:

@@ -31,6 +31,8 @@ OPTIMIZER_STATE = MappingProxyType({"sgd": 0, "momentum": 1, "adam": 2, "adamw":
 
 
 LSTM_POOLINGS = ("lstm", "packed_lstm")
+LOAD_ROW_S = 30e-6  # building a lab from an example, per vocabulary row (validation, the editor's table, W's init):
+#   the 100,000-row example took 2.9 s of CPU (2026-12-02, a shared machine)
 # Per-step CPU time at one torch thread (bench/bench_cost_model.py prints each shape next to this
 # model; constants read off its rows on the 2-core development machine, 2026-11-30):
 STEP_FIXED_S = 0.4e-3  # Python, autograd and bookkeeping of any step (a chapter-sized step)
@@ -77,6 +79,11 @@ def step_cost(v: int, e: int, k: int, t: int, pooling: str = "masked_mean", opti
     state = 4 * params * (1 + OPTIMIZER_STATE.get(optimizer, 2))
     activations = cells * ACTIVATION_BYTES.get(pooling, 12) + (LSTM_FIXED_BYTES if pooling in LSTM_POOLINGS else 0)
     return StepCost(seconds, params, activations, state)
+
+
+def load_seconds(rows: int) -> float:
+    """CPU seconds to build a lab from an example of ``rows`` vocabulary rows."""
+    return LOAD_ROW_S * rows
 
 
 def recipe_step_cost(recipe) -> StepCost:
@@ -203,6 +210,19 @@ class Admissions:
                                     k=k, t=t, promised=self.promised()))
             ticket = Ticket(int(SLACK * first_steps_bytes(recipe.vocab.size, cfg.embedding_dim, cfg.optimizer,
                                                           cfg.pooling, k, t)))
+            self._tickets.add(ticket)
+            return ticket
+
+    def reserve(self, need: int, available: int | None = None, code: str = "job_memory") -> Ticket:
+        """A ticket for ``need`` bytes of a job that is not a lab (an export being built), counted like
+        a lab's promise while the caller holds it, or `InputError` (``code``: ``job_memory``)."""
+        with self._lock:
+            free = available_bytes() if available is None else available
+            promised = self.promised()
+            if need > CHECK_ABOVE_BYTES and free is not None and need + promised + RESERVE_BYTES > free:
+                require([Problem(code, {"need_mb": -(-need // 2**20), "free_mb": free // 2**20,
+                                        "reserve_mb": (RESERVE_BYTES + promised) // 2**20})])
+            ticket = Ticket(need)
             self._tickets.add(ticket)
             return ticket
 

@@ -23,16 +23,19 @@ at float32, as the Projector does, gives ``W`` bit for bit.
 
 from __future__ import annotations
 
+import io
 from types import MappingProxyType
 
 import numpy as np
 import torch
 
 from core.batch import Batch
+from core.budget import checkpoint
+from core.sheet_cells import to_cell
 from core.vocab import NORMAL, PAD, UNK, Vocab
 
 ROLE_NAMES = MappingProxyType({NORMAL: "normal", UNK: "unk", PAD: "pad"})  # the vocabulary editor's names
-_CHUNK_VALUES = 1 << 18  # floats formatted at once: bounds the temporary string array
+_CHUNK_VALUES = 1 << 13  # floats formatted at once: a few ms holding the interpreter's lock (core/weights_csv.py)
 
 
 def vectors_tsv(weight: torch.Tensor) -> bytes:
@@ -43,11 +46,17 @@ def vectors_tsv(weight: torch.Tensor) -> bytes:
     """
     w = weight.detach().to(torch.float32).cpu().numpy()  # (V, E)
     rows_per_chunk = max(1, _CHUNK_VALUES // max(1, w.shape[1]))
-    chunks = []
+    out = io.BytesIO()  # each chunk is written as it is made: the file is the only large thing held
     for start in range(0, w.shape[0], rows_per_chunk):
         text = w[start:start + rows_per_chunk].astype(np.str_)  # (rows, E): float32 repr, shortest round trip
-        chunks.append("".join("\t".join(row) + "\n" for row in text.tolist()).encode("utf-8"))
-    return b"".join(chunks)
+        out.write("".join("\t".join(row) + "\n" for row in text.tolist()).encode("utf-8"))
+        checkpoint()  # between chunks: the job may have to stop (core/budget.py)
+    return out.getvalue()
+
+
+def vectors_size_bound(v: int, e: int) -> int:
+    """An upper bound of vectors.tsv's size in bytes: every float at its longest ("-1.2345678e-05")."""
+    return v * e * 15
 
 
 def token_classes(vocab: Vocab, batch: Batch, labels, classes) -> list[str]:
@@ -67,15 +76,16 @@ def token_classes(vocab: Vocab, batch: Batch, labels, classes) -> list[str]:
     best = counts.max(dim=0).values  # (V,)
     winners = (counts == best).sum(dim=0)  # (V,) how many classes reach the best count
     top = counts.argmax(dim=0)  # (V,)
-    return [_field(classes[c]) if b > 0 and w == 1 else ""
+    return [to_cell(_field(classes[c])) if b > 0 and w == 1 else ""
             for c, b, w in zip(top.tolist(), best.tolist(), winners.tolist())]
 
 
 def metadata_tsv(vocab: Vocab, batch: Batch, labels, classes) -> bytes:
-    """metadata.tsv: a header, then ``token, id, role, class`` for every id in order (see the module's example)."""
+    """metadata.tsv: a header, then ``token, id, role, class`` for every id in order (see the module's example).
+    Tokens and class names are text cells a spreadsheet never runs (core/sheet_cells.py)."""
     lines = ["token\tid\trole\tclass"]
     for (token, i, role), cls in zip(vocab.rows(), token_classes(vocab, batch, labels, classes)):
-        lines.append(f"{_field(token)}\t{i}\t{ROLE_NAMES[role]}\t{cls}")
+        lines.append(f"{to_cell(_field(token))}\t{i}\t{ROLE_NAMES[role]}\t{cls}")
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 

@@ -31,10 +31,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from core import limits
+from core import budget, limits
 from core.batch import Batch, Line, make_batch
 from core.knobs import KNOBS, OPTIMIZERS  # noqa: F401  (OPTIMIZERS re-exported)
-from core.memory import ADMISSIONS, lab_problems, work_problems
+from core.memory import ADMISSIONS, lab_problems, recipe_step_cost, work_problems
 from core.model import ToyClassifier
 from core.problems import Problem, require
 from core.vocab import Vocab
@@ -380,6 +380,8 @@ class Lab:
                     break
                 if on_progress is not None:
                     on_progress(i + 1, n)
+                if i < n - 1:
+                    budget.checkpoint()  # the job this Run belongs to may have to stop (core/budget.py)
         finally:
             if self.steps not in self.snapshots:  # stopped part-way (an exception): still keep the latest W
                 self._keep_snapshot()
@@ -467,7 +469,13 @@ def replay(recipe: Recipe, steps: int, pad_edits: list[tuple[int, tuple[float, .
 
 
 def _play(lab: Lab, events: list[tuple[str, int, object]], steps: int) -> None:
-    """Take ``lab`` (at step 0) to ``steps``, applying each event when its step is reached, in order."""
+    """Take ``lab`` (at step 0) to ``steps``, applying each event when its step is reached, in order:
+    one job of the server's budget (core/budget.py), estimated by the cost model."""
+    with budget.BUDGET.job("replay", steps * recipe_step_cost(lab.recipe).seconds):
+        _play_events(lab, events, steps)
+
+
+def _play_events(lab: Lab, events: list[tuple[str, int, object]], steps: int) -> None:
     for kind, at, payload in [e for e in events if e[1] <= steps] + [("end", steps, None)]:
         while lab.steps < at:
             lab._run(min(limits.MAX_STEPS_PER_CLICK, at - lab.steps))

@@ -7,10 +7,12 @@ from functools import partial
 
 import streamlit as st
 
+import server_hooks
 import session
 from components import inputs, share
 from components.busy import busy
-from components.i18n import t
+from components.i18n import problem_text, t
+from core import exports
 from core.codegen import script_for
 from core.notebook import notebook_for
 from core.problems import InputError
@@ -32,13 +34,21 @@ def render(lang: str, ex: Explorer) -> None:
         code = script_for(recipe, lab.steps, lab.pad_edits, lang=lang)
     except InputError as e:
         code = "# " + t(lang, "err.labels_missing", **e.problems[0].params) if e.problems else ""
+    v, e = lab.weight.shape
+    size = (v, e, session.memo("token_bytes", (lab.uid,), lambda: exports.token_bytes(recipe.vocab.tokens)))
+    owner = server_hooks.session_of_this_thread()[0]
+    job = partial(exports.deferred, v=v, e=e, token_bytes=size[2], owner=owner,
+                  alive=server_hooks.alive_from_anywhere(owner))  # each file a job of the server's budget
     files = share.Downloads(  # every file but the previewed script is built only when its button is clicked
-        state=lambda: export_state(recipe, text, lang, lab),
+        state=job("state", lambda: export_state(recipe, text, lang, lab)),
         code=code,
-        w_csv=lambda: weights_csv(recipe.vocab, lab.weight.detach()),
-        projector_vectors=lambda: vectors_tsv(lab.weight),
-        projector_metadata=lambda: metadata_tsv(recipe.vocab, lab.batch, recipe.labels, recipe.classes),
-        notebook=lambda: notebook_for(code, partial(t, lang)),
+        w_csv=job("w_csv", lambda: weights_csv(recipe.vocab, lab.weight.detach())),
+        projector_vectors=job("projector_vectors", lambda: vectors_tsv(lab.weight)),
+        projector_metadata=job("projector_metadata",
+                               lambda: metadata_tsv(recipe.vocab, lab.batch, recipe.labels, recipe.classes)),
+        notebook=job("notebook", lambda: notebook_for(code, partial(t, lang))),
+        refused=tuple((kind, problem_text(lang, p)) for kind in ("w_csv", "projector_vectors")
+                      if (p := exports.export_problem(kind, *size)) is not None),
     )
     uploaded = share.render_share(lang, files, link_for(recipe, text, lang, lab))
     slot = st.empty()  # the import's status while it is checked and replayed

@@ -14,8 +14,10 @@ import pandas as pd
 import streamlit as st
 
 from assets import presets
+from core.budget import BUDGET
 from core.explorer import Explorer
 from core.knobs import KNOBS
+from core.memory import load_seconds
 from core.problems import InputError
 from core.share_link import SHARE_PARAM, from_query_params
 from core.state import AppState, Restored, restore
@@ -138,7 +140,9 @@ def replace_with_preset(preset_id: str) -> None:
     """Replace the explorer with a preset (widgets included); if its lab cannot be built (the server
     is short of memory), keep the current one, edits included, and say why."""
     try:
-        ex = Explorer.from_preset(presets.load(preset_id))
+        preset = presets.load(preset_id)
+        with BUDGET.job("load", load_seconds(len(preset["vocab"]))):  # a lane of the server's budget, or refused
+            ex = Explorer.from_preset(preset)
     except InputError as e:
         st.session_state[Private.EXPLORER].problems["preset"] = e.problems
         return

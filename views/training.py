@@ -18,7 +18,7 @@ import numpy as np
 from assets import presets
 from components import charts, stage_data
 from components.i18n import md, t
-from core.explorer import Explorer, Picture
+from core.explorer import PREVIEW_STEPS, Explorer, Picture
 from core.projection import thin_steps
 from core.training import Lab
 
@@ -155,10 +155,11 @@ def basis_text(lang: str, pic: Picture, tokens: tuple[str, ...]) -> str:
     axis the learner asked for."""
     if pic.basis == "custom":
         return md(lang, "proj.basis.custom", a=tokens[pic.tokens[0]], b=tokens[pic.tokens[1]], step=pic.fitted_steps[0])
+    cut = "" if pic.cut is None else " " + t(lang, f"proj.cut.{pic.cut}", steps=pic.fitted_steps[-1], full=PREVIEW_STEPS)
     if pic.basis == "preview":
-        return t(lang, "proj.basis.preview", steps=pic.fitted_steps[-1])
+        return t(lang, "proj.basis.preview", steps=pic.fitted_steps[-1]) + cut
     if pic.basis == "initial":
-        return t(lang, "proj.basis.initial")
+        return t(lang, "proj.basis.initial") + cut
     return t(lang, "proj.basis.refit", first=pic.fitted_steps[0], last=pic.fitted_steps[-1])
 
 

@@ -1,0 +1,65 @@
+"""The downloads as jobs of the server's work budget: estimated, admitted, refused above a size.
+
+W as CSV at 100,000 × 300 is ~360 MB of text and ~20 s of a core; two clicks used to take the
+server from 0.8 to 4.8 GB. So each file built on click is estimated first (`export_cost`: an upper
+bound of its size, and CPU seconds per float measured by bench/bench_exports.py), refused above
+``limits.MAX_EXPORT_BYTES`` with a message the page shows before anyone clicks
+(`export_problem`), and otherwise built as one job (`deferred`): a lane of the budget, its bytes
+set aside in the memory admission while it is built, stopped between chunks when its session
+ends or the server stops. Nothing here imports streamlit.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Callable
+
+from core import limits
+from core.budget import BUDGET, Alive
+from core.problems import Problem
+from core.projector_tsv import vectors_size_bound
+from core.weights_csv import csv_size_bound
+
+SECONDS_PER_FLOAT = MappingProxyType({"w_csv": 0.7e-6, "projector_vectors": 1.4e-6})  # bench/bench_exports.py, one core
+WAIT_SECONDS = 120.0  # a download waits this long for a lane: its button cannot show a message
+HELD_FACTOR = 1.25  # the file while it grows (BytesIO over-allocates by an eighth) and one chunk
+
+
+def token_bytes(tokens) -> int:
+    """The tokens' UTF-8 bytes, for `size_bound`."""
+    return sum(len(token.encode("utf-8")) for token in tokens)
+
+
+def size_bound(kind: str, v: int, e: int, token_bytes: int) -> int:
+    """An upper bound of the file's size in bytes (0 for the small files: state, script, notebook)."""
+    if kind == "w_csv":
+        return csv_size_bound(v, e, token_bytes)
+    if kind == "projector_vectors":
+        return vectors_size_bound(v, e)
+    return 0
+
+
+def export_cost(kind: str, v: int, e: int, token_bytes: int) -> tuple[float, int]:
+    """(estimated CPU seconds, bytes held at the peak) of building a file of W (V × E)."""
+    return SECONDS_PER_FLOAT.get(kind, 0.0) * v * e, int(HELD_FACTOR * size_bound(kind, v, e, token_bytes))
+
+
+def export_problem(kind: str, v: int, e: int, token_bytes: int) -> Problem | None:
+    """``download_too_large`` when the file could be over the size a download may have."""
+    size = size_bound(kind, v, e, token_bytes)
+    if size <= limits.MAX_EXPORT_BYTES:
+        return None
+    return Problem("download_too_large", {"mb": -(-size // 10**6), "max_mb": limits.MAX_EXPORT_BYTES // 10**6})
+
+
+def deferred(kind: str, build: Callable[[], bytes], v: int, e: int, token_bytes: int, owner: str | None,
+             alive: Alive | None) -> Callable[[], bytes]:
+    """``build`` as one job of the budget, run when called (by Streamlit, in a thread of its own, when
+    the button is clicked): ``owner`` and ``alive`` say whose it is and whether that session still wants it."""
+    seconds, nbytes = export_cost(kind, v, e, token_bytes)
+
+    def run() -> bytes:
+        with BUDGET.job(kind, seconds, nbytes, wait_seconds=WAIT_SECONDS, owner=owner, alive=alive):
+            return build()
+
+    return run
