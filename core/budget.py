@@ -43,8 +43,8 @@ OVERRUN_FACTOR = 3.0  # a job is stopped past this many times its estimated CPU 
 OVERRUN_SLACK_S = 2.0  # … plus this (the cost model is read off a quiet machine)
 POLL_SECONDS = 0.05  # how often a waiting job looks whether its session is still there
 YIELD_RATIO = 1.0  # a job holding a lane pauses this long, per second it ran, at each checkpoint: about
-#   half a core, so the class's Steps keep the rest (a whole core for two 100k CSV exports gave the
-#   class 2.1× its Step p95, bench/bench_limits.py)
+#   half a core, so the class's Steps keep the rest (a whole core for two 100k CSV exports slowed
+#   the class's Steps: bench/RESULTS.md, bench_limits)
 MAX_PAUSE_S = 0.5
 
 Alive = Callable[[], bool]  # whether the session a job works for still wants it
@@ -112,7 +112,7 @@ class Job:
 
 
 def seconds_text(seconds: float) -> str:
-    """An estimate as the messages show it: one decimal below 10 s."""
+    """An estimate as the messages show it: one decimal below ten seconds, none above."""
     return f"{seconds:.1f}" if seconds < 10 else f"{seconds:.0f}"
 
 

@@ -1,7 +1,7 @@
 """The downloads as jobs of the server's work budget: estimated, admitted, refused above a size.
 
-W as CSV at 100,000 × 300 is ~360 MB of text and ~20 s of a core; two clicks used to take the
-server from 0.8 to 4.8 GB. So each file built on click is estimated first (`export_cost`: an upper
+W as CSV at 100,000 × 300 is hundreds of megabytes of text and many seconds of a core, and two
+clicks used to take several gigabytes of the server (bench/RESULTS.md). So each file built on click is estimated first (`export_cost`: an upper
 bound of its size, and CPU seconds per float measured by bench/bench_exports.py), refused above
 ``limits.MAX_EXPORT_BYTES`` with a message the page shows before anyone clicks
 (`export_problem`), and otherwise built as one job (`deferred`): a lane of the budget, its bytes

@@ -17,7 +17,7 @@ MAX_CLASSES = 8
 MAX_SEED = 2**31 - 1
 SNAPSHOT_BUDGET_FLOATS = 16_000_000  # weight history kept per session (float32 values), thinned past it
 MAX_IMPORT_BYTES = 20_000_000       # an imported state file
-MAX_EXPORT_BYTES = 600_000_000      # a file built for download (W as CSV at 100k × 300: ~360 MB; core/exports.py)
+MAX_EXPORT_BYTES = 600_000_000      # a file built for download (W as CSV at 100k × 300 fits under it; core/exports.py)
 MAX_LR = 10.0
 MAX_WEIGHT_DECAY = 10.0
 

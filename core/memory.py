@@ -32,7 +32,7 @@ OPTIMIZER_STATE = MappingProxyType({"sgd": 0, "momentum": 1, "adam": 2, "adamw":
 
 LSTM_POOLINGS = ("lstm", "packed_lstm")
 LOAD_ROW_S = 30e-6  # building a lab from an example, per vocabulary row (validation, the editor's table, W's init):
-#   the 100,000-row example took 2.9 s of CPU (2026-12-02, a shared machine)
+#   measured on the 100,000-row example (bench/RESULTS.md)
 # Per-step CPU time at one torch thread (bench/bench_cost_model.py prints each shape next to this
 # model; constants read off its rows on the 2-core development machine, 2026-11-30):
 STEP_FIXED_S = 0.4e-3  # Python, autograd and bookkeeping of any step (a chapter-sized step)

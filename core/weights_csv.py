@@ -4,8 +4,8 @@ Built in bounded steps: CHUNK_FLOATS values are formatted at once (one ``%`` ove
 C), each chunk is written to the file as it is made, and the server's budget may stop it
 between chunks (core/budget.py). The file itself is the only large thing it holds. A chunk is
 small because formatting holds the interpreter's lock: every other session's script waits for
-the chunk in progress (at 2^18 floats, ~0.15 s: a class beside two exports at 100k saw its Step
-p95 go from 0.6 to 16 s, bench/bench_limits.py).
+the chunk in progress (with chunks of 2^18 floats, a class beside two exports at 100k saw its
+Steps slow many times over: bench/RESULTS.md, bench_limits).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from core.budget import checkpoint
 from core.sheet_cells import to_cell
 from core.vocab import Vocab
 
-CHUNK_FLOATS = 1 << 13  # values formatted at once: ~100 kB of text, a few ms holding the lock
+CHUNK_FLOATS = 1 << 13  # values formatted at once: a short hold of the interpreter's lock
 FLOAT_FORMAT = "%.9g"  # 9 significant digits: every float32 reads back as itself
 MAX_FLOAT_CHARS = 15  # "-1.23456789e-05"
 BOM = "\ufeff"  # spreadsheets read the file as UTF-8 with it
