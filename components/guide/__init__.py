@@ -91,7 +91,7 @@ def steps(lang: str, ex: Explorer) -> list[dict]:
     params = {"b": b, "t": width, "e": dim, "pad": vocab.pad_id, "id": first[0], "token": vocab.tokens[first[0]],
               "row": str(first)}
     return [{"title": t(lang, f"guide.{name}.title"), "text": t(lang, f"guide.{name}.text", **params),
-             "host": host, "inner": inner.format(id=first[0])} for name, _, host, inner in STEPS]
+             "view": view, "host": host, "inner": inner.format(id=first[0])} for name, view, host, inner in STEPS]
 
 
 def show(lang: str, ex: Explorer, view: str) -> None:

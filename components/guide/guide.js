@@ -101,6 +101,7 @@ function update(g, data) {
   g.steps = validSteps(data.steps);
   g.words = data.text && typeof data.text === "object" ? data.text : {};
   if (typeof data.storage === "string" && data.storage) g.storage = data.storage;
+  g.view = typeof data.view === "string" ? data.view : "";
   const reopen = Number.isInteger(data.reopen) ? data.reopen : 0;
   if (!g.started) {
     g.started = true;
@@ -183,6 +184,14 @@ function inside(host, selector) {
 function place(g) {
   if (!g.open) return;
   const s = g.steps[g.at];
+  // The learner went to another view than this step's: the guide waits, out of the way, until
+  // they come back (or reopen it); it is not closed, so nothing is remembered.
+  const away = !!s && typeof s.view === "string" && !!g.view && s.view !== g.view;
+  g.box.hidden = away;
+  if (away) {
+    g.ring.hidden = true;
+    return;
+  }
   const t = s ? target(s) : null;
   if (!t) {
     g.ring.hidden = true;

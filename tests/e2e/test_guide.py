@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import LAPTOP, PROJECTOR, button, label, open_app, unavailable_reason, wait_idle, wait_js
+from .helpers import LAPTOP, PROJECTOR, button, label, open_app, section, unavailable_reason, wait_idle, wait_js, wait_step
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -129,5 +129,26 @@ def test_a_teacher_turns_it_off_in_the_address_and_the_close_button_closes_it(br
         page.locator(".st-key-guide").locator(".guide-close").click()
         wait_guide(page, False)
         assert page.evaluate(f"() => localStorage.getItem('{STORAGE}')") == '{"v":1,"done":true}'
+    finally:
+        ctx.close()
+
+
+def test_the_guide_waits_out_of_the_way_on_a_view_that_is_not_its_step(browser, guided_app_url):
+    """A learner who leaves the guide's view for another (here ②, with the guide on its first step,
+    which is on ①) gets the page to themselves: no dialog over the bar, every click lands, Step after
+    Step. Back on ①, the guide is where they left it; it was not closed, so nothing is remembered."""
+    ctx = context(browser, "ko-KR", PROJECTOR)
+    try:
+        page = ctx.new_page()
+        open_app(page, guided_app_url)
+        wait_guide(page, True, 0)
+        section(page, "ko", "train")
+        wait_guide(page, False)
+        for n in (1, 2, 3):
+            button(page, "step").click()
+            wait_step(page, n)
+        section(page, "ko", "lookup")
+        assert wait_guide(page, True, 0)["step"] == 0
+        assert page.evaluate(f"() => localStorage.getItem('{STORAGE}')") is None
     finally:
         ctx.close()
