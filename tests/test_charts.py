@@ -150,14 +150,13 @@ def test_the_replay_and_the_3d_scatter_draw_the_stages_marks_and_name_every_one_
     from support.stage_sample import stage_text
     from core.explorer import token_classes
 
-    lab, points = trained_points(5)
-    v = lab.recipe.vocab
-    used = lab.batch.id_counts(v.size).numpy() > 0
-    cls = token_classes(lab.recipe)
+    v, _, points, used = trained_points(5)
+    recipe = make_lab(embedding_dim=4, seed=3).recipe  # the same recipe trained_points trained
+    cls = token_classes(recipe)
     assert (cls[used & (np.arange(v.size) != v.pad_id) & (np.arange(v.size) != v.unk_id)] == -1).any()  # 영화: a tie
     ranges, titles = axis_ranges(list(points.values())), ["PC1", "PC2"]
     for lang in ("ko", "en"):
-        names = charts.legend_names(stage_text(lang), list(lab.recipe.classes))
+        names = charts.legend_names(stage_text(lang), list(recipe.classes))
         for fig in (charts.pca_animation(points, list(v.tokens), v.pad_id, v.unk_id, used, 4, ranges, "t", titles,
                                          cls=cls, names=names),
                     charts.pca_scatter(points, 5, list(v.tokens), v.pad_id, v.unk_id, used, 4, ranges,

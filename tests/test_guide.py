@@ -22,6 +22,9 @@ def guide_data(at) -> dict:
 def test_the_guide_moves_the_page_to_the_view_of_its_step_and_back():
     at = start("ko")
     assert at.button_group(key="section").value == "lookup"
+    at.session_state["guide"] = {"step": 2}  # the guide reports its step as the learner walks it
+    at.run()
+    assert at.button_group(key="section").value == "lookup"
     at.session_state["guide"] = {"step": 3}  # the learner pressed Next to "Step"
     at.run()
     assert at.button_group(key="section").value == "train"
@@ -30,6 +33,15 @@ def test_the_guide_moves_the_page_to_the_view_of_its_step_and_back():
     at.session_state["guide"] = {"step": 1}
     at.run()
     assert at.button_group(key="section").value == "lookup"
+
+
+def test_a_new_session_keeps_the_view_its_page_asked_for_whatever_step_the_guide_is_on():
+    """A page that reconnected to a new session (a restart, another replica) sends the guide's step
+    with its first run: that is no move, so the view stays the one the page was on."""
+    at = start("ko")
+    at.session_state["guide"] = {"step": 0}
+    at.button_group(key="section").set_value("train").run()
+    assert at.button_group(key="section").value == "train"
 
 
 @pytest.mark.parametrize("state", [{"step": 9}, {"step": True}, {"step": "3"}, {"step": -1}, "x", None])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import subprocess
 import sys
 import time
@@ -31,7 +32,10 @@ def _call(path: str) -> tuple[int, bytes]:
         sent.append(message)
 
     scope = {"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b""}
-    asyncio.run(warm.WarmingHealth(inner)(scope, receive, send))
+    # a thread of its own: another test (Playwright's sync API) may have left a loop running in this one
+    worker = threading.Thread(target=lambda: asyncio.run(warm.WarmingHealth(inner)(scope, receive, send)))
+    worker.start()
+    worker.join(30)
     return sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:])
 
 

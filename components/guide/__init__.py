@@ -61,11 +61,16 @@ def reported_step() -> int | None:
 
 def follow() -> None:
     """Before the view selector is drawn: when the guide moved to a step on another view, show that
-    view. Only on a move, so the learner can still change the view while the guide is open."""
+    view. Only on a move, so the learner can still change the view while the guide is open, and a
+    session that starts with a report already there (the page reconnected to a new session) keeps
+    the view the page asked for."""
     step = reported_step()
-    if step is None or step == session.get(Keys.GUIDE_SEEN):
+    seen = session.get(Keys.GUIDE_SEEN)
+    if step is None or step == seen:
         return
     session.set_value(Keys.GUIDE_SEEN, step)
+    if seen is None:  # this session's first report (a new session after a reconnect, too) is no move
+        return
     if session.get(Keys.SECTION) != VIEWS[step]:
         session.set_value(Keys.SECTION, VIEWS[step])
 
