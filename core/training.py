@@ -41,6 +41,7 @@ from core.vocab import Vocab
 
 MOVED_BLOCK_FLOATS = 2**20  # Lab._moved works on blocks of this many floats
 HUGE_WEIGHT = 1e18  # a weight this large squares to within a few hundredfold of float32's maximum: "the weights" caused a divergence
+SMALL_MODEL_FLOATS = 2**16  # up to this many parameters in all, Lab._finite sums numpy views
 
 
 def _config_problems(self) -> list[Problem]:
@@ -156,6 +157,11 @@ class Lab:
         self.optimizer = make_optimizer(cfg.optimizer, self.model.parameters(), cfg.lr, cfg.weight_decay)
         self._weight = self.model.embedding.weight  # the same Parameter for the model's life (loads copy into it)
         self._params = tuple(self.model.parameters())
+        # numpy views of the same storage (the optimizer and the loads write in place): a small
+        # model's finiteness check reads them without torch's per-operation dispatch
+        self._views = tuple(p.detach().numpy() for p in self._params)
+        self._w_view = self._weight.detach().numpy()  # W's storage, read by each snapshot
+        self._small = sum(p.numel() for p in self._params) <= SMALL_MODEL_FLOATS
         self.steps = 0
         self.losses: list[float] = []
         self.last: StepRecord | None = None
@@ -263,7 +269,11 @@ class Lab:
     def _finite(self) -> bool:
         """Every parameter finite? One sum per parameter and one of those sums, read once (far cheaper
         than an element-wise check of W): a sum is finite only if every term is; only an overflowing
-        sum of finite terms needs the element-wise check."""
+        sum of finite terms needs the element-wise check. A small model sums its numpy views (torch's
+        dispatch would cost more than the sums); a large one sums in torch, on every thread."""
+        if self._small:
+            return (math.isfinite(sum(float(a.sum()) for a in self._views))
+                    or all(bool(np.isfinite(a).all()) for a in self._views))
         with torch.no_grad():
             if bool(torch.isfinite(torch.stack([p.sum() for p in self._params]).sum())):
                 return True
@@ -349,6 +359,12 @@ class Lab:
         written back bitwise before the optimizer reads it (no (V−K, E) gather copies).
         """
         grad = self.weight.grad.detach()  # (V, E)
+        if self._small:  # the same facts from numpy views: torch's dispatch would cost more than the work
+            g, used = grad.numpy(), np.unique(ids.numpy())  # (V, E) view, (K',) sorted
+            rest = np.ones(g.shape[0], dtype=bool)
+            rest[used] = False
+            unused = float(np.abs(g[rest]).max()) if rest.any() else 0.0
+            return torch.from_numpy(used), torch.from_numpy(g[used]), unused
         used = torch.unique(ids)  # (K',) sorted
         grad_rows = grad.index_select(0, used)  # (K', E) copy
         if used.numel() == grad.shape[0]:
@@ -437,15 +453,14 @@ class Lab:
 
     def snapshot_limit(self) -> int:
         """How many W snapshots fit the per-session budget (at least first and latest)."""
-        v, e = self.weight.shape
-        return max(2, limits.SNAPSHOT_BUDGET_FLOATS // max(1, v * e))
+        return max(2, limits.SNAPSHOT_BUDGET_FLOATS // max(1, self._w_view.size))
 
     def _keep_snapshot(self) -> None:
         """Keep W at this step; past the budget, thin to every other step (first and latest kept).
 
         The array of a snapshot that thinning drops is reused for the new one.
         """
-        w = self.weight.detach().numpy()
+        w = self._w_view
         if len(self.snapshots) + 1 <= self.snapshot_limit():
             self.snapshots[self.steps] = w.copy()
             return

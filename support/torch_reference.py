@@ -27,12 +27,13 @@ def _optimizer(name: str, params, lr: float, weight_decay: float) -> torch.optim
 
 
 class PlainLoop:
-    """Masked-mean pooling over every sentence at once, the longest sentence's length, a linear head."""
+    """Masked-mean pooling, padding to the longest sentence, a linear head; each step takes every
+    sentence, or (``batch_size`` k) the next k sentences in turn, wrapping around to the first."""
 
     def __init__(self, recipe, from_lab=None, keep_snapshots: bool = False):
         cfg = recipe.config
-        assert cfg.pooling == "masked_mean" and cfg.batch_size == 0 and cfg.fixed_len is None, \
-            "the plain loop is written for masked_mean, every sentence per step, padding to the longest"
+        assert cfg.pooling == "masked_mean" and cfg.fixed_len is None, \
+            "the plain loop is written for masked_mean, padding to the longest sentence"
         vocab = recipe.vocab
         v, e, pad, unk = vocab.size, cfg.embedding_dim, vocab.pad_id, vocab.unk_id
         n_classes = len(recipe.classes)
@@ -54,6 +55,8 @@ class PlainLoop:
         self.ids = torch.tensor([r + [pad] * (T - len(r)) for r in rows])  # (B, T)
         self.lengths = torch.tensor([len(r) for r in rows])  # (B,)
         self.targets = torch.tensor(recipe.labels, dtype=torch.long)  # (B,)
+        B = len(rows)
+        self.k = cfg.batch_size if 0 < cfg.batch_size < B else B  # sentences per step
         self.opt = _optimizer(cfg.optimizer, [*self.emb.parameters(), *self.head.parameters()], cfg.lr, cfg.weight_decay)
         self.losses: list[float] = []
         self.steps = 0
@@ -64,10 +67,18 @@ class PlainLoop:
         """W now, as a numpy array (V, E)."""
         return self.emb.weight.detach().numpy()
 
+    def batch(self, step: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(ids, lengths, targets) of step ``step`` (1-based): the k sentences from ((step − 1)·k) mod B on."""
+        B, k = self.ids.shape[0], self.k
+        if k == B:
+            return self.ids, self.lengths, self.targets
+        rows = (torch.arange(k) + (step - 1) * k) % B
+        return self.ids[rows], self.lengths[rows], self.targets[rows]
+
     def run(self, n: int) -> "PlainLoop":
-        ids, lengths, targets = self.ids, self.lengths, self.targets
-        T = ids.shape[1]
+        T = self.ids.shape[1]
         for _ in range(n):
+            ids, lengths, targets = self.batch(self.steps + 1)
             self.opt.zero_grad()
             vectors = self.emb(ids)  # (B, T, E)
             mask = (torch.arange(T).unsqueeze(0) < lengths.unsqueeze(1)).unsqueeze(-1)  # (B, T, 1)

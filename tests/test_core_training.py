@@ -13,6 +13,7 @@ from core.model import seeded_embedding_weight
 from core.projection import fit_frame, thin_steps
 from core.training import OPTIMIZERS, Lab, replay
 from support.labs import make_lab, preset_lab
+from support.torch_reference import PlainLoop
 
 ROWS_PAD0 = [("<PAD>", 0, "pad"), ("a", 1, ""), ("b", 2, ""), ("<UNK>", 3, "unk"), ("c", 4, ""), ("d", 5, ""), ("e", 6, "")]
 TEXT = "a b a c | 1\nb zz | 0\nc c | 1\nd | 0"
@@ -136,6 +137,15 @@ def test_same_recipe_same_steps_bitwise_identical_and_replay_matches():
     b = replay(a.recipe, 13)
     for pa, pb in zip(a.model.parameters(), b.model.parameters()):
         assert torch.equal(pa, pb)
+
+
+@pytest.mark.parametrize("preset", ["chapter", "reviews_ko"])  # every sentence per step; batches of 8 that wrap
+def test_the_labs_steps_are_a_plain_torch_loops_bitwise(preset):
+    lab = preset_lab(preset)
+    ref = PlainLoop(lab.recipe).run(13)  # its own weights from the seed, its own padding and batches
+    lab.run(13)
+    np.testing.assert_array_equal(lab.weight_numpy(), ref.weight)
+    assert lab.losses == ref.losses
 
 
 def test_loss_decreases_on_the_review_preset():
