@@ -1,6 +1,8 @@
 // Streamlit's own widget texts in the page's language (Streamlit 1.67 writes them in English only).
 //
-// data = {lang: "ko" | "en", rules: [[english, korean], ...]}; "{x}" in a rule stands for any text.
+// data = {lang: "ko" | "en", rules: [[english, korean] | [streamlit's english, korean, english], ...]};
+// "{x}" in a rule stands for any text. A three-form rule rewrites Streamlit's own English in either
+// language (and the page's other-language form of it, after a switch).
 // On a Korean page every text node and label attribute Streamlit draws that matches a rule's English
 // form is rewritten in Korean; on an English page, the other way (a page switched back from Korean).
 // A MutationObserver keeps it so as Streamlit redraws. Only Streamlit's chrome is rewritten: never
@@ -8,7 +10,7 @@
 
 const ATTRS = ["aria-label", "title", "placeholder", "data-title", "aria-placeholder", "aria-description"];
 const CHROME_TEXT = '[data-testid="stFileUploaderDropzone"], [data-testid="stSkipToContent"], '
-  + '[data-testid="InputInstructions"], [data-testid="stStatusWidget"], [data-baseweb="popover"] li, [role="listbox"], [aria-live], '
+  + '[data-testid="InputInstructions"], [data-testid="stStatusWidget"], [data-testid="stDownloadButtonError"], [data-baseweb="popover"] li, [role="listbox"], [aria-live], '
   + '[data-testid="stWidgetLabel"] + div [data-baseweb="tag"]';
 const CONTENT = '[data-testid="stMarkdownContainer"]:not([data-testid="stFileUploaderDropzone"] *), '
   + '.st-key-stage, [data-testid="stDataFrame"], [data-testid="stTable"], code, pre, [role="option"][aria-selected]';
@@ -32,15 +34,25 @@ function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-// [from, to] pairs for this page's language: from a regexp of the other language's form.
+// [from, to] pairs for this page's language: from a regexp of the other language's form (and, for
+// a three-form rule, of Streamlit's own English too).
 function compile(rules, lang) {
   const out = [];
-  for (const r of rules.slice(0, 500)) {
-    if (!Array.isArray(r) || typeof r[0] !== "string" || typeof r[1] !== "string") continue;
-    const [from, to] = lang === "ko" ? [r[0], r[1]] : [r[1], r[0]];
+  const add = (from, to) => {
     const parts = from.split("{x}").map(escapeRe);
     const re = new RegExp("^" + parts.join("(.+?)") + "$", "s");
     out.push({ re, to, words: from.trim().split(/\s+/).length });
+  };
+  for (const r of rules.slice(0, 500)) {
+    if (!Array.isArray(r) || typeof r[0] !== "string" || typeof r[1] !== "string") continue;
+    if (typeof r[2] === "string") {
+      const [mine, other] = lang === "ko" ? [r[1], r[2]] : [r[2], r[1]];
+      add(r[0], mine);
+      add(other, mine);
+    } else {
+      const [from, to] = lang === "ko" ? [r[0], r[1]] : [r[1], r[0]];
+      add(from, to);
+    }
   }
   return out;
 }
