@@ -361,10 +361,8 @@ class Lab:
         grad = self.weight.grad.detach()  # (V, E)
         if self._small:  # the same facts from numpy views: torch's dispatch would cost more than the work
             g, used = grad.numpy(), np.unique(ids.numpy())  # (V, E) view, (K',) sorted
-            rest = np.ones(g.shape[0], dtype=bool)
-            rest[used] = False
-            unused = float(np.abs(g[rest]).max()) if rest.any() else 0.0
-            return torch.from_numpy(used), torch.from_numpy(g[used]), unused
+            rest = np.delete(np.abs(g), used, axis=0)  # (V−K', E)
+            return torch.from_numpy(used), torch.from_numpy(g[used]), float(rest.max()) if rest.size else 0.0
         used = torch.unique(ids)  # (K',) sorted
         grad_rows = grad.index_select(0, used)  # (K', E) copy
         if used.numel() == grad.shape[0]:
