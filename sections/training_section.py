@@ -116,10 +116,10 @@ def draw(lang: str, ex: Explorer, view: TrainingView, dark: bool) -> None:
 
 def carry_out_click(lang: str, ex: Explorer, intent: training.Intent, above) -> training.Intent:
     """Carry out the bar's click of this run (Set PAD is its button's callback), saying so ``above`` the bar."""
-    slot = above.empty()  # where a slow Step says it is working: the same place on every run
     if intent.action == "step":
         ex.predict(*guessed(ex))  # the guesses kept become the guess for this step (none: no guess)
-    with busy(slot, t(lang, "train.stepping")) if intent.action == "step" and slow_step(ex) else nullcontext():
+    # a slow Step says it is working at the top of ``above``, a block of its own: nothing below it moves
+    with busy(above.empty(), t(lang, "train.stepping")) if intent.action == "step" and slow_step(ex) else nullcontext():
         apply(lang, ex, intent, playing=False, where=above)
     return intent
 
