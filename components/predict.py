@@ -1,8 +1,9 @@
 """Predict, then reveal, beside the Step button: the guesses before a Step, each marked after it.
 
 The guesses (core.predict) sit in a popover in the training bar, beside Step; after a guessed
-Step, a line under the bar marks each guess right or wrong with what the step actually did. The page
-reads the guesses when Step is clicked (`take`), before the step runs.
+Step, a line under the bar marks each guess right or wrong with what the step actually did. The
+popover's widgets are built only while it is open; the page keeps the guesses (each widget's
+``on_change``) and hands them to the explorer when Step is clicked, before the step runs.
 """
 
 from __future__ import annotations
@@ -13,34 +14,43 @@ from components.i18n import t
 from components.safe_text import md_escape
 from core.explorer import Explorer
 from core.predict import Verdict
-import session
-from session import Keys
+from session import Keys  # the widget keys only: values and callbacks come from the caller
 
 MAX_ROW_CHOICES = 200  # above this many rows, no row guess: the list would be too long to pick from
 YES_NO = (True, False)
+GUESS_KEYS = (Keys.PREDICT_ROWS, Keys.PREDICT_PAD, Keys.PREDICT_LOSS)  # in the order Explorer.predict takes them
 
 
-def take(ex: Explorer) -> None:
-    """Step was clicked: the guesses on screen become the guess for this step (none: no guess)."""
-    ex.predict(session.get(Keys.PREDICT_ROWS), session.get(Keys.PREDICT_PAD), session.get(Keys.PREDICT_LOSS))
-
-
-def guesses(lang: str, ex: Explorer, where, disabled: bool = False) -> None:
-    """The popover of guesses, drawn in ``where``: a slot of the training bar, beside Step."""
+def guesses(lang: str, ex: Explorer, where, disabled: bool, on_open, on_change) -> None:
+    """The popover of guesses, drawn in ``where``: a slot of the training bar, beside Step. Its
+    widgets are built only while it is open: first ``on_open()`` (the caller gives each widget the
+    guess kept for it), then each widget, whose ``on_change(key)`` keeps the new guess."""
     vocab = ex.vocab
     box = where.popover(t(lang, "predict.open"), help=t(lang, "predict.open_help"),
-                        disabled=disabled, width="stretch", key=Keys.PREDICT)
+                        disabled=disabled, width="stretch", key=Keys.PREDICT, on_change="rerun")
+    if not box.open:
+        return
+    on_open()
     with box:
         if vocab.size <= MAX_ROW_CHOICES:
             st.multiselect(t(lang, "predict.rows"), list(range(vocab.size)), key=Keys.PREDICT_ROWS,
                            format_func=lambda i: f"{i} · {vocab.tokens[i]}", help=t(lang, "predict.rows_help"),
-                           placeholder=t(lang, "predict.rows_placeholder"), select_all=False)
+                           placeholder=t(lang, "predict.rows_placeholder"), select_all=False,
+                           on_change=on_change, args=(Keys.PREDICT_ROWS,))
         yes_no = lambda v: t(lang, "predict.yes" if v else "predict.no")  # noqa: E731
         st.radio(t(lang, "predict.pad", pad=vocab.pad_id), YES_NO, index=None, key=Keys.PREDICT_PAD,
-                 format_func=yes_no, horizontal=True, help=t(lang, "predict.pad_help"))
+                 format_func=yes_no, horizontal=True, help=t(lang, "predict.pad_help"),
+                 on_change=on_change, args=(Keys.PREDICT_PAD,))
         st.radio(t(lang, "predict.loss"), YES_NO, index=None, key=Keys.PREDICT_LOSS, format_func=yes_no,
-                 horizontal=True, help=t(lang, "predict.loss_help"))
+                 horizontal=True, help=t(lang, "predict.loss_help"), on_change=on_change, args=(Keys.PREDICT_LOSS,))
         st.caption(t(lang, "predict.only_step"))
+
+
+def shown_rows(rows, size: int) -> list[int]:
+    """The kept row guesses that are rows of a vocabulary of ``size`` (the lab may have changed since)."""
+    if size > MAX_ROW_CHOICES or not isinstance(rows, (list, tuple)):
+        return []
+    return [i for i in rows if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size]
 
 
 def marks(lang: str, ex: Explorer) -> None:

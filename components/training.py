@@ -1,6 +1,8 @@
 """The training area: controls that return intent, and views of what a step did to W.
 
-Nothing here touches the optimizer: the caller applies the returned `Intent` through core.
+Nothing here touches the optimizer or the session: the bar returns what was clicked as an `Intent`,
+which the caller carries out through core; values come in as arguments, changes go out through
+the callbacks the caller passes.
 """
 
 from __future__ import annotations
@@ -18,10 +20,8 @@ from core import limits
 from core.exact import exact_int
 from core.knobs import KNOBS
 from core.problems import Problem
-from views.reruns import DEFAULT_SPEED
 from views.training import NEWEST, GradData, MovedData
-import session
-from session import Keys
+from session import Keys  # the widget keys only
 
 
 @dataclass(frozen=True)
@@ -36,22 +36,6 @@ PLAY_SPEEDS = (1, 2, 5, 10, 20)  # steps per second the Play control offers
 STAGE_KNOBS = ("optimizer", "lr", "weight_decay")  # knobs that matter while training: on the bar, not the sidebar
 
 
-def clicked(dim: int) -> Intent:
-    """What the view's buttons asked in this run, read before anything is drawn, so the bar, the
-    stage and the tables below show the state after the click, not before it. ``dim``: E, the
-    length a PAD row typed in the PAD editor must have."""
-    if session.get(Keys.RESET):
-        return Intent("reset")
-    if session.get(Keys.STEP):
-        return Intent("step", 1)
-    if session.get(Keys.RUN_STEPS):
-        n = exact_int(session.get(Keys.N_STEPS), "n_steps")
-        return Intent("run", n) if isinstance(n, int) else Intent("refused", problem=n)
-    if session.get(Keys.SET_PAD):
-        return pad_intent(session.get(Keys.PAD_VECTOR) or "", dim)
-    return Intent()
-
-
 def pad_intent(text: str, dim: int) -> Intent:
     """A PAD row typed as ``dim`` numbers (commas or spaces) → Intent("set_pad"), or refused naming the length."""
     try:
@@ -63,14 +47,23 @@ def pad_intent(text: str, dim: int) -> Intent:
     return Intent("set_pad", pad_vector=values)
 
 
-def bar(lang: str, can_train: bool, current: dict, on_knob_change=None, beside_step=None) -> tuple[bool, int]:
+@dataclass(frozen=True)
+class Bar:
+    """What the training bar returned: the click of this run, whether Play is on, its speed."""
+    intent: Intent
+    playing: bool
+    speed: int
+
+
+def bar(lang: str, can_train: bool, playing: bool, dark: bool, on_play, knobs, beside_step=None) -> Bar:
     """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover;
     ``beside_step(column)``, when given, draws into a slot right after Step (the guesses).
 
-    Returns (whether Play is on, Play's steps per second); `clicked` reads the buttons. Disabled
-    (with the reason shown by the caller) when training cannot run. ``current``: the knob values in
-    effect, which the knobs show when their popover opens (it is built only while open);
-    ``on_knob_change`` is the knobs' callback.
+    Returns the click of this run (Step, Run N or Reset; the caller carries it out before it draws
+    the stage) with Play's state and speed. Disabled (with the reason shown by the caller) when
+    training cannot run. ``playing``: whether Play is on; ``on_play`` flips it. ``knobs``: (the
+    callback that gives the knobs the values in effect before they are drawn, the knobs'
+    ``on_change``); their popover is built only while open. ``dark``: the page's theme is dark.
     """
     widths = [1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15]
     if beside_step:  # eight slots: the narrower ones give way so that every label still fits
@@ -80,44 +73,61 @@ def bar(lang: str, can_train: bool, current: dict, on_knob_change=None, beside_s
         beside_step(cols.pop(1))
     # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
     # which no dark theme's primary colour can carry at 4.5:1 (WCAG AA).
-    light = getattr(st.context.theme, "type", "light") != "dark"
-    cols[0].button(t(lang, "train.step"), key=Keys.STEP, type="primary" if light else "secondary", disabled=not can_train,
-                          width="stretch", shortcut="s", help=t(lang, "train.step_help"))
-    session.ensure(Keys.N_STEPS, 50)
+    light = not dark
+    step = cols[0].button(t(lang, "train.step"), key=Keys.STEP, type="primary" if light else "secondary",
+                          disabled=not can_train, width="stretch", shortcut="s", help=t(lang, "train.step_help"))
     n = cols[1].number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1.0,
                              max_value=float(limits.MAX_STEPS_PER_CLICK), step=10.0, format="%g",
                              label_visibility="collapsed", help=t(lang, "train.n_steps_help"))
-    n = n if isinstance(exact_int(n, "n_steps"), int) else 1
-    cols[2].button(t(lang, "train.run", n=int(n)), key=Keys.RUN_STEPS, disabled=not can_train, width="stretch",
-                         shortcut="n", help=t(lang, "train.run_help"))
-    playing = bool(session.get(Keys.PLAYING)) and can_train
+    run_n = exact_int(n, "n_steps")
+    run = cols[2].button(t(lang, "train.run", n=run_n if isinstance(run_n, int) else 1), key=Keys.RUN_STEPS,
+                         disabled=not can_train, width="stretch", shortcut="n", help=t(lang, "train.run_help"))
+    playing = playing and can_train
     cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=Keys.PLAY,
                    disabled=not can_train, width="stretch", shortcut="p", help=t(lang, "train.play_button_help"),
-                   type="primary" if playing and light else "secondary", on_click=session.flip, args=(Keys.PLAYING,))
-    session.ensure(Keys.PLAY_SPEED, DEFAULT_SPEED)
+                   type="primary" if playing and light else "secondary", on_click=on_play)
     speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=Keys.PLAY_SPEED, label_visibility="collapsed",
                               format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
-    cols[5].button(t(lang, "train.reset"), key=Keys.RESET, width="stretch", shortcut="0",
+    reset = cols[5].button(t(lang, "train.reset"), key=Keys.RESET, width="stretch", shortcut="0",
                            help=t(lang, "train.reset_help"))
-    knobs = cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help"),
-                            key=Keys.KNOBS, on_change="rerun")
-    if knobs.open:
-        session.show_knobs(current)  # its widgets were not drawn while it was closed
-        with knobs:
+    show_knobs, on_knob_change = knobs
+    popover = cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help"),
+                              key=Keys.KNOBS, on_change="rerun")
+    if popover.open:
+        show_knobs()  # its widgets were not drawn while it was closed
+        with popover:
             for k in KNOBS:
                 if k.name in STAGE_KNOBS:
                     knob_input(lang, k, on_change=on_knob_change)
-    return playing, speed
+    return Bar(clicked(reset, step, run, run_n), playing, speed)
 
 
-def pad_editor(lang: str, dim: int, pad_id: int, pad_row: np.ndarray) -> None:
-    """Set the PAD row by hand (C13): a text box and a button; `clicked` reads them at the top of the run."""
-    with st.expander(t(lang, "train.pad_title", pad=pad_id)):
+def clicked(reset: bool, step: bool, run: bool, n) -> Intent:
+    """The bar's click as an Intent (one button per run; Reset first): ``n`` is Run N's exact_int."""
+    if reset:
+        return Intent("reset")
+    if step:
+        return Intent("step", 1)
+    if run:
+        return Intent("run", n) if isinstance(n, int) else Intent("refused", problem=n)
+    return Intent()
+
+
+def pad_editor(lang: str, dim: int, pad_id: int, pad_row, on_open, on_text_change, on_set) -> None:
+    """Set the PAD row by hand (C13): a text box and a button, in an expander built only while open.
+    ``pad_row()`` gives the row now; ``on_open()`` gives the text box its kept text before it is
+    drawn, ``on_text_change(key)`` keeps a new one, and ``on_set`` (the button's callback) sets the
+    row before the rerun draws the stage."""
+    box = st.expander(t(lang, "train.pad_title", pad=pad_id), key=Keys.PAD_EDITOR, on_change="rerun")
+    if not box.open:
+        return
+    on_open()
+    with box:
         st.caption(t(lang, "train.pad_help", e=dim))
-        session.ensure(Keys.PAD_VECTOR, ", ".join(["1.0"] * dim))
-        st.text_input(t(lang, "train.pad_vector"), key=Keys.PAD_VECTOR, help=t(lang, "help.pad_vector"))
-        st.markdown(t(lang, "train.pad_now", row=np.array2string(pad_row, precision=4, separator=", ")))
-        st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD, help=t(lang, "help.set_pad"))
+        st.text_input(t(lang, "train.pad_vector"), key=Keys.PAD_VECTOR, help=t(lang, "help.pad_vector"),
+                      on_change=on_text_change, args=(Keys.PAD_VECTOR,))
+        st.markdown(t(lang, "train.pad_now", row=np.array2string(pad_row(), precision=4, separator=", ")))
+        st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD, help=t(lang, "help.set_pad"), on_click=on_set)
 
 
 def loss_and_predictions(lang: str, losses: list[float], rows: list[tuple[str, str, str, float, bool]]) -> None:

@@ -1,8 +1,10 @@
-"""Below the training stage: the frame's controls, the PAD editor, the last step's tables, the token
-picker and the replay. Draws what views.training built; computes nothing but the replay's figure."""
+"""Beside and below the training stage: the 3-D scatter, the frame's controls, the PAD editor, the last
+step's tables, the token picker and the replay. Draws what views.training built; computes nothing but
+the figures of the replay and the 3-D scatter."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa  # st.dataframe sends an Arrow table as it is
 import streamlit as st
 
@@ -16,21 +18,27 @@ from views.training import TrainingView
 MAX_PICKER_V = 5000  # above this many rows, no selectbox of every token (the axis picker, the token picker)
 
 
-def render(lang: str, ex: Explorer, view: TrainingView, playing: bool) -> None:
-    """The frame's controls, then each view of the last step in an expander built only while open."""
+def render(lang: str, ex: Explorer, view: TrainingView, playing: bool, dark: bool) -> None:
+    """The frame's controls, then each view of the last step in an expander built only while open
+    (and the axis picker's popover, the PAD editor: built only while open too)."""
     lab = ex.lab
     c1, c2, c4, _ = st.columns([1.1, 1, 1.1, 2], vertical_alignment="bottom")
     c1.radio(t(lang, "proj.dims"), [2, 3], key=Keys.PCA_DIMS, horizontal=True,
              disabled=lab.recipe.config.embedding_dim < 3, help=t(lang, "help.pca_dims"))
     c2.button(t(lang, "proj.refit"), key=Keys.REFIT, help=t(lang, "proj.refit_help"), disabled=playing,
               on_click=refit, args=(ex,))
-    with c4.popover(t(lang, "proj.axis"), help=t(lang, "proj.axis_help"), width="stretch", disabled=playing):
-        axis_picker(lang, ex)
+    axis = c4.popover(t(lang, "proj.axis"), help=t(lang, "proj.axis_help"), width="stretch", disabled=playing,
+                      key=Keys.AXIS_PICKER, on_change="rerun")
+    if axis.open:
+        with axis:
+            axis_picker(lang, ex)
     if playing:
         return  # the details wait for Pause: each Play tick redraws only the stage
     vocab = ex.vocab
-    training.pad_editor(lang, lab.recipe.config.embedding_dim, vocab.pad_id,
-                        lab.weight.detach()[vocab.pad_id].numpy().copy())
+    dim = lab.recipe.config.embedding_dim
+    training.pad_editor(lang, dim, vocab.pad_id, lambda: lab.weight.detach()[vocab.pad_id].numpy().copy(),
+                        on_open=lambda: session.show_kept({Keys.PAD_VECTOR: session.kept(Keys.PAD_VECTOR, ", ".join(["1.0"] * dim))}),
+                        on_text_change=session.keep, on_set=lambda: set_pad(ex))
     inputs.show_problems(lang, "err.pad_title", ex.problems.pop("pad", []))
     box = st.expander(t(lang, "train.details"), key=Keys.DETAILS, on_change="rerun")
     if box.open and view.details is not None:  # its state, read when the view was built, says it is open
@@ -46,23 +54,33 @@ def render(lang: str, ex: Explorer, view: TrainingView, playing: bool) -> None:
                 st.markdown(md(lang, "proj.neighbours", token=vocab.tokens[ex.selected_token], step=view.shown))
                 st.dataframe(training.neighbours_then_now(lang, vocab.tokens, d.neighbours), hide_index=True)
     token_picker(lang, ex, view.token_default)
-    replay_view(lang, ex)
+    replay_view(lang, ex, dark)
 
 
 def axis_picker(lang: str, ex: Explorer) -> None:
-    """Two tokens and a button: the horizontal axis from one to the other (core.explorer.Explorer.custom_axis)."""
+    """Two tokens and a button: the horizontal axis from one to the other (core.explorer.Explorer.custom_axis).
+    Drawn only while its popover is open: the tokens chosen last are kept (session/kept.py)."""
     vocab = ex.vocab
     if vocab.size > MAX_PICKER_V:
         return
     options = list(range(vocab.size))
+    chosen = {key: session.kept(key, default) for key, default in ((Keys.AXIS_FROM, 0), (Keys.AXIS_TO, min(1, vocab.size - 1)))}
+    session.show_kept({key: i if isinstance(i, int) and 0 <= i < vocab.size else 0 for key, i in chosen.items()})
     label = lambda i: f"{i} · {vocab.tokens[i]}"  # noqa: E731
-    st.selectbox(t(lang, "proj.axis_from"), options, key=Keys.AXIS_FROM, format_func=label, help=t(lang, "help.axis_from"))
-    st.selectbox(t(lang, "proj.axis_to"), options, key=Keys.AXIS_TO, format_func=label, index=min(1, vocab.size - 1),
-                 help=t(lang, "help.axis_to"))
+    st.selectbox(t(lang, "proj.axis_from"), options, key=Keys.AXIS_FROM, format_func=label, help=t(lang, "help.axis_from"),
+                 on_change=session.keep, args=(Keys.AXIS_FROM,))
+    st.selectbox(t(lang, "proj.axis_to"), options, key=Keys.AXIS_TO, format_func=label, help=t(lang, "help.axis_to"),
+                 on_change=session.keep, args=(Keys.AXIS_TO,))
     st.button(t(lang, "proj.axis_set"), key=Keys.AXIS_SET, on_click=make_axis, args=(ex,), help=t(lang, "help.axis_set"))
     inputs.show_problems(lang, "err.axis_title", ex.problems.pop("axis", []))
 
 
+def set_pad(ex: Explorer) -> None:
+    """Callback of Set PAD (before the rerun draws the stage): the row typed in the text box, or why not."""
+    intent = training.pad_intent(session.get(Keys.PAD_VECTOR) or "", ex.recipe.config.embedding_dim)
+    problems = [intent.problem] if intent.problem is not None else ex.set_pad(intent.pad_vector)
+    if problems:
+        ex.problems["pad"] = problems  # said beside the PAD editor
 def refit(ex: Explorer) -> None:
     """Callback (before the rerun draws the stage): fit the frame again, in 2-D and, if shown, in 3-D."""
     pic = ex.refit(2)
@@ -103,7 +121,7 @@ def token_picker(lang: str, ex: Explorer, default: int) -> None:
                  format_func=lambda i: f"{i} · {vocab.tokens[i]}", help=t(lang, "help.token"))
 
 
-def replay_view(lang: str, ex: Explorer) -> None:
+def replay_view(lang: str, ex: Explorer, dark: bool) -> None:
     """Every kept step as a client-side animation (plotly frames), built only while its expander is open."""
     lab, vocab = ex.lab, ex.vocab
     if len(lab.snapshots) < 2:
@@ -117,7 +135,7 @@ def replay_view(lang: str, ex: Explorer) -> None:
     axis_titles = [f"PC{j + 1} ({pic.explained[j]:.0%})" for j in range(pic.dims)]
     points = {s: pic.points[s] for s in pic.steps}
     token = ex.selected_token
-    looks = marks(lang, ex)
+    looks = marks(lang, ex, dark)
     fig = session.memo("replay", (lab.uid, pic.version, pic.steps, token, lang, looks["dark"]),
                        lambda: charts.pca_animation(points, list(vocab.tokens), vocab.pad_id, vocab.unk_id, used,
                                                     token, list(pic.ranges), t(lang, "proj.replay_title"),
@@ -125,7 +143,20 @@ def replay_view(lang: str, ex: Explorer) -> None:
     replay.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_REPLAY, config=charts.chart_config("pca_replay"))
 
 
-def marks(lang: str, ex: Explorer) -> dict:
-    """The stage's marks for a Plotly scatter: each token's class, the legend's words, the theme."""
+def marks(lang: str, ex: Explorer, dark: bool) -> dict:
+    """The stage's marks for a Plotly scatter: each token's class, the legend's words, the theme (``dark``)."""
     return {"cls": ex.facts.classes, "names": charts.legend_names(stage_data.stage_text(lang), list(ex.classes)),
-            "dark": getattr(st.context.theme, "type", None) == "dark"}
+            "dark": dark}
+
+
+def projection_3d(lang: str, ex: Explorer, pic, dark: bool) -> None:
+    """PC1–PC3 in the lab's 3-D frame (the stage draws two axes)."""
+    vocab, used = ex.vocab, ex.facts.used
+    axis_titles = [f"{name} ({pic.explained[j]:.0%})" for j, name in enumerate(stage_data.axis_names(ex, pic))]
+    fig = charts.pca_scatter({s: pic.points[s] for s in pic.steps}, pic.shown, list(vocab.tokens), vocab.pad_id,
+                             vocab.unk_id, used, ex.selected_token, list(pic.ranges),
+                             np.flatnonzero(used)[:stage_data.MAX_TRAILS],
+                             t(lang, "proj.scatter_title", step=pic.shown), axis_titles,
+                             **marks(lang, ex, dark))
+    st.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_CHART, config=charts.chart_config("pca"),
+                    on_select=lambda: session.select_token_from_chart(ex), selection_mode="points")

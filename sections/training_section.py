@@ -1,8 +1,9 @@
 """Section 2: step a toy training loop and watch W move in one fixed PCA frame (C7–C9, C13, X7).
 
-One run: read the click (components.training.clicked), carry it out through the explorer
-(core/explorer.py → core/training.py), build the view once (views/training.py), draw it. When a
-run must be the whole page's instead, views/reruns.py says so; nothing else here decides it.
+One run: draw the bar, which returns its click (components.training.bar), carry the click out
+through the explorer (core/explorer.py → core/training.py), build the view once (views/training.py),
+draw it. When a run must be the whole page's instead, views/reruns.py says so; nothing else here
+decides it.
 """
 
 from __future__ import annotations
@@ -10,10 +11,9 @@ from __future__ import annotations
 import time
 from contextlib import nullcontext
 
-import numpy as np
 import streamlit as st
 
-from components import charts, inputs, predict, stage_data, training
+from components import inputs, predict, training
 from components.busy import busy
 from components.i18n import md, t
 from components.stage import stage
@@ -46,17 +46,20 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
     def view() -> None:
         if reruns.page_before_drawing(bool(session.pop(Keys.FULL_RUN)), ticks_asked(ex), ticking):
             st.rerun()  # the page applies the knob, or sets the fragment's timer, and draws it all
-        before = ex.lab.steps
-        intent = carry_out_click(lang, ex)
-        notices(lang, ex)
-        if intent.action is None:  # a click's own problems were shown by apply
-            inputs.show_problems(lang, "err.train_title", ex.lab.train_problems())
-        diverged(lang, ex)
-        can_train = not ex.lab.train_problems()
-        playing, speed = training.bar(lang, can_train=can_train, current=ex.config_values(), on_knob_change=full_run,
-                                      beside_step=lambda c: predict.guesses(lang, ex, c, not can_train or ticking.playing))
+        before, dark = ex.lab.steps, getattr(st.context.theme, "type", None) == "dark"  # the theme, read once a run
+        above = st.container()  # above the bar: what the click and the lab have to say, drawn once it is carried out
+        could_train = not ex.lab.train_problems()
+        shown_bar = bar(lang, ex, could_train, ticking.playing, dark)
+        intent = carry_out_click(lang, ex, shown_bar.intent, above)
+        if reruns.page_after_click(could_train, not ex.lab.train_problems()):
+            st.rerun()  # the click stopped training (a divergence) or let it go on: the bar shows the other buttons
+        with above:
+            notices(lang, ex)
+            if intent.action is None:  # a click's own problems were shown by apply
+                inputs.show_problems(lang, "err.train_title", ex.lab.train_problems())
+            diverged(lang, ex)
         predict.marks(lang, ex)
-        if reruns.page_after_bar(reruns.Ticks.of(playing, speed, can_train), ticking):
+        if reruns.page_after_bar(reruns.Ticks.of(shown_bar.playing, shown_bar.speed, could_train), ticking):
             st.rerun()  # Play stopped (or changed) in this run: the timer is set where the fragment is made
         if ticking.playing and intent.action is None:
             n, clock = reruns.play_steps(ticking.speed, ticking.seconds, time.monotonic(), session.get(Keys.PLAY_CLOCK))
@@ -65,10 +68,10 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
                 apply(lang, ex, training.Intent(), playing=True, steps_per_tick=n)
         asked = Asked(session.get(Keys.TIMELINE, training.NEWEST), bool(session.get(Keys.TIMELINE_FOLLOWS)),
                       session.get(Keys.PCA_DIMS) or 2, bool(session.get(Keys.DETAILS)) and not ticking.playing,
-                      before if ex.lab.steps > before else None, ticking.playing, speed, present)
+                      before if ex.lab.steps > before else None, ticking.playing, shown_bar.speed, present)
         shown = build(ex, lang, asked)  # the one picture of this run
-        draw(lang, ex, shown)
-        training_details.render(lang, ex, shown, ticking.playing)
+        draw(lang, ex, shown, dark)
+        training_details.render(lang, ex, shown, ticking.playing, dark)
         if after is not None:
             after(lang, ex)
 
@@ -80,7 +83,24 @@ def ticks_asked(ex: Explorer) -> reruns.Ticks:
     return reruns.Ticks.of(bool(session.get(Keys.PLAYING)), session.get(Keys.PLAY_SPEED), not ex.lab.train_problems())
 
 
-def draw(lang: str, ex: Explorer, view: TrainingView) -> None:
+def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool) -> training.Bar:
+    """The training bar, with the guesses beside Step; the session's values in, its callbacks out."""
+    session.ensure(Keys.N_STEPS, 50)
+    session.ensure(Keys.PLAY_SPEED, reruns.DEFAULT_SPEED)
+    current = ex.config_values()
+    show = lambda: session.show_kept({key: guess for key, guess in zip(predict.GUESS_KEYS, guessed(ex))})  # noqa: E731
+    return training.bar(lang, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=lambda: session.flip(Keys.PLAYING),
+                        knobs=(lambda: session.show_knobs(current), full_run),
+                        beside_step=lambda c: predict.guesses(lang, ex, c, not can_train or playing, show, session.keep))
+
+
+def guessed(ex: Explorer) -> tuple:
+    """The guesses kept from the popover (rows, PAD moves, loss goes down), whether it is open or not."""
+    rows, pad, loss = (session.kept(key) for key in predict.GUESS_KEYS)
+    return predict.shown_rows(rows, ex.vocab.size), pad, loss
+
+
+def draw(lang: str, ex: Explorer, view: TrainingView, dark: bool) -> None:
     """The stage, the timeline, the caption and the 3-D scatter, as built."""
     if view.forget_timeline:
         session.forget(Keys.TIMELINE)  # drawn afresh at its default, the newest step
@@ -91,19 +111,16 @@ def draw(lang: str, ex: Explorer, view: TrainingView) -> None:
     if view.flat:
         st.info(t(lang, "proj.flat"), icon=":material/casino:")
     if view.projection_3d is not None:
-        projection_3d(lang, ex, view.projection_3d)
+        training_details.projection_3d(lang, ex, view.projection_3d, dark)
 
 
-def carry_out_click(lang: str, ex: Explorer) -> training.Intent:
-    """Read the buttons of this run (the bar's and Set PAD) and carry the click out."""
-    slot = st.empty()  # where a slow Step says it is working: the same place on every run
-    intent = training.clicked(ex.recipe.config.embedding_dim)
-    if intent.problem is not None and intent.problem.code == "pad_vector_shape":
-        ex.problems["pad"], intent = [intent.problem], training.Intent()  # said beside the PAD editor
+def carry_out_click(lang: str, ex: Explorer, intent: training.Intent, above) -> training.Intent:
+    """Carry out the bar's click of this run (Set PAD is its button's callback), saying so ``above`` the bar."""
     if intent.action == "step":
-        predict.take(ex)
-    with busy(slot, t(lang, "train.stepping")) if intent.action == "step" and slow_step(ex) else nullcontext():
-        apply(lang, ex, intent, playing=False)
+        ex.predict(*guessed(ex))  # the guesses kept become the guess for this step (none: no guess)
+    # a slow Step says it is working at the top of ``above``, a block of its own: nothing below it moves
+    with busy(above.empty(), t(lang, "train.stepping")) if intent.action == "step" and slow_step(ex) else nullcontext():
+        apply(lang, ex, intent, playing=False, where=above)
     return intent
 
 
@@ -136,8 +153,15 @@ def diverged(lang: str, ex: Explorer) -> None:
               on_click=ex.back_to, args=(p.params["last"],))
 
 
-def apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool, steps_per_tick: int = 1) -> None:
-    """Carry out what the controls asked, through the explorer; a tick of Play is ``steps_per_tick`` steps."""
+def apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool, steps_per_tick: int = 1,
+          where=None) -> None:
+    """Carry out what the controls asked, through the explorer; a tick of Play is ``steps_per_tick`` steps.
+    Its progress and problems are drawn in ``where`` (a container), or here."""
+    with where if where is not None else nullcontext():
+        _apply(lang, ex, intent, playing, steps_per_tick)
+
+
+def _apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool, steps_per_tick: int) -> None:
     problems = [intent.problem] if intent.problem is not None else []
     if intent.action == "reset":
         ex.reset()
@@ -167,16 +191,3 @@ def throttled(report, every_s: float = PROGRESS_EVERY_S):
             last[0] = now
             report(done, n)
     return call
-
-
-def projection_3d(lang: str, ex: Explorer, pic) -> None:
-    """PC1–PC3 in the lab's 3-D frame (the stage draws two axes)."""
-    vocab, used = ex.vocab, ex.facts.used
-    axis_titles = [f"{name} ({pic.explained[j]:.0%})" for j, name in enumerate(stage_data.axis_names(ex, pic))]
-    fig = charts.pca_scatter({s: pic.points[s] for s in pic.steps}, pic.shown, list(vocab.tokens), vocab.pad_id,
-                             vocab.unk_id, used, ex.selected_token, list(pic.ranges),
-                             np.flatnonzero(used)[:stage_data.MAX_TRAILS],
-                             t(lang, "proj.scatter_title", step=pic.shown), axis_titles,
-                             **training_details.marks(lang, ex))
-    st.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_CHART, config=charts.chart_config("pca"),
-                    on_select=lambda: session.select_token_from_chart(ex), selection_mode="points")

@@ -7,6 +7,7 @@
 - session/address.py: the address (URL state): opening what it asks for, writing what the page shows.
 - session/selection.py: the followed token, picked anywhere.
 - session/keeper.py: the keeper's session token.
+- session/kept.py: what the learner chose in a widget drawn only while its popover is open.
 
 Everything is re-exported here (``import session; session.Keys``, ``session.get``). `explorer` is
 each run's way in: it applies what earlier runs queued and what the address asks for.
@@ -19,6 +20,7 @@ from contextlib import nullcontext
 from assets import presets
 from core.explorer import Explorer
 from session.address import Busy, follow_address, history_navigation, write_address
+from session.kept import keep, kept, show_kept
 from session.keeper import answer_keeper, keeper_answered, keeper_opened, keeper_token
 from session.keys import TRANSLATED_CHOICES, Keys, Private
 from session.selection import (select_token_from_cell, select_token_from_chart, select_token_from_picker,
@@ -31,10 +33,10 @@ from session import workspace
 
 __all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answer_keeper", "config_widgets",
            "editor_base", "ensure", "explorer", "flip", "follow_address", "forget", "get", "has", "history_navigation",
-           "install", "keep_choices_across_language", "keeper_answered", "keeper_opened", "keeper_token",
+           "install", "keep", "keep_choices_across_language", "kept", "keeper_answered", "keeper_opened", "keeper_token",
            "load_preset", "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "select_token_from_cell",
            "select_token_from_chart", "select_token_from_picker", "select_token_from_stage", "set_value",
-           "set_widgets", "show_knobs", "sync_token_picker", "update", "vocab_frame", "write_address")
+           "set_widgets", "show_kept", "show_knobs", "sync_token_picker", "update", "vocab_frame", "write_address")
 
 
 def explorer(busy: Busy = lambda key: nullcontext(), langs: tuple[str, ...] = ("ko", "en")) -> Explorer:

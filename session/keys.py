@@ -46,6 +46,7 @@ class Keys:
     PREDICT_LOSS = "predict_loss"  # … whether the loss of the step's sentences goes down (True / False)
     PREDICT = "predict_step"  # the guesses' popover in the training bar, beside Step
     PREDICT_VERDICTS = "predict_marks"  # the last Step's guesses, each marked right or wrong
+    PAD_EDITOR = "pad_editor"  # the expander of the PAD row's text box and Set button (built only while open)
     SET_PAD = "set_pad"
     MODE = "mode"
     LESSON = "lesson"
@@ -93,6 +94,7 @@ class Keys:
     GUIDE_SEEN = "_guide_seen"  # the guide's step whose view the page last showed
     REFIT = "refit_frame"  # re-fit the PCA frame on the steps kept so far
     AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another
+    AXIS_PICKER = "axis_picker"  # the popover of the custom axis's two tokens and button (built only while open)
     TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)
     TRY_PREFIX = "try_"  # + lesson id: that lesson's "try a sentence" box (try_C11)
 
@@ -110,6 +112,7 @@ class Private:
     KEEPER_TOKEN = "_keeper_token"  # this session's token: the browser keeps its work under it (components/keeper)
     KEEPER_OPENED = "_keeper_opened"  # the kept form of the state this session opened with (nothing new to keep)
     KEEPER_ANSWERED = "_keeper_answered"  # the number of the browser's last report the learner answered
+    KEPT = "_kept"  # widget key → the value chosen in a widget drawn only while open (session/kept.py)
 
 
 # Widgets whose options are shown through translated labels: Streamlit matches their selection by

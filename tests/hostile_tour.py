@@ -179,10 +179,12 @@ def tour(lang: str) -> Collected:
 
     # ② the training view: steps, the details, the knobs, a guess, the 3-D scatter, the replay, an axis
     at.button_group(key="section").set_value("train").run()
+    at.session_state["predict_step"] = True  # the popover of guesses, built only while open
+    at.run()
     at.multiselect(key="predict_rows").set_value([0, 1, 2]).run()
     at.button(key="step").click().run()
     step("train, a step with a guess")
-    for key in ("details", "knobs", "replay"):
+    for key in ("details", "knobs", "replay", "axis_picker", "pad_editor"):
         at.session_state[key] = True
     at.run()
     at.radio(key="pca_dims").set_value(3).run()

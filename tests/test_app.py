@@ -157,6 +157,7 @@ def test_two_sessions_side_by_side_share_nothing():
 
 
 def test_pad_row_set_by_hand_is_returned_by_lookups_and_reported(at):
+    at.session_state["pad_editor"] = True  # the PAD editor's expander, built only while open
     at.button_group(key="section").set_value("train").run()
     at.text_input(key="pad_vector").input("0.5, -1, 2").run()
     at.button(key="set_pad").click().run()
@@ -291,6 +292,7 @@ def _nearest_by_torch(w: torch.Tensor, token: int, k: int = 5) -> tuple[list[int
 
 def test_nearest_tokens_then_and_now_are_torch_cosine_similarities(at):
     at.session_state["details"] = True  # the table is in the details, built only while open
+    at.session_state["pad_editor"] = True  # so is the PAD editor
     at.button_group(key="section").set_value("train").run()
     at.number_input(key="n_steps").set_value(7).run()
     at.button(key="run_steps").click().run()
@@ -436,6 +438,8 @@ def test_kept_figures_and_demos_do_not_keep_an_old_lab_alive(at):
 def test_a_custom_axis_from_two_tokens_is_drawn_and_named_on_the_stage(at):
     at.button_group(key="section").set_value("train").run()
     at.button(key="step").click().run()
+    at.session_state["axis_picker"] = True  # the axis's popover, built only while open
+    at.run()
     at.selectbox(key="axis_from").set_value(4).run()
     at.selectbox(key="axis_to").set_value(3).run()
     at.button(key="axis_set").click().run()

@@ -102,6 +102,8 @@ def test_run_and_reset_are_not_marked():
 def test_the_page_marks_each_guess_next_to_step():
     at = start("ko")
     at.button_group(key="section").set_value("train").run()
+    at.session_state["predict_step"] = True  # the popover of guesses, built only while open
+    at.run()
     ex = at.session_state["_ws"]
     touched, pad_moved, before, after = torch_step(explorer("chapter"))  # the same lab as the page's
     at.multiselect(key="predict_rows").set_value([0, 1, 2, 3, 4]).run()  # PAD (1) included: wrong

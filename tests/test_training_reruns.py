@@ -47,6 +47,31 @@ def test_training_that_stops_while_play_is_on_runs_the_page_after_the_bar():
     assert now == OFF and reruns.page_after_bar(now, ticking=AT_10)
 
 
+def test_a_click_that_stops_or_frees_training_runs_the_page_after_it():
+    """The bar is drawn before its click is carried out: a divergence, or a Reset after one, changes
+    which of its buttons work, so the page runs again; any other click is the fragment's alone."""
+    assert reruns.page_after_click(could_train=True, can_train=False)  # the click diverged
+    assert reruns.page_after_click(could_train=False, can_train=True)  # Reset after a divergence
+    assert not reruns.page_after_click(True, True) and not reruns.page_after_click(False, False)
+
+
+def test_under_apptest_the_bar_after_a_diverging_click_and_after_reset_shows_the_buttons_that_work():
+    from tests.apptest_helpers import start
+
+    at = start("en")
+    at.session_state["knobs"] = True
+    at.button_group(key="section").set_value("train").run()
+    at.selectbox(key="optimizer").set_value("adamw").run()
+    at.number_input(key="lr").set_value(10.0).run()
+    at.number_input(key="weight_decay").set_value(10.0).run()
+    assert not at.button(key="step").disabled
+    at.button(key="run_steps").click().run()
+    assert at.session_state["_ws"].lab.diverged is not None
+    assert at.button(key="step").disabled and at.button(key="run_steps").disabled  # in the run of the click
+    at.button(key="reset").click().run()
+    assert at.session_state["_ws"].lab.diverged is None and not at.button(key="step").disabled
+
+
 def test_play_is_off_while_training_cannot_run_and_speed_defaults():
     assert Ticks.of(True, None, True) == Ticks(True, reruns.DEFAULT_SPEED)
     assert Ticks.of(True, 5, False) == OFF and Ticks.of(False, 5, True) == OFF

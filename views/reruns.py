@@ -11,6 +11,8 @@ knob and show its problems), and how many steps a Play tick takes.
 | a Play tick                                     | the view's fragment, on its timer (`play_steps` steps)  |
 | Play, Pause, a new speed                        | the page, before anything is drawn (it sets the timer)  |
 | a knob on the bar                               | the page, before anything is drawn (it applies it)      |
+| a click stops training, or lets it go on again  | the page, after the click (the bar, drawn before it,    |
+|   (a divergence; a Reset after one)             |   shows the other buttons)                              |
 | training stops while Play is on (a divergence)  | the page, after the bar (it stops the timer)            |
 | the keeper reports (a reconnected page)         | the page: the keeper sits outside every fragment        |
 
@@ -51,6 +53,13 @@ def page_before_drawing(knob_changed: bool, asked: Ticks, ticking: Ticks) -> boo
     match: the run that makes the fragment sets the timer, and draws the Pause label and the stage's
     last step together, so no tick of the old setting takes a step after the click."""
     return knob_changed or asked != ticking
+
+
+def page_after_click(could_train: bool, can_train: bool) -> bool:
+    """After the bar's click is carried out: whether the page must run again. The bar is drawn before
+    its click is known, with the buttons of ``could_train``; a click that changed whether training
+    can run (a divergence, a Reset after one) leaves the bar showing the wrong ones."""
+    return could_train != can_train
 
 
 def page_after_bar(now: Ticks, ticking: Ticks) -> bool:

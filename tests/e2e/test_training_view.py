@@ -112,3 +112,23 @@ def test_shown_labels_never_cover_each_other_pad_and_unk_included(new_page, app_
     got = page.locator(STAGE).evaluate(LABEL_CLASHES_JS)
     assert "pad" in got["roles"] and "unk" in got["roles"] and got["n"] > 10, got
     assert got["out"] == [], got["out"]
+
+
+def test_a_guess_made_in_the_open_popover_is_marked_by_the_next_step(ko_page):
+    """The guesses' popover builds its widgets only while open; a guess made there, the popover
+    closed, then Step: the line under the bar marks that guess (the page kept it)."""
+    page = ko_page
+    section(page, "ko", "train")
+    button(page, "predict_step").click()
+    no = page.locator(".st-key-predict_pad label", has_text=label("ko", "predict.no")).first
+    no.wait_for()
+    no.click()
+    wait_js(page, "() => !!document.querySelector('.st-key-predict_pad input:checked')")
+    wait_idle(page)
+    page.keyboard.press("Escape")  # closed: its widgets are not drawn in the Step's run
+    wait_js(page, "() => !document.querySelector('.st-key-predict_pad')")
+    step_once(page, 1)
+    marks = page.locator(".st-key-predict_marks")
+    marks.wait_for()
+    text = marks.inner_text()
+    assert "1단계 예측" in text and "PAD 행은" in text and "맞음" in text, text  # the PAD row never moves

@@ -1,0 +1,30 @@
+"""Values of widgets drawn only while their popover or expander is open.
+
+Streamlit drops the state of a widget that a run does not draw, so such a widget keeps the
+learner's choice here: its ``on_change`` is `keep`, the page reads the choice with `kept` whether
+the widget is drawn or not, and `show_kept` gives the widget its value again before it is drawn.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from session.keys import Private
+
+
+def keep(key: str) -> None:
+    """Callback of a widget drawn only while open: keep its value beyond the runs that draw it."""
+    st.session_state.setdefault(Private.KEPT, {})[key] = st.session_state.get(key)
+
+
+def kept(key: str, default=None):
+    """The value the learner last chose in the widget ``key`` (``default`` before any choice)."""
+    return st.session_state.get(Private.KEPT, {}).get(key, default)
+
+
+def show_kept(values: dict) -> None:
+    """Before the widgets are drawn: each one that has no state (not drawn in the last run) gets its
+    value from ``values`` (the kept one, or its default, as the caller decided)."""
+    for key, value in values.items():
+        if key not in st.session_state:
+            st.session_state[key] = value
