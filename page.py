@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 import torch
 
 import server_hooks
 import session
 import upkeep
-from components import guide, inputs, keeper, sidebar, style, training
+from components import inputs, sidebar, style, training
 from components.busy import busy
 from components.page_lang import page_lang
 from components.widget_text import widget_text
@@ -22,7 +24,7 @@ from core.explorer import Explorer
 from core.problems import Problem
 from core.url_state import SECTIONS
 from session import Keys
-from sections import lookup_section, training_section
+from sections import guide_section, keeper_section, lookup_section, training_section
 
 # One intra-op thread per torch op in the server. Every session's script runs in its own thread,
 # so the cores serve learners side by side, and no idle torch worker thread has to be woken at
@@ -40,17 +42,21 @@ def main() -> None:
     slot = st.empty()  # where a slow load shows what it is doing: the same place on every run
     session.ensure(Keys.LANG, lang_from_locale(st.context.locale))
     session.ensure(Keys.SECTION, SECTIONS[0])
-    guide.follow()  # the guide moved to a step on another view: show it (before the view selector is drawn)
+    guide_section.follow()  # the guide moved to a step on another view: show it (before the view selector is drawn)
     ex = session.explorer(lambda key: busy(slot, t(session.get(Keys.LANG), key)), LANGS)
     on_stage = training.STAGE_KNOBS if session.get(Keys.SECTION) == "train" else ()  # the bar draws those
     with st.sidebar:
         st.title(t(session.get(Keys.LANG), "app.title"))
-        lang = sidebar.language()
+        lang = sidebar.language(Keys.LANG, on_change=session.keep_choices_across_language)
         st.caption(t(lang, "app.subtitle"))
-        present = sidebar.presentation(lang)
-        guide.reopen_button(lang)
-        sidebar.preset_picker(lang)
-        raw_config = sidebar.config_inputs(lang, ex.config_values(), elsewhere=on_stage)
+        present = sidebar.presentation(lang, Keys.PRESENT, on_change=session.presentation_switched,
+                                       switched_on=session.get(Keys.PRESENT_SWITCHED_ON, 0), fold_key=Keys.SIDEBAR_FOLD)
+        guide_section.reopen_button(lang)
+        sidebar.preset_picker(lang, Keys.PRESET, Keys.LOAD_PRESET, on_load=session.load_chosen_preset)
+        current = ex.config_values()
+        session.show_knobs(current)  # a knob not drawn in the last run lost its widget state
+        raw_config = sidebar.config_inputs(lang, Keys.PAD_MODE,  # the bar's knobs: their state, else the values in effect
+                                           elsewhere={name: session.get(name, current[name]) for name in on_stage})
     style.page_style(present)
     page_lang(lang, key=Keys.PAGE_LANG)
     section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,
@@ -71,7 +77,7 @@ def main() -> None:
     if section == "lookup":
         lookup_section.render(lang, ex, present)
     elif section == "train":
-        training_section.render(lang, ex, present, after=lambda lang, ex: keeper.keep(lang, ex, key=Keys.KEEPER_LIVE))
+        training_section.render(lang, ex, present, after=lambda lang, ex: keeper_section.keep(lang, ex, key=Keys.KEEPER_LIVE))
     elif section == "lessons":
         from sections import lessons_section
         lessons_section.render(lang, ex)
@@ -81,9 +87,9 @@ def main() -> None:
     # The keeper, outside every fragment and after this run's work: it keeps the state the work left
     # (on the training view the stage's fragment keeps it, at every Step), reports what the browser
     # kept, and its report reruns the whole page, so the offer is drawn on any view.
-    report = keeper.watch(lang, ex, key=Keys.KEEPER, write=section != "train")
-    keeper.offer(lang, ex, report, where=offer)
-    guide.show(lang, ex, section)  # last: its empty element adds no gap above the views
+    report = keeper_section.watch(lang, ex, key=Keys.KEEPER, write=section != "train")
+    keeper_section.offer(lang, ex, report, where=offer)
+    guide_section.show(lang, ex, section)  # last: its empty element adds no gap above the views
     widget_text(lang, key=Keys.WIDGET_TEXT)  # Streamlit's own widget texts in the page's language
 
 
@@ -101,10 +107,10 @@ def editors(lang: str, ex: Explorer) -> None:
                       icon=":material/edit_note:", key=Keys.EDITORS)  # keyed: stays open when its counts change
     left, right = box.columns([1, 1.3])
     with left:
-        edited = inputs.vocab_editor(lang, base.frame, locked="vocab" in ex.problems, drawn_start=base.drawn_start)
+        edited = vocab_table(lang, base, locked="vocab" in ex.problems)
         listed = inputs.token_list_loader(lang, Keys.TOKEN_LIST, Keys.TOKEN_LIST_FILE, Keys.TOKEN_LIST_LOAD)
     with right:
-        inputs.sentences_area(lang, ex.classes)
+        inputs.sentences_area(lang, ex.classes, Keys.SENTENCES)
     base.drawn_start = edited.start
     update_vocab(ex, base, edited)
     if listed is not None:
@@ -113,6 +119,26 @@ def editors(lang: str, ex: Explorer) -> None:
         st.rerun()  # an edit of the table changed V after the label was drawn: the label says the new count
     for warning in ex.warnings():
         box.warning(problem_text(lang, warning), icon=":material/visibility:")
+
+
+def vocab_table(lang: str, base: session.EditorBase, locked: bool) -> inputs.VocabEdit:
+    """The vocabulary table, drawn from its state: a large one's window where the learner moved it,
+    a pending edit too large to apply refused unread (session/editor.py).
+
+    ``locked`` (an edit in the window has a problem) keeps the window where it is, so nothing typed
+    is dropped; while the table holds an unapplied edit (``locked``, or one arriving in this very
+    message), a request to move the window is not followed either, since Streamlit would drop the
+    edit with the old window's rows: it stays where it was drawn last run (``base.drawn_start``).
+    """
+    window = None
+    if inputs.windowed(len(base.frame)):
+        held = base.drawn_start is not None and (locked or session.edit_pending())
+        first = inputs.window_first(len(base.frame), session.get(Keys.VOCAB_START), base.drawn_start if held else None)
+        session.set_value(Keys.VOCAB_START, first)  # before its box is drawn
+        window = inputs.Window(first, locked, Keys.VOCAB_START, Keys.VOCAB_FIND,
+                               on_find=partial(session.find_in_editor, base.frame))
+    return inputs.vocab_editor(lang, base.frame, Keys.VOCAB, window, refuse=session.refuse_large_edit,
+                               problems_prefix=Keys.PROBLEMS_PREFIX)
 
 
 def load_token_list(ex: Explorer, listed) -> None:
@@ -134,7 +160,7 @@ SHOWN_ONCE = ("link", "preset")
 def show_problems(lang: str, ex: Explorer) -> None:
     """One error box per input that is wrong now; the page keeps running on the last valid state."""
     for kind, title in PROBLEM_TITLES:
-        inputs.show_problems(lang, title, ex.problems.get(kind, []))
+        inputs.show_problems(lang, title, ex.problems.get(kind, []), key_prefix=Keys.PROBLEMS_PREFIX)
     for kind in SHOWN_ONCE:
         ex.problems.pop(kind, None)
 

@@ -145,6 +145,7 @@ def section_pca(rows: list, state: dict) -> None:
 def section_views(rows: list, state: dict) -> None:
     """Component functions in bare mode: what each costs the server per rerun at this size."""
     from components import inputs, pipeline, training
+    from session import Keys
     from views import training as views_training
 
     lab = state["lab"]
@@ -157,12 +158,13 @@ def section_views(rows: list, state: dict) -> None:
          lambda: training.grad_view("en", views_training.grad_data(lab))),
         ("training.moved_view (details)", lambda: training.moved_view("en", views_training.moved_data(lab))),
         ("pipeline.token_table (lookup tables)", lambda: pipeline.token_table("en", vocab, batch, lab.recipe.sentences)),
-        ("pipeline.id_matrix (lookup tables: 256×50)", lambda: pipeline.id_matrix("en", vocab, batch)),
+        ("pipeline.id_matrix (lookup tables: 256×50)", lambda: pipeline.id_matrix("en", vocab, batch, Keys.ID_CELL)),
         ("pipeline.w_frame (lookup tables: W's shown rows)",
          lambda: pipeline.w_frame("en", lab.weight.detach().numpy(), vocab, counts, None)),
         ("pipeline.output_frame (lookup tables: output[0])",
          lambda: pipeline.output_frame("en", lab.vectors()[0].numpy(), vocab, batch, 0)),
-        ("inputs.vocab_editor (a 200-row window of 100,000 rows)", lambda: inputs.vocab_editor("en", state["editor_df"])),
+        ("inputs.vocab_editor (a 200-row window of 100,000 rows)", lambda: inputs.vocab_editor("en", state["editor_df"], Keys.VOCAB, inputs.Window(
+            1, False, Keys.VOCAB_START, Keys.VOCAB_FIND, on_find=lambda: None))),
     ]
     for name, fn in calls:
         try:

@@ -1,9 +1,10 @@
 """The lessons panel: one live demonstration per claim (core.lessons), drawn in the learner's language.
 
 Components take data and give intent: `render_lessons` draws and returns the lesson index the
-learner moved to (or None); it never touches the lab, and in ``st.session_state`` only its own
-widget keys (the lesson picker ``Keys.LESSON``, ``lesson_prev``/``lesson_next``, and per lesson
-``predict_<id>``/``reveal_<id>``).
+learner moved to (or None); it never touches the lab, nor the session: its widgets' keys are the
+caller's (`LessonKeys`: the lesson picker, previous/next, and per lesson the prefixes of its
+prediction, reveal, figure, expander and "try a sentence" box), and so is moving the picker
+(``on_go``).
 
 The formatting helpers (`fact_label`, `format_value`, `template_params`, `table_frame`) are pure,
 so tests check every string a demo can show without running Streamlit.
@@ -26,12 +27,22 @@ from components.memo import Memo, no_memo
 from core.lessons import HOLDS, LESSON_IDS, NOT_FINITE, Demo, lesson, run_demo
 from core.training import Lab
 from core.try_sentence import Tried, try_sentence
-import session
-from session import Keys
 
-PREV_KEY, NEXT_KEY = Keys.LESSON_PREV, Keys.LESSON_NEXT
-PREDICT_PREFIX, REVEAL_PREFIX = Keys.PREDICT_PREFIX, Keys.REVEAL_PREFIX  # + lesson id
-TRY_KEY = Keys.TRY_PREFIX + "C11"  # C11's "try a sentence" box
+TRYING = ("C11",)  # lessons that offer a "try a sentence" box on the lab's current W
+
+
+@dataclass(frozen=True)
+class LessonKeys:
+    """The lessons' widget keys (the app's: session.Keys). A prefix is completed by a lesson's id."""
+
+    picker: str  # guided mode's lesson picker (its value: a lesson id)
+    prev: str  # guided mode's "previous" button
+    next: str  # … and "next"
+    predict: str  # + id: the lesson's prediction question (C8, C13)
+    reveal: str  # + id: the toggle that reveals its answer
+    try_box: str  # + id: its "try a sentence" box (TRYING)
+    figure: str  # + id: the container of its figure (tests measure it)
+    open: str  # + id: its expander in free mode (drawn only while open)
 
 
 # ---- pure helpers ------------------------------------------------------------------------------
@@ -166,7 +177,7 @@ PRESENT_CELLS = 15  # px of the numbers in a heatmap's cells (four digits still 
 PRESENT_GROW = 1.0  # a figure's height in presentation mode (kept: the figure stays on the first screen)
 
 
-def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View") -> None:
+def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View", keys: LessonKeys) -> None:
     """The lesson's figure (or, for C16, its code beside its run) and the figure's numbers as a table."""
     drawn = draw(lang, demo, view.selected)
     if drawn is None:
@@ -190,7 +201,7 @@ def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View") -> Non
         fig.update_xaxes(tickfont_size=PRESENT_TICKS, title_font_size=PRESENT_FONT)  # Streamlit's theme sets its own
         fig.update_yaxes(tickfont_size=PRESENT_TICKS, title_font_size=PRESENT_FONT)
         fig.update_traces(textfont_size=PRESENT_CELLS, selector=dict(type="heatmap"))
-    with st.container(key=Keys.LESSON_FIGURE_PREFIX + demo.id):  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
+    with st.container(key=keys.figure + demo.id):  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
         st.plotly_chart(safe_figure(fig), alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
         for table in drawn.tables:
@@ -211,7 +222,7 @@ def try_sentence_box(lang: str, lab: Lab, key: str) -> Tried | None:
 
     Nothing about the lab changes (batch, step count, W). The text stays in the box as typed; a
     problem with it is shown as a warning. Returns what was tried (None while the box is empty).
-    Used by C11 (key ``TRY_KEY``) and meant for the lookup view too, under its own key.
+    Used by the lessons in TRYING (key `LessonKeys.try_box` + id) and by the lookup view, under its own key.
     """
     text = st.text_input(t(lang, "lesson.try.label"), key=key, placeholder=t(lang, "lesson.try.placeholder"),
                          max_chars=2_000, help=t(lang, "help.try_sentence"))
@@ -250,12 +261,12 @@ def answer_text(lang: str, lesson_id: str, answer: str) -> str:
     return t(lang, own if own in strings() else f"lesson.answer.{answer}")
 
 
-def _prediction(lang: str, demo: Demo, params: dict[str, str]) -> bool:
+def _prediction(lang: str, demo: Demo, params: dict[str, str], keys: LessonKeys) -> bool:
     """The lesson's own predict-then-reveal question; True once the learner reveals the answer."""
     fact, choices = lesson(demo.id).predict
-    guess = st.radio(md(lang, f"lesson.{demo.id}.predict", **params), choices, index=None, key=PREDICT_PREFIX + demo.id,
+    guess = st.radio(md(lang, f"lesson.{demo.id}.predict", **params), choices, index=None, key=keys.predict + demo.id,
                      format_func=lambda a: answer_text(lang, demo.id, a), help=t(lang, "help.lesson_predict"))
-    if not st.toggle(t(lang, "lesson.ui.reveal"), key=REVEAL_PREFIX + demo.id, help=t(lang, "help.lesson_reveal")):
+    if not st.toggle(t(lang, "lesson.ui.reveal"), key=keys.reveal + demo.id, help=t(lang, "help.lesson_reveal")):
         st.caption(t(lang, "lesson.ui.reveal_hint"))
         return False
     right = demo.facts.get(fact, [])
@@ -275,10 +286,11 @@ class View:
     frame: Callable[[], tuple[Any, int]] | None = None  # the training view's 2-D frame and its version (X7)
 
 
-def render_lesson(lang: str, demo: Demo, lab: Lab | None = None, view: View = View()) -> None:
+def render_lesson(lang: str, demo: Demo, keys: LessonKeys, lab: Lab | None = None, view: View = View()) -> None:
     """One lesson: title, its figure (on the first screen), explanation, facts, tables and the
     verdict of its check. A lesson that asks a prediction shows its figure only once the answer
-    is revealed, after the text. C11 also offers a "try a sentence" box on ``lab``'s current W."""
+    is revealed, after the text. A lesson in TRYING also offers a "try a sentence" box on ``lab``'s
+    current W."""
     params = template_params(lang, demo)
     st.header(lesson_title(lang, demo.id))  # h2: the page's h1 is the title in the sidebar
     if demo.verdict == NOT_FINITE:  # nothing was computed: no numbers for the text, only the reason
@@ -286,21 +298,21 @@ def render_lesson(lang: str, demo: Demo, lab: Lab | None = None, view: View = Vi
         return
     asks = lesson(demo.id).predict is not None
     if not asks:
-        _picture(lang, demo, params, view)
+        _picture(lang, demo, params, view, keys)
     st.markdown(md(lang, f"lesson.{demo.id}.body", **params))
     terms = lesson(demo.id).terms
     if terms:
         st.caption("  \n".join([f"**{t(lang, 'lesson.ui.terms')}**"] + [t(lang, f"lesson.term.{x}") for x in terms]))
     st.caption(t(lang, "lesson.ui.live"))
-    if asks and not _prediction(lang, demo, params):
+    if asks and not _prediction(lang, demo, params, keys):
         return
     _metrics(lang, demo)
     if asks:
-        _picture(lang, demo, params, view)
+        _picture(lang, demo, params, view, keys)
     _fact_table(lang, demo)
     _demo_tables(lang, demo)
-    if demo.id == "C11" and lab is not None:
-        try_sentence_box(lang, lab, TRY_KEY)
+    if demo.id in TRYING and lab is not None:
+        try_sentence_box(lang, lab, keys.try_box + demo.id)
     _errors(lang, demo)
     _verdict(lang, demo, params)
 
@@ -323,42 +335,43 @@ def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo, view: V
     return md(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo  # an exception may quote a token
 
 
-def _show(lang: str, demo: Demo | str, lab: Lab, view: View) -> None:
+def _show(lang: str, demo: Demo | str, lab: Lab, view: View, keys: LessonKeys) -> None:
     if isinstance(demo, str):
         st.error(demo)
     else:
-        render_lesson(lang, demo, lab, view)
+        render_lesson(lang, demo, keys, lab, view)
 
 
-def _go(lesson_id: str) -> None:
-    """Button callback (runs before the rerun): move the lesson picker, our own widget."""
-    session.set_value(Keys.LESSON, lesson_id)
+def seed(index: int) -> str:
+    """The lesson guided mode's picker starts on for a lesson index (kept within the lessons)."""
+    return LESSON_IDS[min(max(index, 0), len(LESSON_IDS) - 1)]
 
 
-def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker: Callable[[bool], None]) -> int | None:
+def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker: Callable[[bool], None],
+            keys: LessonKeys, picked: str | None, on_go: Callable[[str], None]) -> int | None:
     """One row of controls (the picker with "n / total" in its label, previous, next, the mode),
     so that the lesson's figure is on the first screen of a projector; then the lesson."""
-    index = min(max(index, 0), len(LESSON_IDS) - 1)
-    session.ensure(Keys.LESSON, LESSON_IDS[index])  # first draw: the caller's index seeds the picker
-    at = LESSON_IDS.index(session.get(Keys.LESSON)) if session.get(Keys.LESSON) in LESSON_IDS else index
+    index = LESSON_IDS.index(seed(index))
+    at = LESSON_IDS.index(picked) if picked in LESSON_IDS else index
+    seeded = {} if picked is not None else {"index": at}  # no state yet: the caller's index seeds the picker
     pick_col, prev_col, next_col, mode_col = st.columns([4.4, 1.5, 1.5, 3], vertical_alignment="bottom")
     progress = t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS))
-    chosen = pick_col.selectbox(f"{t(lang, 'lesson.ui.select')} · {progress}", LESSON_IDS, key=Keys.LESSON,
+    chosen = pick_col.selectbox(f"{t(lang, 'lesson.ui.select')} · {progress}", LESSON_IDS, key=keys.picker, **seeded,
                                 format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"),
                                 label_visibility="collapsed" if view.present else "visible")
     at = LESSON_IDS.index(chosen)
-    prev_col.button(t(lang, "lesson.ui.prev"), key=PREV_KEY, disabled=at == 0, width="stretch", help=t(lang, "help.lesson_prev"),
-                    on_click=_go, args=(LESSON_IDS[max(at - 1, 0)],))
-    next_col.button(t(lang, "lesson.ui.next"), key=NEXT_KEY, disabled=at == len(LESSON_IDS) - 1, width="stretch",
+    prev_col.button(t(lang, "lesson.ui.prev"), key=keys.prev, disabled=at == 0, width="stretch", help=t(lang, "help.lesson_prev"),
+                    on_click=on_go, args=(LESSON_IDS[max(at - 1, 0)],))
+    next_col.button(t(lang, "lesson.ui.next"), key=keys.next, disabled=at == len(LESSON_IDS) - 1, width="stretch",
                     help=t(lang, "help.lesson_next"),
-                    on_click=_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
+                    on_click=on_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
     with mode_col:
         mode_picker(view.present)
-    _show(lang, _try_demo(lab, lang, chosen, memo, view), lab, view)
+    _show(lang, _try_demo(lab, lang, chosen, memo, view), lab, view, keys)
     return at if at != index else None
 
 
-def _free(lab: Lab, lang: str, memo: Memo, view: View, mode_picker: Callable[[bool], None]) -> None:
+def _free(lab: Lab, lang: str, memo: Memo, view: View, mode_picker: Callable[[bool], None], keys: LessonKeys) -> None:
     """Every lesson in an expander whose icon says whether its check held; a lesson is drawn only
     while its expander is open (drawing all 23 cost more than running them)."""
     mode_picker(False)
@@ -368,23 +381,26 @@ def _free(lab: Lab, lang: str, memo: Memo, view: View, mode_picker: Callable[[bo
             demo = _try_demo(lab, lang, lesson_id, memo, view)
             verdict = demo.verdict if isinstance(demo, Demo) else None
             icon = {HOLDS: ":material/check_circle:", NOT_FINITE: ":material/block:"}.get(verdict, ":material/error:")
-            box = st.expander(lesson_title(lang, lesson_id), icon=icon, key=Keys.LESSON_OPEN_PREFIX + lesson_id,
+            box = st.expander(lesson_title(lang, lesson_id), icon=icon, key=keys.open + lesson_id,
                               on_change="rerun")
             if box.open:
                 with box:
-                    _show(lang, demo, lab, view)
+                    _show(lang, demo, lab, view, keys)
 
 
-def render_lessons(lab: Lab, lang: str, mode: str, index: int, memo: Memo = no_memo, view: View = View(),
+def render_lessons(lab: Lab, lang: str, mode: str, index: int, keys: LessonKeys, on_go: Callable[[str], None],
+                   picked: str | None = None, memo: Memo = no_memo, view: View = View(),
                    mode_picker: Callable[[bool], None] = lambda compact: None) -> int | None:
     """Guided (one lesson, previous/next, a picker) or free (every lesson in an expander).
 
-    Returns the lesson index the learner moved to in guided mode, None otherwise. The picker's
-    own state (key ``Keys.LESSON``) wins over ``index`` once it exists; ``index`` seeds it.
-    ``mode_picker(compact)`` draws the guided/free switch where the controls are (the section owns
-    it); ``compact``: without its label (presentation mode's one row of controls).
+    Returns the lesson index the learner moved to in guided mode, None otherwise. ``picked``: the
+    picker's own state (key `LessonKeys.picker`), which wins over ``index`` once it exists;
+    ``index`` seeds it (`seed`). ``on_go(lesson_id)``: the previous/next buttons' callback, which
+    moves the picker before the rerun. ``mode_picker(compact)`` draws the guided/free switch where
+    the controls are (the section owns it); ``compact``: without its label (presentation mode's one
+    row of controls).
     """
     if mode == "guided":
-        return _guided(lab, lang, index, memo, view, mode_picker)
-    _free(lab, lang, memo, view, mode_picker)
+        return _guided(lab, lang, index, memo, view, mode_picker, keys, picked, on_go)
+    _free(lab, lang, memo, view, mode_picker, keys)
     return None

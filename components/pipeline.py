@@ -1,6 +1,6 @@
 """The lookup pipeline, drawn: tokens → ids → padded (B, T) matrix → rows of W → (B, T, E) output.
 
-Plain data in (vocab, batch, W as numpy), plain intent out (the selected cell).
+Plain data in (vocab, batch, W as numpy, the widgets' keys), plain intent out (the selected cell).
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from components.i18n import t
 from components.stage_data import WINDOW, shown_rows
 from core.batch import Batch
 from core.vocab import Vocab
-import session
-from session import Keys
 
 MAX_TABLE_COLS = 64  # columns of W written out in a table
 
@@ -35,7 +33,7 @@ def token_table(lang: str, vocab: Vocab, batch: Batch, raw: list[tuple[str, ...]
     st.dataframe(pa.Table.from_pylist(rows), hide_index=True, width="stretch")
 
 
-def id_matrix(lang: str, vocab: Vocab, batch: Batch, on_select=None) -> tuple[int, int] | None:
+def id_matrix(lang: str, vocab: Vocab, batch: Batch, key: str, on_select=None) -> tuple[int, int] | None:
     """The (B, T) id matrix, one clickable 'id · token' cell per id. Returns the selected (b, t)."""
     ids = batch.ids.numpy()
     B, T = ids.shape
@@ -43,7 +41,7 @@ def id_matrix(lang: str, vocab: Vocab, batch: Batch, on_select=None) -> tuple[in
     cells = [[f"{ids[b, j]} · {vocab.tokens[ids[b, j]]}" for j in range(T)] for b in range(B)]
     df = pd.DataFrame(cells, columns=cols, index=[f"b={b}" for b in range(B)])
     # Plain cells, no pandas Styler: the cells name <PAD> and <UNK>, and the stage colours them.
-    event = st.dataframe(df, key=Keys.ID_CELL, on_select=on_select or "rerun", selection_mode="single-cell",
+    event = st.dataframe(df, key=key, on_select=on_select or "rerun", selection_mode="single-cell",
                          width="stretch")
     st.caption(t(lang, "pipe.ids_caption", b=B, t=T, pad=vocab.pad_id, unk=vocab.unk_id))
     cells_sel = event.selection.get("cells", []) if event is not None else []
@@ -62,19 +60,10 @@ def mask_frame(batch: Batch) -> pd.DataFrame:
     return df
 
 
-def sentence_shown(batch: Batch) -> int:
-    """The sentence whose output the stage shows (b): the picker's value, kept inside the batch."""
-    b = session.get(Keys.OUT_SENTENCE)
-    if not isinstance(b, int) or not 0 <= b < batch.shape[0]:
-        b = 0
-        session.set_value(Keys.OUT_SENTENCE, b)
-    return b
-
-
-def sentence_picker(lang: str, batch: Batch) -> int:
+def sentence_picker(lang: str, batch: Batch, key: str) -> int:
     """Which sentence's output the stage shows (b)."""
     B = batch.shape[0]
-    return st.selectbox(t(lang, "pipe.sentence_pick"), list(range(B)), key=Keys.OUT_SENTENCE,
+    return st.selectbox(t(lang, "pipe.sentence_pick"), list(range(B)), key=key,
                         format_func=lambda i: f"b={i}: " + " ".join(batch.tokens[i]),
                         help=t(lang, "pipe.sentence_pick_help"))
 

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Callable
+
 import streamlit as st
 
 import session
 from components.i18n import t
-from components.lessons import View, render_lessons
+from components.lessons import LessonKeys, View, render_lessons, seed
+from components.memo import Memo, no_memo
 from core.explorer import Explorer
+from core.training import Lab
 from session import Keys
+
+KEYS = LessonKeys(picker=Keys.LESSON, prev=Keys.LESSON_PREV, next=Keys.LESSON_NEXT, predict=Keys.PREDICT_PREFIX,
+                  reveal=Keys.REVEAL_PREFIX, try_box=Keys.TRY_PREFIX, figure=Keys.LESSON_FIGURE_PREFIX,
+                  open=Keys.LESSON_OPEN_PREFIX)
 
 MODES = ("guided", "free")
 # Presentation mode: the lessons' text as large as the page's other text there (style.PRESENT) and
@@ -33,8 +42,21 @@ def render(lang: str, ex: Explorer) -> None:
         st.html(f"<style>{PRESENT_CSS}</style>")
     view = View(present=bool(session.get(Keys.PRESENT)), selected=ex.selected_token, frame=lambda: ex.frame(2))
     with st.container(key=Keys.LESSONS):  # .st-key-lessons: presentation mode's larger lesson text (style.py)
-        moved = render_lessons(ex.lab, lang, ex.lesson_mode, ex.lesson_index, memo=session.memo, view=view,
-                               mode_picker=mode_picker)
+        moved = lessons(ex.lab, lang, ex.lesson_mode, ex.lesson_index, memo=session.memo, view=view,
+                        mode_picker=mode_picker)
         st.caption(t(lang, "lessons.intro"))
     if moved is not None:
         ex.lesson_index = moved
+
+
+def lessons(lab: Lab, lang: str, mode: str, index: int, memo: Memo = no_memo, view: View = View(),
+            mode_picker: Callable[[bool], None] = lambda compact: None) -> int | None:
+    """The lessons panel (components/lessons.py) on this session's widgets: in guided mode the
+    picker's state is seeded with ``index`` on its first draw and wins once it exists, and the
+    previous/next buttons move it. Returns the lesson index the learner moved to, or None."""
+    picked = None
+    if mode == "guided":
+        session.ensure(Keys.LESSON, seed(index))  # first draw: the caller's index seeds the picker
+        picked = session.get(Keys.LESSON)
+    return render_lessons(lab, lang, mode, index, KEYS, on_go=partial(session.set_value, Keys.LESSON), picked=picked,
+                          memo=memo, view=view, mode_picker=mode_picker)

@@ -24,10 +24,10 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
     lab = ex.lab
     vocab, batch = lab.recipe.vocab, lab.batch
     session.select_token_from_cell(ex)  # a cell picked in the tables below, before anything shows it
-    b = pipeline.sentence_shown(batch)  # the picker sits below the stage; its value is known already
+    b = session.sentence_shown(batch.shape[0])  # the picker sits below the stage; its value is known already
     stage(stage_data.lookup_data(ex, lang, sentence=b, height=STAGE_HEIGHT, present=present), key=Keys.STAGE,
           on_select=lambda: session.select_token_from_stage(ex))
-    pipeline.sentence_picker(lang, batch)
+    pipeline.sentence_picker(lang, batch, Keys.OUT_SENTENCE)
     st.markdown(t(lang, "pipe.shapes", b=batch.shape[0], t=batch.shape[1], e=lab.recipe.config.embedding_dim))
     v, e = lab.weight.shape
     st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
@@ -39,7 +39,7 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
         st.markdown(f"**{t(lang, 'pipe.step1')}**")
         pipeline.token_table(lang, vocab, batch, lab.recipe.sentences)
         st.markdown(f"**{t(lang, 'pipe.step2', b=batch.shape[0], t=batch.shape[1])}**")
-        sel = pipeline.id_matrix(lang, vocab, batch, on_select="rerun")
+        sel = pipeline.id_matrix(lang, vocab, batch, Keys.ID_CELL, on_select="rerun")
         if sel is not None:
             i = int(batch.ids[sel])
             st.success(md(lang, "pipe.selected", b=sel[0], t=sel[1], i=i, token=vocab.tokens[i]))

@@ -23,6 +23,11 @@ from core.weights_csv import weights_csv
 from core.explorer import Explorer
 from session import Keys
 
+KEYS = share.PanelKeys(state=Keys.EXPORT_STATE, code=Keys.EXPORT_CODE, w_csv=Keys.EXPORT_W_CSV,
+                       projector_vectors=Keys.EXPORT_PROJECTOR_VECTORS,
+                       projector_metadata=Keys.EXPORT_PROJECTOR_METADATA, notebook=Keys.EXPORT_NOTEBOOK,
+                       preview=Keys.CODE_PREVIEW, upload=Keys.IMPORT_STATE, apply=Keys.IMPORT_APPLY,
+                       problems_prefix=Keys.PROBLEMS_PREFIX)
 LINK_MAX_STATE_BYTES = 64_000  # a state bigger than this makes no usable link; export a file instead
 
 
@@ -50,7 +55,7 @@ def render(lang: str, ex: Explorer) -> None:
         refused=tuple((kind, problem_text(lang, p)) for kind in ("w_csv", "projector_vectors")
                       if (p := exports.export_problem(kind, *size)) is not None),
     )
-    uploaded = share.render_share(lang, files, link_for(recipe, text, lang, lab))
+    uploaded = share.render_share(lang, files, link_for(recipe, text, lang, lab), KEYS)
     slot = st.empty()  # the import's status while it is checked and replayed
     if uploaded is not None:
         ex.problems.pop("import", None)
@@ -58,7 +63,7 @@ def render(lang: str, ex: Explorer) -> None:
             queued = apply_import(ex, uploaded)
         if queued:
             st.rerun()  # the state is installed on a fresh run, before any widget is drawn
-    inputs.show_problems(lang, "err.import_title", ex.problems.get("import", []))
+    inputs.show_problems(lang, "err.import_title", ex.problems.get("import", []), key_prefix=Keys.PROBLEMS_PREFIX)
 
 
 def link_for(recipe, text: str, lang: str, lab) -> str:

@@ -8,6 +8,7 @@
 - session/selection.py: the followed token, picked anywhere.
 - session/keeper.py: the keeper's session token.
 - session/kept.py: what the learner chose in a widget drawn only while its popover is open.
+- session/editor.py: the vocabulary editor's pending edit and window.
 
 Everything is re-exported here (``import session; session.Keys``, ``session.get``). `explorer` is
 each run's way in: it applies what earlier runs queued and what the address asks for.
@@ -20,23 +21,26 @@ from contextlib import nullcontext
 from assets import presets
 from core.explorer import Explorer
 from session.address import Busy, follow_address, history_navigation, write_address
+from session.editor import edit_pending, find_in_editor, refuse_large_edit
 from session.kept import keep, kept, show_kept
 from session.keeper import answer_keeper, keeper_answered, keeper_opened, keeper_token
 from session.keys import TRANSLATED_CHOICES, Keys, Private
 from session.selection import (select_token_from_cell, select_token_from_chart, select_token_from_picker,
-                               select_token_from_stage, sync_token_picker)
+                               select_token_from_stage, sentence_shown, sync_token_picker)
 from session.state import (ensure, flip, forget, get, has, keep_choices_across_language, memo, pop,
                            presentation_switched, set_value, update)
-from session.workspace import (EditorBase, config_widgets, editor_base, install, load_preset, queue_state,
-                               rebase_editor, set_widgets, show_knobs, vocab_frame)
+from session.workspace import (EditorBase, config_widgets, editor_base, install, load_chosen_preset, load_preset,
+                               queue_state, rebase_editor, set_widgets, show_knobs, vocab_frame)
 from session import workspace
 
 __all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answer_keeper", "config_widgets",
-           "editor_base", "ensure", "explorer", "flip", "follow_address", "forget", "get", "has", "history_navigation",
-           "install", "keep", "keep_choices_across_language", "kept", "keeper_answered", "keeper_opened", "keeper_token",
-           "load_preset", "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "select_token_from_cell",
-           "select_token_from_chart", "select_token_from_picker", "select_token_from_stage", "set_value",
-           "set_widgets", "show_kept", "show_knobs", "sync_token_picker", "update", "vocab_frame", "write_address")
+"edit_pending", "editor_base", "ensure", "explorer", "find_in_editor", "flip", "follow_address", "forget",
+           "get", "has", "history_navigation", "install", "keep", "keep_choices_across_language",
+           "keeper_answered", "keeper_opened", "keeper_token", "kept", "load_chosen_preset", "load_preset",
+           "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "refuse_large_edit",
+           "select_token_from_cell", "select_token_from_chart", "select_token_from_picker",
+           "select_token_from_stage", "sentence_shown", "set_value", "set_widgets", "show_kept", "show_knobs",
+           "sync_token_picker", "update", "vocab_frame", "write_address")
 
 
 def explorer(busy: Busy = lambda key: nullcontext(), langs: tuple[str, ...] = ("ko", "en")) -> Explorer:

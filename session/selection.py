@@ -55,3 +55,13 @@ def sync_token_picker(ex: Explorer, default: int) -> None:
     if ex.selected_token is None:
         ex.select(default)
     st.session_state[Keys.TOKEN] = ex.selected_token
+
+
+def sentence_shown(n_sentences: int) -> int:
+    """The sentence whose output the lookup stage shows (b): the picker's value, kept inside the batch
+    (set before the picker is drawn, which sits below the stage)."""
+    b = st.session_state.get(Keys.OUT_SENTENCE)
+    if not isinstance(b, int) or not 0 <= b < n_sentences:
+        b = 0
+        st.session_state[Keys.OUT_SENTENCE] = b
+    return b

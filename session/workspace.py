@@ -136,6 +136,11 @@ def load_preset(preset_id: str) -> None:
     st.session_state[Private.PENDING_PRESET] = preset_id
 
 
+def load_chosen_preset() -> None:
+    """Callback of the Load button: the preset the picker shows is loaded at the top of the next run."""
+    load_preset(st.session_state.get(Keys.PRESET))
+
+
 def replace_with_preset(preset_id: str) -> None:
     """Replace the explorer with a preset (widgets included); if its lab cannot be built (the server
     is short of memory), keep the current one, edits included, and say why."""

@@ -16,12 +16,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from components.inputs import EDITOR_MAX_ROWS
-from components.lessons import TRY_KEY
+from components.lessons import TRYING
 from core.lessons import LESSON_IDS, lesson
 from tests.apptest_helpers import start
 
 VIEWS = ("lookup", "train", "lessons", "share")
-ASKING = tuple(i for i in LESSON_IDS if lesson(i).predict or TRY_KEY.endswith(i))  # lessons with widgets of their own
+ASKING = tuple(i for i in LESSON_IDS if lesson(i).predict or i in TRYING)  # lessons with widgets of their own
 
 
 def _nodes(node):

@@ -679,11 +679,11 @@ def test_everything_a_demo_shows_has_words(name):
 def _lessons_page():
     import streamlit as st
 
-    from components.lessons import render_lessons
+    from sections.lessons_section import lessons
     from support.labs import make_lab
 
     lab = make_lab()
-    moved = render_lessons(lab, "ko", st.session_state.get("test_mode", "guided"), 0)
+    moved = lessons(lab, "ko", st.session_state.get("test_mode", "guided"), 0)
     st.session_state["test_moved"] = moved
 
 
@@ -944,8 +944,9 @@ def test_every_figure_draws_with_words_in_the_pages_language(name, lang):
 def test_C11_try_a_sentence_box_looks_it_up_without_touching_the_lab():
     from streamlit.testing.v1 import AppTest
 
-    from components.lessons import TRY_KEY
+    from session import Keys
 
+    TRY_KEY = Keys.TRY_PREFIX + "C11"  # C11's "try a sentence" box
     at = AppTest.from_function(_lessons_page, default_timeout=60).run()
     at.selectbox(key="lesson").set_value("C11").run()
     at.text_input(key=TRY_KEY).input("영화 진짜 좋다").run()
@@ -1031,13 +1032,13 @@ def _non_finite_page():
     import streamlit as st
     import torch
 
-    from components.lessons import render_lessons
+    from sections.lessons_section import lessons
     from support.labs import make_lab
 
     lab = make_lab()
     with torch.no_grad():
         lab.model.embedding.weight[3, 0] = math.nan
-    render_lessons(lab, "en", st.session_state.get("test_mode", "guided"), 3)
+    lessons(lab, "en", st.session_state.get("test_mode", "guided"), 3)
 
 
 def test_a_non_finite_W_is_shown_as_not_checkable_never_as_failed():

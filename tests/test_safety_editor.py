@@ -10,6 +10,7 @@ import pytest
 
 from components import inputs
 from components.i18n import t
+from session import editor
 from tests.apptest_helpers import errors, start
 
 
@@ -24,11 +25,11 @@ def at():
 
 def test_an_edit_adding_more_rows_than_the_table_takes_is_refused_and_dropped(at):
     before = at.session_state["_ws"].vocab
-    at.session_state["vocab"] = {"edited_rows": {}, "added_rows": rows(inputs.MAX_ADDED_ROWS + 1), "deleted_rows": []}
+    at.session_state["vocab"] = {"edited_rows": {}, "added_rows": rows(editor.MAX_ADDED_ROWS + 1), "deleted_rows": []}
     at.run()
     assert not at.exception
     shown = errors(at)
-    assert any(str(inputs.MAX_ADDED_ROWS + 1) in e and str(inputs.MAX_ADDED_ROWS) in e for e in shown), shown
+    assert any(str(editor.MAX_ADDED_ROWS + 1) in e and str(editor.MAX_ADDED_ROWS) in e for e in shown), shown
     assert at.session_state["_ws"].vocab == before  # nothing of the edit was applied
     pending = at.session_state["vocab"]
     assert not pending["added_rows"]  # dropped from the session: the next rerun does not pay for it again
@@ -65,7 +66,7 @@ def test_an_edit_within_the_bound_is_still_applied(at):
     ({"added_rows": 5}, 6, "vocab_edit_invalid"),
 ])
 def test_edit_sizes_are_judged_from_their_lengths_alone(pending, shown, code):
-    problem = inputs.edit_size_problem(pending, shown)
+    problem = editor.edit_size_problem(pending, shown)
     assert (problem.code if problem else None) == code
 
 
@@ -79,10 +80,11 @@ def window_page():
     import pandas as pd
     import streamlit as st
 
-    from components import inputs
+    import page
+    import session
 
     base = pd.DataFrame({"token": [f"t{i}" for i in range(30)], "id": list(range(30)), "role": ["normal"] * 30})
-    edit = inputs.vocab_editor("en", base, locked=False, drawn_start=st.session_state.get("drawn"))
+    edit = page.vocab_table("en", session.EditorBase(base, None, drawn_start=st.session_state.get("drawn")), locked=False)
     st.session_state["drawn"] = edit.start
     st.session_state["shown_tokens"] = list(edit.whole(base)["token"])
 

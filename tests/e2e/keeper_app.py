@@ -17,7 +17,7 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 import session  # noqa: E402
-from components import keeper  # noqa: E402
+from sections import keeper_section  # noqa: E402
 from components.i18n import t  # noqa: E402
 
 KEEPER, STEP = "keeper", "keeper_step"  # this test app's keys (the offer's buttons: session.Keys)
@@ -30,6 +30,6 @@ for key, params in ex.notices:
 ex.notices.clear()
 if st.button("step", key=STEP):
     ex.step()
-keeper.offer(lang, ex, keeper.watch(lang, ex, key=KEEPER), where=top)  # after the work of this run, as at the end of the page
+keeper_section.offer(lang, ex, keeper_section.watch(lang, ex, key=KEEPER), where=top)  # after the work of this run, as at the end of the page
 w = ex.lab.weight.detach().contiguous().numpy().tobytes()
 st.code(f"steps={ex.lab.steps} w={hashlib.sha256(w).hexdigest()}", language=None)
