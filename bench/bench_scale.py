@@ -147,13 +147,14 @@ def section_views(rows: list, state: dict) -> None:
     from components import inputs, pipeline, training
     from session import Keys
     from views import training as views_training
+    from sections.training_keys import TRAIN
 
     lab = state["lab"]
     vocab, batch = lab.recipe.vocab, lab.batch
     counts = batch.id_counts(vocab.size).numpy()
     calls = [
         ("training.loss_and_predictions (details)",
-         lambda: training.loss_and_predictions("en", lab.losses, views_training.prediction_rows(lab))),
+         lambda: training.loss_and_predictions("en", TRAIN, lab.losses, views_training.prediction_rows(lab))),
         ("training.grad_view (details: the last step's gradient table)",
          lambda: training.grad_view("en", views_training.grad_data(lab))),
         ("training.moved_view (details)", lambda: training.moved_view("en", views_training.moved_data(lab))),

@@ -163,13 +163,7 @@ def sentences_area(lang: str, classes: tuple[str, ...], key: str) -> str:
                         help=md(lang, "sent.help", classes=" / ".join(classes), max=limits.MAX_SENTENCES))
 
 
-# The prefix of an error box's key when its caller names none: the training view's callers
-# (sections/training_section.py, training_details.py), moved to pass their keys on another branch.
-# Remove it with them; session.Keys.PROBLEMS_PREFIX is the one spelling (tests/test_architecture.py).
-UNKEYED_PREFIX = "problems_"
-
-
-def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8, key_prefix: str | None = None) -> None:
+def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8, *, key_prefix: str) -> None:
     """One error box listing what is wrong and how to fix it; the page keeps the last valid state.
 
     Its container is keyed ``key_prefix`` + the kind (session.Keys.PROBLEMS_PREFIX: "problems_vocab_title"
@@ -179,5 +173,4 @@ def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8
     lines = [f"- {problem_text(lang, p)}" for p in problems[:limit]]
     if len(problems) > limit:
         lines.append(f"- {t(lang, 'err.more', n=len(problems) - limit)}")
-    prefix = key_prefix if key_prefix is not None else UNKEYED_PREFIX
-    st.container(key=prefix + where.removeprefix("err.")).error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, 'err.kept')}", icon=":material/error:")
+    st.container(key=key_prefix + where.removeprefix("err.")).error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, 'err.kept')}", icon=":material/error:")

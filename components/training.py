@@ -21,7 +21,24 @@ from core.exact import exact_int
 from core.knobs import KNOBS
 from core.problems import Problem
 from views.training import NEWEST, GradData, MovedData
-from session import Keys  # the widget keys only
+
+
+@dataclass(frozen=True)
+class TrainKeys:
+    """The training view's widget keys, given by the caller (the app's are session.Keys)."""
+
+    step: str
+    n_steps: str
+    run: str
+    play: str
+    speed: str
+    reset: str
+    knobs: str
+    pad_editor: str
+    pad_vector: str
+    set_pad: str
+    loss_chart: str
+    timeline: str
 
 
 @dataclass(frozen=True)
@@ -55,7 +72,8 @@ class Bar:
     speed: int
 
 
-def bar(lang: str, can_train: bool, playing: bool, dark: bool, on_play, knobs, beside_step=None) -> Bar:
+def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, on_play, knobs,
+        beside_step=None) -> Bar:
     """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover;
     ``beside_step(column)``, when given, draws into a slot right after Step (the guesses).
 
@@ -74,25 +92,25 @@ def bar(lang: str, can_train: bool, playing: bool, dark: bool, on_play, knobs, b
     # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
     # which no dark theme's primary colour can carry at 4.5:1 (WCAG AA).
     light = not dark
-    step = cols[0].button(t(lang, "train.step"), key=Keys.STEP, type="primary" if light else "secondary",
+    step = cols[0].button(t(lang, "train.step"), key=keys.step, type="primary" if light else "secondary",
                           disabled=not can_train, width="stretch", shortcut="s", help=t(lang, "train.step_help"))
-    n = cols[1].number_input(t(lang, "train.n_steps"), key=Keys.N_STEPS, min_value=1.0,
+    n = cols[1].number_input(t(lang, "train.n_steps"), key=keys.n_steps, min_value=1.0,
                              max_value=float(limits.MAX_STEPS_PER_CLICK), step=10.0, format="%g",
                              label_visibility="collapsed", help=t(lang, "train.n_steps_help"))
     run_n = exact_int(n, "n_steps")
-    run = cols[2].button(t(lang, "train.run", n=run_n if isinstance(run_n, int) else 1), key=Keys.RUN_STEPS,
+    run = cols[2].button(t(lang, "train.run", n=run_n if isinstance(run_n, int) else 1), key=keys.run,
                          disabled=not can_train, width="stretch", shortcut="n", help=t(lang, "train.run_help"))
     playing = playing and can_train
-    cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=Keys.PLAY,
+    cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=keys.play,
                    disabled=not can_train, width="stretch", shortcut="p", help=t(lang, "train.play_button_help"),
                    type="primary" if playing and light else "secondary", on_click=on_play)
-    speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=Keys.PLAY_SPEED, label_visibility="collapsed",
+    speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=keys.speed, label_visibility="collapsed",
                               format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
-    reset = cols[5].button(t(lang, "train.reset"), key=Keys.RESET, width="stretch", shortcut="0",
+    reset = cols[5].button(t(lang, "train.reset"), key=keys.reset, width="stretch", shortcut="0",
                            help=t(lang, "train.reset_help"))
     show_knobs, on_knob_change = knobs
     popover = cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help"),
-                              key=Keys.KNOBS, on_change="rerun")
+                              key=keys.knobs, on_change="rerun")
     if popover.open:
         show_knobs()  # its widgets were not drawn while it was closed
         with popover:
@@ -113,31 +131,32 @@ def clicked(reset: bool, step: bool, run: bool, n) -> Intent:
     return Intent()
 
 
-def pad_editor(lang: str, dim: int, pad_id: int, pad_row, on_open, on_text_change, on_set) -> None:
+def pad_editor(lang: str, keys: TrainKeys, dim: int, pad_id: int, pad_row, on_open, on_text_change, on_set) -> None:
     """Set the PAD row by hand (C13): a text box and a button, in an expander built only while open.
     ``pad_row()`` gives the row now; ``on_open()`` gives the text box its kept text before it is
     drawn, ``on_text_change(key)`` keeps a new one, and ``on_set`` (the button's callback) sets the
     row before the rerun draws the stage."""
-    box = st.expander(t(lang, "train.pad_title", pad=pad_id), key=Keys.PAD_EDITOR, on_change="rerun")
+    box = st.expander(t(lang, "train.pad_title", pad=pad_id), key=keys.pad_editor, on_change="rerun")
     if not box.open:
         return
     on_open()
     with box:
         st.caption(t(lang, "train.pad_help", e=dim))
-        st.text_input(t(lang, "train.pad_vector"), key=Keys.PAD_VECTOR, help=t(lang, "help.pad_vector"),
-                      on_change=on_text_change, args=(Keys.PAD_VECTOR,))
+        st.text_input(t(lang, "train.pad_vector"), key=keys.pad_vector, help=t(lang, "help.pad_vector"),
+                      on_change=on_text_change, args=(keys.pad_vector,))
         st.markdown(t(lang, "train.pad_now", row=np.array2string(pad_row(), precision=4, separator=", ")))
-        st.button(t(lang, "train.pad_set"), key=Keys.SET_PAD, help=t(lang, "help.set_pad"), on_click=on_set)
+        st.button(t(lang, "train.pad_set"), key=keys.set_pad, help=t(lang, "help.set_pad"), on_click=on_set)
 
 
-def loss_and_predictions(lang: str, losses: list[float], rows: list[tuple[str, str, str, float, bool]]) -> None:
+def loss_and_predictions(lang: str, keys: TrainKeys, losses: list[float],
+                         rows: list[tuple[str, str, str, float, bool]]) -> None:
     """The loss curve and, per sentence, (text, label, predicted class, its probability, right?)."""
     cols = st.columns([1.2, 1])
     with cols[0]:
         if losses:
             curve = charts.loss_curve(losses, t(lang, "train.loss_title", step=len(losses)),
                                       (t(lang, "label.axis.step"), t(lang, "label.axis.loss")))
-            st.plotly_chart(charts.safe_figure(curve), key=Keys.LOSS_CHART, config=charts.chart_config("loss"))
+            st.plotly_chart(charts.safe_figure(curve), key=keys.loss_chart, config=charts.chart_config("loss"))
         else:
             st.info(t(lang, "train.no_steps_yet"))
     with cols[1]:
@@ -199,11 +218,11 @@ def moved_view(lang: str, m: MovedData | None) -> None:
         st.warning(md(lang, "train.absent_moved", rows=names), icon=":material/search:")
 
 
-def timeline(lang: str, steps: list[int]) -> None:
+def timeline(lang: str, keys: TrainKeys, steps: list[int]) -> None:
     """Scrub back through the kept snapshots (the value was settled by views.training.shown_step)."""
     if len(steps) > 1:
         newest = t(lang, "proj.timeline_newest", step=steps[-1])
-        st.select_slider(t(lang, "proj.timeline"), options=steps[:-1] + [NEWEST], value=NEWEST, key=Keys.TIMELINE,
+        st.select_slider(t(lang, "proj.timeline"), options=steps[:-1] + [NEWEST], value=NEWEST, key=keys.timeline,
                          format_func=lambda s: newest if s == NEWEST else str(s), help=t(lang, "proj.timeline_help"))
 
 

@@ -13,6 +13,7 @@ from components.i18n import md, t
 from core.explorer import Explorer
 import session
 from session import Keys
+from sections.training_keys import TRAIN
 from views.training import TrainingView
 
 MAX_PICKER_V = 5000  # above this many rows, no selectbox of every token (the axis picker, the token picker)
@@ -36,15 +37,15 @@ def render(lang: str, ex: Explorer, view: TrainingView, playing: bool, dark: boo
         return  # the details wait for Pause: each Play tick redraws only the stage
     vocab = ex.vocab
     dim = lab.recipe.config.embedding_dim
-    training.pad_editor(lang, dim, vocab.pad_id, lambda: lab.weight.detach()[vocab.pad_id].numpy().copy(),
+    training.pad_editor(lang, TRAIN, dim, vocab.pad_id, lambda: lab.weight.detach()[vocab.pad_id].numpy().copy(),
                         on_open=lambda: session.show_kept({Keys.PAD_VECTOR: session.kept(Keys.PAD_VECTOR, ", ".join(["1.0"] * dim))}),
                         on_text_change=session.keep, on_set=lambda: set_pad(ex))
-    inputs.show_problems(lang, "err.pad_title", ex.problems.pop("pad", []))
+    inputs.show_problems(lang, "err.pad_title", ex.problems.pop("pad", []), key_prefix=Keys.PROBLEMS_PREFIX)
     box = st.expander(t(lang, "train.details"), key=Keys.DETAILS, on_change="rerun")
     if box.open and view.details is not None:  # its state, read when the view was built, says it is open
         d = view.details
         with box:
-            training.loss_and_predictions(lang, d.losses, d.predictions)
+            training.loss_and_predictions(lang, TRAIN, d.losses, d.predictions)
             st.markdown(f"**{t(lang, 'train.grad_title')}**")
             training.grad_view(lang, d.grad)
             st.markdown(f"**{t(lang, 'train.moved_title')}**")
@@ -72,7 +73,7 @@ def axis_picker(lang: str, ex: Explorer) -> None:
     st.selectbox(t(lang, "proj.axis_to"), options, key=Keys.AXIS_TO, format_func=label, help=t(lang, "help.axis_to"),
                  on_change=session.keep, args=(Keys.AXIS_TO,))
     st.button(t(lang, "proj.axis_set"), key=Keys.AXIS_SET, on_click=make_axis, args=(ex,), help=t(lang, "help.axis_set"))
-    inputs.show_problems(lang, "err.axis_title", ex.problems.pop("axis", []))
+    inputs.show_problems(lang, "err.axis_title", ex.problems.pop("axis", []), key_prefix=Keys.PROBLEMS_PREFIX)
 
 
 def set_pad(ex: Explorer) -> None:

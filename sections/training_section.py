@@ -20,6 +20,7 @@ from components.stage import stage
 from core.explorer import Explorer
 from core.memory import recipe_step_cost
 from sections import training_details
+from sections.training_keys import PREDICT, TRAIN
 import session
 from session import Keys
 from views import reruns
@@ -56,9 +57,9 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
         with above:
             notices(lang, ex)
             if intent.action is None:  # a click's own problems were shown by apply
-                inputs.show_problems(lang, "err.train_title", ex.lab.train_problems())
+                inputs.show_problems(lang, "err.train_title", ex.lab.train_problems(), key_prefix=Keys.PROBLEMS_PREFIX)
             diverged(lang, ex)
-        predict.marks(lang, ex)
+        predict.marks(lang, PREDICT, ex)
         if reruns.page_after_bar(reruns.Ticks.of(shown_bar.playing, shown_bar.speed, could_train), ticking):
             st.rerun()  # Play stopped (or changed) in this run: the timer is set where the fragment is made
         if ticking.playing and intent.action is None:
@@ -88,15 +89,15 @@ def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool) -> 
     session.ensure(Keys.N_STEPS, 50)
     session.ensure(Keys.PLAY_SPEED, reruns.DEFAULT_SPEED)
     current = ex.config_values()
-    show = lambda: session.show_kept({key: guess for key, guess in zip(predict.GUESS_KEYS, guessed(ex))})  # noqa: E731
-    return training.bar(lang, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=lambda: session.flip(Keys.PLAYING),
+    show = lambda: session.show_kept({key: guess for key, guess in zip(PREDICT.guesses, guessed(ex))})  # noqa: E731
+    return training.bar(lang, TRAIN, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=lambda: session.flip(Keys.PLAYING),
                         knobs=(lambda: session.show_knobs(current), full_run),
-                        beside_step=lambda c: predict.guesses(lang, ex, c, not can_train or playing, show, session.keep))
+                        beside_step=lambda c: predict.guesses(lang, PREDICT, ex, c, not can_train or playing, show, session.keep))
 
 
 def guessed(ex: Explorer) -> tuple:
     """The guesses kept from the popover (rows, PAD moves, loss goes down), whether it is open or not."""
-    rows, pad, loss = (session.kept(key) for key in predict.GUESS_KEYS)
+    rows, pad, loss = (session.kept(key) for key in PREDICT.guesses)
     return predict.shown_rows(rows, ex.vocab.size), pad, loss
 
 
@@ -106,7 +107,7 @@ def draw(lang: str, ex: Explorer, view: TrainingView, dark: bool) -> None:
         session.forget(Keys.TIMELINE)  # drawn afresh at its default, the newest step
     session.set_value(Keys.TIMELINE_FOLLOWS, True)
     stage(view.stage, key=Keys.STAGE, on_select=lambda: session.select_token_from_stage(ex))
-    training.timeline(lang, list(view.steps))
+    training.timeline(lang, TRAIN, list(view.steps))
     st.caption(view.caption)
     if view.flat:
         st.info(t(lang, "proj.flat"), icon=":material/casino:")
@@ -177,7 +178,7 @@ def _apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool, step
         problems = ex.run(intent.n, on_progress=throttled(
             lambda done, n: bar.progress(done / n, text=t(lang, "train.running", n=n))))
         bar.empty()
-    inputs.show_problems(lang, "err.train_title", problems)
+    inputs.show_problems(lang, "err.train_title", problems, key_prefix=Keys.PROBLEMS_PREFIX)
 
 
 def throttled(report, every_s: float = PROGRESS_EVERY_S):

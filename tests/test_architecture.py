@@ -102,10 +102,6 @@ def test_the_app_never_imports_the_test_and_benchmark_kit():
                     f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"
 
 
-# Components still on the session: another branch moves them off it (remove this allowance when it lands).
-COMPONENTS_ON_SESSION = {"components/training.py", "components/predict.py"}
-
-
 def _imported(path: Path) -> list[tuple[int, str]]:
     """(line, top-level module) of every import in ``path``, wherever it sits (a function's body too)."""
     found = []
@@ -122,10 +118,8 @@ def test_components_take_values_and_callbacks_not_the_session():
     private API); its keys, values and callbacks come from its caller (a section or page.py)."""
     offending = [f"{path.relative_to(ROOT)}:{line} imports {name}"
                  for path in sorted((ROOT / "components").rglob("*.py"))
-                 if str(path.relative_to(ROOT)) not in COMPONENTS_ON_SESSION
                  for line, name in _imported(path) if name in ("session", "streamlit_private")]
     assert not offending, "\n".join(offending)
-    assert all((ROOT / name).is_file() for name in COMPONENTS_ON_SESSION)  # the allowance names real files
 
 
 def test_the_import_scan_finds_the_session_wherever_it_is_imported(tmp_path):
@@ -135,11 +129,3 @@ def test_the_import_scan_finds_the_session_wherever_it_is_imported(tmp_path):
                       "def f():\n    import streamlit_private\nimport sessions\n", encoding="utf-8")
     assert _imported(sample) == [(1, "session"), (2, "session"), (3, "session"), (5, "streamlit_private"),
                                  (6, "sessions")]
-
-
-def test_error_boxes_keyed_by_their_caller_or_by_the_same_prefix():
-    """components/inputs.py keys an error box whose caller names no prefix as session.Keys would."""
-    import session
-    from components import inputs
-
-    assert inputs.UNKEYED_PREFIX == session.Keys.PROBLEMS_PREFIX
