@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,3 +116,22 @@ class Server:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def start_servers(*specs: dict) -> list[Server]:
+    """One `Server` per ``specs`` entry (its keyword arguments), all started at once and each waited
+    for until healthy: on two cores the imports of each overlap the others' waits. If any does not
+    start, the others are stopped and its RuntimeError is raised."""
+    with ThreadPoolExecutor(max_workers=len(specs)) as pool:
+        futures = [pool.submit(Server, **spec) for spec in specs]
+    started, failed = [], None
+    for f in futures:
+        try:
+            started.append(f.result())
+        except RuntimeError as e:
+            failed = failed or e
+    if failed is not None:
+        for server in started:
+            server.stop()
+        raise failed
+    return started

@@ -1,8 +1,10 @@
 """The keeper in Chromium, on the app's training view: work survives a reload, a second tab, a server
 restart and a move to another server process, and the page is never left with dead buttons.
 
-Each test starts its own `streamlit run app.py` on a free loopback port. localStorage belongs to an
-origin, so a restart reuses the port, and the move to another server goes through a small TCP relay
+The reload, the two tabs and the move start from one `streamlit run app.py` the module shares
+(each test has a fresh browser context: its own localStorage, its own sessions); the restart and
+the move's second process are started by their tests. localStorage belongs to an origin, so a
+restart reuses the port, and the move to another server goes through a small TCP relay
 (one origin, two server processes, as behind a load balancer). W after a restore is read from the
 lookup view's table (every float32 digit) and its sha256 compared with a fresh torch computation:
 the default example stepped as many times in this process.
@@ -115,6 +117,14 @@ def servers():
         s.stop()
 
 
+@pytest.fixture(scope="module")
+def shared():
+    """The server the tests that stop nothing share (a test that stops a server starts its own)."""
+    server = Server("shared")
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def context(browser):
     ctx = browser.new_context(locale="ko-KR", viewport=dict(VIEWPORT))
@@ -171,8 +181,8 @@ def reconnected_shown(page) -> bool:
     return page.get_by_text(label("ko", "keeper.reconnected")).count() > 0
 
 
-def test_on_the_training_view_a_reload_offers_the_work_and_a_step_first_keeps_it(servers, context):
-    server = servers("reload")
+def test_on_the_training_view_a_reload_offers_the_work_and_a_step_first_keeps_it(shared, context):
+    server = shared
     url = f"http://127.0.0.1:{server.port}"
     page = context.new_page()
     open_train(page, url)
@@ -205,8 +215,8 @@ def test_on_the_training_view_a_reload_offers_the_work_and_a_step_first_keeps_it
     assert page.e2e_js_errors == []
 
 
-def test_two_tabs_are_kept_apart_and_offered_apart(servers, context):
-    server = servers("tabs")
+def test_two_tabs_are_kept_apart_and_offered_apart(shared, context):
+    server = shared
     url = f"http://127.0.0.1:{server.port}"
     a, b = context.new_page(), context.new_page()  # one browser: one localStorage, a sessionStorage each
     open_train(a, url)
@@ -271,8 +281,8 @@ def test_a_restart_with_the_page_open_reconnects_it_with_working_buttons(servers
     assert page.e2e_js_errors == []
 
 
-def test_a_move_to_another_server_process_offers_the_work_there(servers, context):
-    a, b = servers("replica-a"), servers("replica-b")
+def test_a_move_to_another_server_process_offers_the_work_there(shared, servers, context):
+    a, b = shared, servers("replica-b")
     relay = Relay(a.port)  # one origin in front of two server processes
     try:
         page = context.new_page()

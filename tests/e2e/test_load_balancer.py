@@ -31,7 +31,7 @@ import urllib.request
 import numpy as np
 import pytest
 
-from support.server import NO_WATCHER, Server, free_port, stop_process
+from support.server import NO_WATCHER, Server, free_port, start_servers, stop_process
 
 from .helpers import (ARTIFACTS, ROOT, VIEWPORT, alerts, button, lookup_tables, open_app, section,
                       label, shown_step, unavailable_reason, wait_step)
@@ -85,13 +85,17 @@ class Cluster:
     def log_path(self, name: str):
         return ARTIFACTS / f"e2e-lb-{name}-{self.starts.get(name, 0)}.log"
 
-    def start_replica(self, name: str) -> None:
-        self.starts[name] += 1
+    def start_replica(self, *names: str) -> None:
+        """Start the replicas ``names`` (side by side when several) and wait until each is healthy."""
+        for name in names:
+            self.starts[name] += 1
         try:
-            server = Server("app.py", timeout=START_S, extra=NO_WATCHER, port=self.ports[name], log=self.log_path(name))
+            started = start_servers(*(dict(script="app.py", timeout=START_S, extra=NO_WATCHER, port=self.ports[name],
+                                           log=self.log_path(name)) for name in names))
         except RuntimeError as e:
-            raise AssertionError(f"replica {name} did not start: {e}") from None
-        self.procs[name], self.logs[name] = server.proc, server.log
+            raise AssertionError(f"replica {' or '.join(names)} did not start: {e}") from None
+        for name, server in zip(names, started):
+            self.procs[name], self.logs[name] = server.proc, server.log
 
     def start_balancer(self) -> None:
         env = os.environ | {"LB_BIND": f"127.0.0.1:{self.lb_port}", "STATS_BIND": f"127.0.0.1:{self.stats_port}",
@@ -178,8 +182,7 @@ def torch_w(steps: int) -> np.ndarray:
 def cluster():
     c = Cluster()
     try:
-        c.start_replica("app1")
-        c.start_replica("app2")
+        c.start_replica("app1", "app2")
         c.start_balancer()
         yield c
     finally:
