@@ -42,4 +42,6 @@ if command -v node >/dev/null; then
 else
   echo "note: node not found; the stage's JavaScript unit tests (tests/js/) are skipped" >&2
 fi
-python -m pytest "$@"
+# Two workers, each test file in one of them (module-scoped servers stay shared within a file):
+# most of the suite's time is waiting on servers and Chromium, not computing.
+python -m pytest -n 2 --dist loadfile "$@"

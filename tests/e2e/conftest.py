@@ -6,6 +6,8 @@ or playwright is missing; the test modules also skip at import for the same reas
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from support.server import NO_WATCHER, Server
@@ -20,6 +22,9 @@ def _serve(env: dict[str, str], log_name: str):
     reason = unavailable_reason()
     if reason:
         pytest.skip(reason)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # one app per pytest-xdist worker: a log each
+    if worker:
+        log_name = log_name.replace(".log", f"-{worker}.log")
     with Server("app.py", timeout=SERVER_START_S, extra=NO_WATCHER, env=env, log=ARTIFACTS / log_name) as server:
         yield server.url
 
