@@ -55,9 +55,14 @@ def guide(page) -> dict | None:
 
 
 def wait_guide(page, shown: bool, step: int | None = None) -> dict:
-    wait_js(page, f"""() => {{ const g = ({GUIDE_JS})(); return g && g.shown === {str(shown).lower()}
-        && ({'true' if step is None else f'g.step === {step} && g.ringAround'}); }}""")
-    return guide(page)
+    """The guide once it is (not) shown and, at ``step``, its ring is around its target with the ring
+    and the box in the window: the reading that met the condition (a later reading could catch the
+    ring following a layout that moved in between)."""
+    held = "true" if step is None else f"g.step === {step} && g.ringAround && g.inWindow && g.boxInWindow"
+    wait_idle(page)
+    handle = page.wait_for_function(f"""() => {{ const g = ({GUIDE_JS})();
+        return g && g.shown === {str(shown).lower()} && ({held}) ? g : false; }}""", timeout=30_000, polling=100)
+    return handle.json_value()
 
 
 def view(page) -> str:
