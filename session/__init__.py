@@ -7,7 +7,8 @@
 - session/address.py: the address (URL state): opening what it asks for, writing what the page shows.
 - session/selection.py: the followed token, picked anywhere.
 - session/keeper.py: the keeper's session token.
-- session/kept.py: what the learner chose in a widget drawn only while its popover is open.
+- session/kept.py: what the learner chose in a widget drawn only while its popover is open, and a
+  click made in a run that handed over to the next.
 - session/editor.py: the vocabulary editor's pending edit and window.
 
 Everything is re-exported here (``import session; session.Keys``, ``session.get``). `explorer` is
@@ -22,7 +23,7 @@ from assets import presets
 from core.explorer import Explorer
 from session.address import Busy, follow_address, history_navigation, write_address
 from session.editor import edit_pending, find_in_editor, refuse_large_edit
-from session.kept import keep, kept, show_kept
+from session.kept import carried_clicks, carry_clicks, keep, kept, show_kept
 from session.keeper import answer_keeper, keeper_answered, keeper_opened, keeper_token
 from session.keys import TRANSLATED_CHOICES, Keys, Private
 from session.selection import (select_token_from_cell, select_token_from_chart, select_token_from_picker,
@@ -33,7 +34,8 @@ from session.workspace import (EditorBase, config_widgets, editor_base, install,
                                queue_state, rebase_editor, set_widgets, show_knobs, vocab_frame)
 from session import workspace
 
-__all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answer_keeper", "config_widgets",
+__all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answer_keeper", "carried_clicks",
+           "carry_clicks", "config_widgets",
 "edit_pending", "editor_base", "ensure", "explorer", "find_in_editor", "flip", "follow_address", "forget",
            "get", "has", "history_navigation", "install", "keep", "keep_choices_across_language",
            "keeper_answered", "keeper_opened", "keeper_token", "kept", "load_chosen_preset", "load_preset",

@@ -1,8 +1,13 @@
-"""Values of widgets drawn only while their popover or expander is open.
+"""What a widget's state would lose between runs, kept for the run that needs it.
 
-Streamlit drops the state of a widget that a run does not draw, so such a widget keeps the
-learner's choice here: its ``on_change`` is `keep`, the page reads the choice with `kept` whether
-the widget is drawn or not, and `show_kept` gives the widget its value again before it is drawn.
+Streamlit drops the state of a widget that a run does not draw, so a widget drawn only while its
+popover or expander is open keeps the learner's choice here: its ``on_change`` is `keep`, the page
+reads the choice with `kept` whether the widget is drawn or not, and `show_kept` gives the widget
+its value again before it is drawn.
+
+A button's click lasts one run: a run that hands over to the page's run before drawing its buttons
+(`st.rerun`) would lose it. `carry_clicks` keeps which of them were clicked, and `carried_clicks`
+hands them to the next run that draws them.
 """
 
 from __future__ import annotations
@@ -28,3 +33,15 @@ def show_kept(values: dict) -> None:
     for key, value in values.items():
         if key not in st.session_state:
             st.session_state[key] = value
+
+
+def carry_clicks(keys: tuple[str, ...]) -> None:
+    """Before a run hands over to the next one, drawing nothing: keep which of the buttons ``keys``
+    were clicked in it (their click would end with this run)."""
+    st.session_state[Private.CARRIED] = {key: bool(st.session_state.get(key)) for key in keys}
+
+
+def carried_clicks(keys: tuple[str, ...]) -> tuple[bool, ...]:
+    """Whether each of the buttons ``keys`` was clicked in a run that `carry_clicks` carried over; once."""
+    carried = st.session_state.pop(Private.CARRIED, None) or {}
+    return tuple(carried.get(key, False) for key in keys)

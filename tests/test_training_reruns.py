@@ -72,6 +72,28 @@ def test_under_apptest_the_bar_after_a_diverging_click_and_after_reset_shows_the
     assert at.session_state["_ws"].lab.diverged is None and not at.button(key="step").disabled
 
 
+def test_under_apptest_a_step_clicked_with_a_knob_change_is_taken_by_the_page_run():
+    """A knob's change hands the run over to the page before the bar is drawn; a Step clicked in the
+    same run (a browser sends both when the popover closes just before the click) is still taken,
+    with the new knob, by the page's run: not lost with the run that drew nothing."""
+    from tests.apptest_helpers import start
+
+    at = start("en")
+    at.session_state["knobs"] = True
+    at.button_group(key="section").set_value("train").run()
+    at.button(key="step").click().run()
+    assert at.session_state["_ws"].lab.steps == 1
+    at.number_input(key="lr").set_value(0.05)  # a new knob starts training afresh, then the Step
+    at.button(key="step").click().run()
+    ex = at.session_state["_ws"]
+    assert not at.exception and ex.recipe.config.lr == 0.05 and ex.lab.steps == 1
+    at.number_input(key="lr").set_value(20.0)  # above the largest: the last valid configuration trains on
+    at.button(key="step").click().run()
+    ex = at.session_state["_ws"]
+    assert ex.recipe.config.lr == 0.05 and ex.lab.steps == 2
+    assert at.error and not at.button(key="step").disabled
+
+
 def test_play_is_off_while_training_cannot_run_and_speed_defaults():
     assert Ticks.of(True, None, True) == Ticks(True, reruns.DEFAULT_SPEED)
     assert Ticks.of(True, 5, False) == OFF and Ticks.of(False, 5, True) == OFF
