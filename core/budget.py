@@ -46,6 +46,8 @@ YIELD_RATIO = 1.0  # a job holding a lane pauses this long, per second it ran, a
 #   half a core, so the class's Steps keep the rest (a whole core for two 100k CSV exports slowed
 #   the class's Steps: bench/RESULTS.md, bench_limits)
 MAX_PAUSE_S = 0.5
+PAUSE_AFTER_S = 0.05  # … once it has run this long: a pause after every small step costs more CPU than the
+#   steps (the caches and torch's threads go cold while it sleeps)
 
 Alive = Callable[[], bool]  # whether the session a job works for still wants it
 
@@ -82,11 +84,12 @@ class Job:
         self._since = time.monotonic()  # when it last paused
 
     def pause(self) -> None:
-        """Give way: sleep YIELD_RATIO × the time run since the last pause (a job holding a lane)."""
+        """Give way: once it has run PAUSE_AFTER_S since its last pause, sleep YIELD_RATIO × that time
+        (a job holding a lane)."""
         ran = time.monotonic() - self._since
-        if ran > 0:
+        if ran >= PAUSE_AFTER_S:
             time.sleep(min(MAX_PAUSE_S, YIELD_RATIO * ran))
-        self._since = time.monotonic()
+            self._since = time.monotonic()
 
     def cancel(self, reason: str = "job_cancelled") -> None:
         """Ask the job to stop at its next checkpoint (any thread)."""
