@@ -40,6 +40,11 @@ class TrainKeys:
     loss_chart: str
     timeline: str
 
+    @property
+    def clicks(self) -> tuple[str, str, str]:
+        """The keys of the buttons whose click the bar reads from their value, in the order of ``carried``."""
+        return self.reset, self.step, self.run
+
 
 @dataclass(frozen=True)
 class Intent:
@@ -82,8 +87,8 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
     training cannot run. ``playing``: whether Play is on; ``on_play`` flips it. ``knobs``: (the
     callback that gives the knobs the values in effect before they are drawn, the knobs'
     ``on_change``); their popover is built only while open. ``dark``: the page's theme is dark.
-    ``carried``: (Reset, Step, Run N) clicked in an earlier run that drew nothing (`CARRIED_BUTTONS`);
-    Step and Run N only count while training can run, as their buttons do.
+    ``carried``: whether each of ``keys.clicks`` (Reset, Step, Run N) was clicked in an earlier run that
+    drew nothing; Step and Run N only count while training can run, as their buttons do.
     """
     widths = [1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15]
     if beside_step:  # eight slots: the narrower ones give way so that every label still fits
@@ -122,11 +127,6 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
     reset_before, step_before, run_before = carried
     return Bar(clicked(reset or reset_before, step or (step_before and can_train), run or (run_before and can_train), run_n),
                playing, speed)
-
-
-def carried_buttons(keys: TrainKeys) -> tuple[str, str, str]:
-    """The keys of the bar's buttons read from their value (Reset, Step, Run N): the order of ``carried``."""
-    return keys.reset, keys.step, keys.run
 
 
 def clicked(reset: bool, step: bool, run: bool, n) -> Intent:

@@ -46,7 +46,7 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
     @st.fragment(run_every=ticking.seconds)
     def view() -> None:
         if reruns.page_before_drawing(bool(session.pop(Keys.FULL_RUN)), ticks_asked(ex), ticking):
-            session.carry_clicks(training.carried_buttons(TRAIN))  # a Step clicked with it is the page run's
+            session.carry_clicks(TRAIN.clicks)  # a Step clicked with it is the page run's
             st.rerun()  # the page applies the knob, or sets the fragment's timer, and draws it all
         before, dark = ex.lab.steps, getattr(st.context.theme, "type", None) == "dark"  # the theme, read once a run
         above = st.container()  # above the bar: what the click and the lab have to say, drawn once it is carried out
@@ -94,7 +94,7 @@ def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool) -> 
     return training.bar(lang, TRAIN, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=lambda: session.flip(Keys.PLAYING),
                         knobs=(lambda: session.show_knobs(current), full_run),
                         beside_step=lambda c: predict.guesses(lang, PREDICT, ex, c, not can_train or playing, show, session.keep),
-                        carried=session.carried_clicks(training.carried_buttons(TRAIN)))
+                        carried=session.carried_clicks(TRAIN.clicks))
 
 
 def guessed(ex: Explorer) -> tuple:
