@@ -1,4 +1,5 @@
-"""A status line while the server works on something slow (loading an example, replaying a link or an import).
+"""A status line while the server works on something slow (loading an example, replaying a link or an import),
+and a progress report that reaches the browser at a bounded rate.
 
 ``st.spinner`` appears only after a delay; this shows at once, in a slot the page reserves at the same
 place on every run (an ``st.empty()``, so no element below it moves), and is gone when the work is done.
@@ -6,8 +7,11 @@ place on every run (an ``st.empty()``, so no element below it moves), and is gon
 
 from __future__ import annotations
 
+import time
 from contextlib import contextmanager
 from typing import Iterator
+
+PROGRESS_EVERY_S = 0.2  # a progress bar moves at most this often
 
 
 @contextmanager
@@ -18,3 +22,16 @@ def busy(slot, text: str) -> Iterator[None]:
             yield
     finally:
         slot.empty()
+
+
+def throttled(report, every_s: float = PROGRESS_EVERY_S):
+    """``report(done, n)`` at most once per ``every_s`` seconds: each bar update is a message to the
+    browser, and 50 of them cost more than 50 chapter-sized steps."""
+    last = [time.perf_counter()]
+
+    def call(done: int, n: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= every_s:
+            last[0] = now
+            report(done, n)
+    return call

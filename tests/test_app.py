@@ -406,7 +406,7 @@ def test_megabyte_pastes_are_refused_with_a_message_and_nothing_is_lost(at):
 
 
 def test_run_progress_is_reported_at_most_once_per_interval():
-    from sections.training_section import throttled
+    from components.busy import throttled
 
     seen = []
     every = throttled(lambda done, n: seen.append(done), every_s=0.0)

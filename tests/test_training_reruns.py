@@ -25,6 +25,26 @@ def test_a_click_with_nothing_else_changed_is_drawn_by_the_fragment_alone():
     assert not reruns.page_after_bar(now=OFF, ticking=OFF)
 
 
+def test_the_stage_part_is_a_fragment_of_its_own_unless_something_below_follows_the_step():
+    """A Step with the details, the replay and the PAD editor closed reruns the stage's part alone;
+    with any open (and no Play: nothing below is drawn while playing), it reruns the whole view."""
+    assert reruns.stage_apart(playing=False, below_open=False)
+    assert not reruns.stage_apart(playing=False, below_open=True)
+    assert reruns.stage_apart(playing=True, below_open=True) and reruns.stage_apart(playing=True, below_open=False)
+
+
+def test_what_is_open_below_the_stage_is_read_from_the_expanders_that_follow_the_step():
+    from session import Keys
+    from sections.training_section import BELOW
+
+    assert set(BELOW) == {Keys.DETAILS, Keys.REPLAY, Keys.PAD_EDITOR}
+
+
+def test_a_token_clicked_on_the_stage_runs_the_page_when_the_stage_part_reruns_alone():
+    assert reruns.page_after_selection(stage_apart=True)  # the picker below would show the old token
+    assert not reruns.page_after_selection(stage_apart=False)  # the view's run draws the picker
+
+
 def test_a_play_tick_is_the_fragment_alone():
     assert not reruns.page_before_drawing(False, AT_10, AT_10)
     assert not reruns.page_after_bar(AT_10, AT_10)

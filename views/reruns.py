@@ -1,14 +1,21 @@
 """Which run of the training view draws what: its rerun rules, written once.
 
-The training view (sections/training_section.py) is one fragment: Streamlit reruns it alone when a
-learner uses a widget in it, and on its timer while Play is on. These rules say when that is not
+The training view (sections/training_section.py) is one fragment, and the stage's part of it a
+fragment inside it while nothing below the stage that follows the step is open: Streamlit reruns
+the innermost fragment that holds the widget a learner used, and the stage's part on its timer while
+Play is on. These rules say when that is not
 enough and the whole page must run (the one run that can set the fragment's timer, or apply a
 knob and show its problems), and how many steps a Play tick takes.
 
 | what happened                                   | what runs                                              |
 | ----------------------------------------------- | ------------------------------------------------------ |
-| Step, Run N, Reset, Set PAD, a details widget   | the view's fragment: it applies the click, draws it all |
-| a Play tick                                     | the view's fragment, on its timer (`play_steps` steps)  |
+| Step, Run N, Reset, a timeline move, while      | the stage's part alone (`stage_apart`): the bar, the    |
+|   nothing below that follows the step is open   |   stage, the timeline, the caption, the keeper          |
+| the same with the details, the replay or the    | the view's fragment, the stage's part drawn inline in   |
+|   PAD editor open                               |   it, so what is open below shows the same step         |
+| a widget below the stage (Set PAD, re-fit, ...) | the view's fragment, the stage's part with it           |
+| a token clicked on the stage, the stage apart   | the page (the token picker below shows the new token)   |
+| a Play tick                                     | the stage's part, on its timer (`play_steps` steps)     |
 | Play, Pause, a new speed                        | the page, before anything is drawn (it sets the timer)  |
 | a knob on the bar                               | the page, before anything is drawn (it applies it)      |
 | a click stops training, or lets it go on again  | the page, after the click (the bar, drawn before it,    |
@@ -43,6 +50,22 @@ class Ticks:
     def seconds(self) -> float | None:
         """The fragment's timer: one tick every this many seconds (None: no timer)."""
         return max(PLAY_TICK_S, 1.0 / self.speed) if self.playing else None
+
+
+def stage_apart(playing: bool, below_open: bool) -> bool:
+    """Whether the stage's part of the view is a fragment of its own, so that a Step, Run N, Reset,
+    a timeline move or a Play tick reruns it alone (the details below keep what they drew): while
+    Play is on (nothing below is drawn then), or while nothing below that follows the step (the
+    details, the replay, the PAD editor) is open. Else the view's fragment draws it inline, and
+    such a click reruns the whole view."""
+    return playing or not below_open
+
+
+def page_after_selection(stage_apart: bool) -> bool:
+    """After a token was clicked on the stage: whether the page must run. The token picker below
+    the stage must show it, and when the stage's part is a fragment of its own, nothing else would
+    redraw the picker; the page runs (no fragment of the view can rerun another)."""
+    return stage_apart
 
 
 def page_before_drawing(knob_changed: bool, asked: Ticks, ticking: Ticks) -> bool:

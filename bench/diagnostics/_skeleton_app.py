@@ -89,7 +89,9 @@ def view() -> None:
             st.session_state["steps"] = st.session_state.get("steps", 0) + 1
         n = st.session_state.get("steps", 0)
         st.empty()
-        cols = st.columns([1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15], vertical_alignment="center")
+        st.container()  # above the bar: what a click has to say
+        cols = st.columns([0.9, 0.95, 0.75, 1.05, 1.0, 0.95, 1.0, 1.0], vertical_alignment="center")
+        cols.pop(1).popover("Predict", key="predict_step", on_change="rerun", width="stretch")
         cols[0].button("Step", key="step", width="stretch")
         cols[1].number_input("Steps", key="n_steps", value=50.0, label_visibility="collapsed")
         cols[2].button("Run 50", key="run_steps", width="stretch")

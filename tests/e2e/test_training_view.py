@@ -6,16 +6,22 @@ in Chromium, what that must not lose:
 - a knob changed in the bar's settings popover is applied by the whole page: a bad value shows
   the page's configuration error box, and the last valid configuration keeps training;
 - the browser keeps the work after each Step (the keeper's localStorage entry follows the step), and
-  nothing once Reset has brought the page back to what it opened with.
+  nothing once Reset has brought the page back to what it opened with;
+- a Step with nothing open below the stage redraws the stage's part alone (read from the messages
+  the server sends), one with the details open redraws them too, and a token clicked on the stage
+  is shown by the token picker below it (views/reruns.py).
 
 AppTest always runs the whole script, so only a browser can check these.
 """
 
 from __future__ import annotations
 
-import pytest
+import time
 
-from .helpers import (STAGE, alerts, button, label, open_expander, section, set_number, step_once, unavailable_reason,
+import pytest
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from .helpers import (STAGE, alerts, button, label, open_app, open_expander, section, set_number, step_once, unavailable_reason,
                       wait_idle, wait_js, wait_step)
 
 _reason = unavailable_reason()
@@ -73,6 +79,68 @@ def test_with_the_details_open_a_step_updates_them_too(ko_page):
         step_once(page, n)
         title = label("ko", "train.coords_title", step=n)
         wait_js(page, "(t) => document.querySelector('.st-key-details').innerText.includes(t)", title)
+
+
+class Drawn:
+    """The widget keys each finished run drew, read from the websocket messages the page receives."""
+
+    def __init__(self, page):
+        self.page, self.runs, self._keys = page, [], set()
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        if not isinstance(payload, bytes):
+            return
+        msg = ForwardMsg.FromString(payload)
+        kind = msg.WhichOneof("type")
+        if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            el = msg.delta.new_element
+            wid = getattr(getattr(el, el.WhichOneof("type") or "", None), "id", "")
+            if isinstance(wid, str) and "-" in wid:
+                self._keys.add(wid.rsplit("-", 1)[1])
+        elif kind == "script_finished":
+            self.runs.append(self._keys)
+            self._keys = set()
+
+    def after(self, action, timeout_s: float = 60) -> set[str]:
+        """Do ``action``, wait for the runs it caused to finish and the page to settle; the keys they drew."""
+        before = len(self.runs)
+        action()
+        deadline = time.monotonic() + timeout_s
+        while len(self.runs) == before or self._keys:  # a condition: a run finished and none is half sent
+            assert time.monotonic() < deadline, "no run finished after the action"
+            self.page.wait_for_timeout(50)  # lets Playwright deliver the frames it holds
+        wait_idle(self.page)
+        return set().union(*self.runs[before:])
+
+
+def test_a_step_redraws_the_stage_part_alone_unless_something_below_is_open(new_page, app_url):
+    """views/reruns.py, stage_apart: with nothing open below the stage a Step's run draws the bar and
+    the timeline but none of the widgets below; with the details open it draws them too."""
+    page = new_page("ko-KR", load=False)
+    drawn = Drawn(page)
+    open_app(page, f"{app_url}/?section=train&lang=ko")
+    wait_step(page, 0)
+    below = {"pca_dims", "refit_frame", "selected_token"}
+    keys = drawn.after(lambda: step_once(page, 1))
+    assert {"step", "play", "timeline"} <= keys and not keys & below, keys
+    open_expander(page, "details")
+    keys = drawn.after(lambda: step_once(page, 2))
+    assert {"step", "timeline"} | below <= keys, keys
+
+
+def test_a_token_clicked_on_the_training_stage_is_shown_by_the_token_picker(ko_page):
+    """views/reruns.py, page_after_selection: the stage's part reruns alone on a click on it, and the
+    page runs too, so the picker below it names the token the stage now follows."""
+    page = ko_page
+    section(page, "ko", "train")
+    step_once(page, 1)
+    assert page.evaluate("document.querySelector('.st-key-selected_token input').value") != "4 · 나쁘다"
+    page.locator(f"{STAGE} .pt[data-token='4']").first.dispatch_event("click")  # a point may sit under the header
+    picked = "() => document.querySelector('.st-key-selected_token input').value"
+    wait_js(page, f"() => ({picked})() === '4 · 나쁘다'")
+    step_once(page, 2)  # and the next Step keeps it
+    wait_js(page, f"() => ({picked})() === '4 · 나쁘다'")
 
 
 def test_after_another_view_the_stage_shows_the_newest_step_and_steps_on(ko_page):
