@@ -1,11 +1,12 @@
 """W as a CSV table for spreadsheets: ``id,token,role,e0,e1,…`` with exact float32 values.
 
-Built in bounded steps: CHUNK_FLOATS values are formatted at once (one ``%`` over the chunk, in
-C), each chunk is written to the file as it is made, and the server's budget may stop it
-between chunks (core/budget.py). The file itself is the only large thing it holds. A chunk is
-small because formatting holds the interpreter's lock: every other session's script waits for
-the chunk in progress (with chunks of 2^18 floats, a class beside two exports at 100k saw its
-Steps slow many times over: bench/RESULTS.md, bench_limits).
+Built in bounded steps: CHUNK_FLOATS values at once, each chunk written to the file as it is made,
+and the server's budget may stop it between chunks (core/budget.py). The file itself is the only
+large thing it holds. Each chunk is formatted by Arrow's CSV writer, which works without the
+interpreter's lock: a class's Steps go on on the other core while an export at 100k × 300 is built
+(formatting in Python holds the lock, and every other session's script waits for it; bench_limits).
+Arrow writes each float32 in its shortest form that reads back as the same float32, and quotes
+every text cell.
 """
 
 from __future__ import annotations
@@ -13,53 +14,74 @@ from __future__ import annotations
 import io
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
 import torch
 
 from core.budget import checkpoint
 from core.sheet_cells import to_cell
 from core.vocab import Vocab
 
-CHUNK_FLOATS = 1 << 13  # values formatted at once: a short hold of the interpreter's lock
+CHUNK_FLOATS = 1 << 16  # values formatted by one call of Arrow's writer
+LONG_DECIMALS = 1e9  # Arrow writes |x| in [1e9, 1e21) with all its integer digits: such a table uses FLOAT_FORMAT
 FLOAT_FORMAT = "%.9g"  # 9 significant digits: every float32 reads back as itself
-MAX_FLOAT_CHARS = 15  # "-1.23456789e-05"
+PERCENT_CHUNK_FLOATS = 1 << 13  # the fallback formats in Python, holding the interpreter's lock: small chunks
+MAX_FLOAT_CHARS = 17  # Arrow's longest below LONG_DECIMALS: "-0.00000123456789" (FLOAT_FORMAT's: 15)
 BOM = "\ufeff"  # spreadsheets read the file as UTF-8 with it
+_ARROW = pacsv.WriteOptions(include_header=False, quoting_style="needed")
 
 
 def weights_csv(vocab: Vocab, weight: torch.Tensor) -> bytes:
     """W as CSV (UTF-8 with BOM, for spreadsheets), every float32 written so it reads back exactly.
 
-    A token is a text cell a spreadsheet never runs (core/sheet_cells.py); a token holding a comma
-    or a quote is quoted as the csv module does.
+    A token is a text cell a spreadsheet never runs (core/sheet_cells.py), quoted with its quotes
+    doubled, as RFC 4180 and the csv module read it.
 
     >>> weights_csv(vocab, lab.weight).decode("utf-8-sig").splitlines()[:2]
-    ['id,token,role,e0,e1,e2', '0,<UNK>,unk,-1.12583983,-1.1523602,0.566650629']
+    ['id,token,role,e0,e1,e2', '0,"<UNK>","unk",-1.1258398,-1.1523602,0.5666506']
     """
     w = weight.detach().to(torch.float32).cpu().numpy()  # (V, E)
     v, e = w.shape
     out = io.BytesIO()
     out.write((BOM + ",".join(["id", "token", "role"] + [f"e{j}" for j in range(e)]) + "\n").encode("utf-8"))
-    row = "%d,%s,%s" + ("," + FLOAT_FORMAT) * e + "\n"
-    rows = vocab.rows()
-    per_chunk = max(1, CHUNK_FLOATS // max(1, e))
+    rows = [(i, to_cell(token), role) for token, i, role in vocab.rows()]
+    exact_short = not w.size or (np.isfinite(w).all() and float(np.abs(w).max()) < LONG_DECIMALS)
+    write = _arrow_chunk if exact_short else _percent_chunk
+    per_chunk = max(1, (CHUNK_FLOATS if exact_short else PERCENT_CHUNK_FLOATS) // max(1, e))
     for start in range(0, v, per_chunk):
-        block = w[start:start + per_chunk].tolist()
-        values: list = []
-        for (token, i, role), floats in zip(rows[start:start + per_chunk], block):
-            values += (i, _csv_field(to_cell(token)), role)
-            values += floats
-        out.write(((row * len(block)) % tuple(values)).encode("utf-8"))
+        out.write(write(rows[start:start + per_chunk], w[start:start + per_chunk]))
         checkpoint()  # between chunks: the job may have to stop
     return out.getvalue()
 
 
+def _arrow_chunk(rows: list[tuple[int, str, str]], block: np.ndarray) -> pa.Buffer:
+    """One chunk of rows as CSV, formatted by Arrow (no interpreter lock held while it formats)."""
+    ids, tokens, roles = zip(*rows)
+    columns = np.ascontiguousarray(block.T)  # (E, rows): each float column contiguous, no copy by Arrow
+    table = pa.table([pa.array(ids, pa.int64()), pa.array(tokens, pa.string()), pa.array(roles, pa.string())]
+                     + [pa.array(c) for c in columns], names=["id", "token", "role"] + [f"e{j}" for j in range(len(columns))])
+    sink = pa.BufferOutputStream()
+    pacsv.write_csv(table, sink, write_options=_ARROW)
+    return sink.getvalue()
+
+
+def _percent_chunk(rows: list[tuple[int, str, str]], block: np.ndarray) -> bytes:
+    """One chunk as CSV with FLOAT_FORMAT (a table Arrow would write too long, or one not finite)."""
+    values: list = []
+    for (i, token, role), floats in zip(rows, block.tolist()):
+        values += (i, _csv_field(token), _csv_field(role))
+        values += floats
+    row = "%d,%s,%s" + ("," + FLOAT_FORMAT) * block.shape[1] + "\n"
+    return ((row * len(rows)) % tuple(values)).encode("utf-8")
+
+
 def csv_size_bound(v: int, e: int, token_bytes: int) -> int:
-    """An upper bound of the file's size in bytes: the header, and V rows of an id, a role and E floats
-    at their longest; ``token_bytes``, the tokens' UTF-8 bytes, counted twice (quotes doubled)."""
-    return 16 + 8 * e + 2 * token_bytes + v * (7 + 3 + 4 + 1 + e * (MAX_FLOAT_CHARS + 1))
+    """An upper bound of the file's size in bytes: the header, and V rows of an id, a quoted role
+    and E floats at their longest; ``token_bytes``, the tokens' UTF-8 bytes, counted twice (quotes
+    doubled) with the two quotes and the formula mark of each row."""
+    return 16 + 8 * e + 2 * token_bytes + v * (7 + 3 + 3 + 5 + 1 + e * (MAX_FLOAT_CHARS + 1))
 
 
 def _csv_field(text: str) -> str:
-    """Quoted as csv.writer's QUOTE_MINIMAL does when it holds a comma, a quote or a line break."""
-    if any(ch in text for ch in ',"\r\n'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
+    """Quoted, its quotes doubled, as Arrow's writer quotes every text cell."""
+    return '"' + text.replace('"', '""') + '"'

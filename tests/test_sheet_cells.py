@@ -68,3 +68,37 @@ def test_metadata_tsv_neutralises_tokens_and_classes_and_reads_back_exactly():
 @pytest.mark.parametrize("first", ESCAPED_FIRST)
 def test_every_escaped_first_character(first):
     assert from_cell(to_cell(first + "x")) == first + "x" and to_cell(first + "x").startswith("'")
+
+
+@given(st.lists(st.floats(width=32, allow_nan=False, allow_infinity=False), min_size=1, max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_every_float32_reads_back_exactly_and_within_the_size_bound(values):
+    """Any finite float32 (subnormals, -0.0, the longest decimal forms) read back bit for bit, by
+    whichever writer the table's magnitudes choose, and the file stays within csv_size_bound."""
+    import torch
+
+    from core.vocab import Vocab
+
+    w = torch.tensor(values, dtype=torch.float32).reshape(len(values), 1)
+    rows = [("<UNK>", 0, "unk"), ("<PAD>", 1, "pad")] + [(f"t{i}", i, "") for i in range(2, len(values))]
+    vocab = Vocab.from_rows(rows[:len(values)] if len(values) >= 2 else rows[:2])
+    if vocab.size != len(values):
+        w = torch.cat([w, torch.zeros(vocab.size - len(values), 1)])
+    data = weights_csv(vocab, w)
+    _, back = read_weights_csv(data)
+    assert np.array_equal(back.view(np.int32), w.numpy().view(np.int32))
+    assert len(data) <= csv_size_bound(vocab.size, 1, exports.token_bytes(vocab.tokens))
+
+
+def test_a_table_arrow_would_write_too_long_is_written_with_nine_digits_and_reads_back():
+    """|x| ≥ 1e9 (Arrow would print every integer digit, up to 21): the fallback writer, same cells."""
+    lab = hostile_lab()
+    w = lab.weight.detach().clone()
+    w[2, 0] = 1.2345678e20
+    data = weights_csv(lab.recipe.vocab, w)
+    cells = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert cells[3][3] == "%.9g" % float(w[2, 0]) and "e+20" in cells[3][3]  # not all 21 digits
+    rows, back = read_weights_csv(data)
+    assert rows == [(i, tok, role) for tok, i, role in lab.recipe.vocab.rows()]
+    assert np.array_equal(back.view(np.int32), w.numpy().view(np.int32))
+    assert len(data) <= csv_size_bound(*w.shape, exports.token_bytes(lab.recipe.vocab.tokens))
