@@ -20,7 +20,7 @@ from core.problems import Problem
 from core.projector_tsv import vectors_size_bound
 from core.weights_csv import csv_size_bound
 
-SECONDS_PER_FLOAT = MappingProxyType({"w_csv": 0.7e-6, "projector_vectors": 1.4e-6})  # bench/bench_exports.py, one core
+SECONDS_PER_FLOAT = MappingProxyType({"w_csv": 0.7e-6, "projector_vectors": 0.7e-6})  # bench/bench_exports.py, one core
 WAIT_SECONDS = 120.0  # a download waits this long for a lane: its button can show only one fixed message (chrome.download_failed)
 HELD_FACTOR = 1.25  # the file while it grows (BytesIO over-allocates by an eighth) and one chunk
 

@@ -16,9 +16,9 @@ Worked example (the chapter's vocabulary and its two labelled sentences)::
     나쁘다	4	normal	부정
     재미있다	5	normal	            ← in no sentence
 
-Each float is written as the shortest decimal that reads back as the same float32 (numpy's
-Dragon4 ``repr`` of a float32, ``0.36159506`` rather than ``0.361595064``), so parsing the file
-at float32, as the Projector does, gives ``W`` bit for bit.
+Each float is written as the shortest decimal that reads back as the same float32 (``0.36159506``
+rather than ``0.361595064``), so parsing the file at float32, as the Projector does, gives ``W``
+bit for bit.
 """
 
 from __future__ import annotations
@@ -31,32 +31,40 @@ import torch
 
 from core.batch import Batch
 from core.budget import checkpoint
+from core.float_text import MAX_FLOAT_CHARS, arrow_ok, arrow_rows
 from core.sheet_cells import to_cell
 from core.vocab import NORMAL, PAD, UNK, Vocab
 
 ROLE_NAMES = MappingProxyType({NORMAL: "normal", UNK: "unk", PAD: "pad"})  # the vocabulary editor's names
-_CHUNK_VALUES = 1 << 13  # floats formatted at once: a few ms holding the interpreter's lock (core/weights_csv.py)
+_CHUNK_VALUES = 1 << 16  # floats formatted by one call of Arrow's writer
+_PYTHON_CHUNK_VALUES = 1 << 13  # the fallback holds the interpreter's lock while it formats: small chunks
 
 
 def vectors_tsv(weight: torch.Tensor) -> bytes:
-    """``W`` (V, E) as vectors.tsv: V lines of E tab-separated floats, no header.
+    """``W`` (V, E) as vectors.tsv: V lines of E tab-separated floats, no header, each the shortest
+    text that reads back as the same float32, formatted without the interpreter's lock
+    (core/float_text.py; a table Arrow would write too long: numpy's shortest ``repr``, in Python).
 
     >>> vectors_tsv(torch.tensor([[0.1, -2.0], [1e-30, 0.0]])).decode()
-    '0.1\\t-2.0\\n1e-30\\t0.0\\n'
+    '0.1\\t-2\\n1e-30\\t0\\n'
     """
     w = weight.detach().to(torch.float32).cpu().numpy()  # (V, E)
-    rows_per_chunk = max(1, _CHUNK_VALUES // max(1, w.shape[1]))
+    fast = arrow_ok(w)
+    rows_per_chunk = max(1, (_CHUNK_VALUES if fast else _PYTHON_CHUNK_VALUES) // max(1, w.shape[1]))
     out = io.BytesIO()  # each chunk is written as it is made: the file is the only large thing held
     for start in range(0, w.shape[0], rows_per_chunk):
-        text = w[start:start + rows_per_chunk].astype(np.str_)  # (rows, E): float32 repr, shortest round trip
-        out.write("".join("\t".join(row) + "\n" for row in text.tolist()).encode("utf-8"))
+        block = w[start:start + rows_per_chunk]  # (rows, E)
+        if fast:
+            out.write(arrow_rows(list(np.ascontiguousarray(block.T)), [f"e{j}" for j in range(w.shape[1])], delimiter="\t"))
+        else:
+            out.write("".join("\t".join(row) + "\n" for row in block.astype(np.str_).tolist()).encode("utf-8"))
         checkpoint()  # between chunks: the job may have to stop (core/budget.py)
     return out.getvalue()
 
 
 def vectors_size_bound(v: int, e: int) -> int:
-    """An upper bound of vectors.tsv's size in bytes: every float at its longest ("-1.2345678e-05")."""
-    return v * e * 15
+    """An upper bound of vectors.tsv's size in bytes: every float at its longest, and its tab or line end."""
+    return v * e * (MAX_FLOAT_CHARS + 1)
 
 
 def token_classes(vocab: Vocab, batch: Batch, labels, classes) -> list[str]:

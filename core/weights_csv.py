@@ -2,11 +2,8 @@
 
 Built in bounded steps: CHUNK_FLOATS values at once, each chunk written to the file as it is made,
 and the server's budget may stop it between chunks (core/budget.py). The file itself is the only
-large thing it holds. Each chunk is formatted by Arrow's CSV writer, which works without the
-interpreter's lock: a class's Steps go on on the other core while an export at 100k × 300 is built
-(formatting in Python holds the lock, and every other session's script waits for it; bench_limits).
-Arrow writes each float32 in its shortest form that reads back as the same float32, and quotes
-every text cell.
+large thing it holds. Each chunk is formatted without the interpreter's lock (core/float_text.py):
+each float32 in its shortest form that reads back as the same float32, every text cell quoted.
 """
 
 from __future__ import annotations
@@ -15,20 +12,17 @@ import io
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.csv as pacsv
 import torch
 
 from core.budget import checkpoint
+from core.float_text import MAX_FLOAT_CHARS, arrow_ok, arrow_rows
 from core.sheet_cells import to_cell
 from core.vocab import Vocab
 
 CHUNK_FLOATS = 1 << 16  # values formatted by one call of Arrow's writer
-LONG_DECIMALS = 1e9  # Arrow writes |x| in [1e9, 1e21) with all its integer digits: such a table uses FLOAT_FORMAT
-FLOAT_FORMAT = "%.9g"  # 9 significant digits: every float32 reads back as itself
-PERCENT_CHUNK_FLOATS = 1 << 13  # the fallback formats in Python, holding the interpreter's lock: small chunks
-MAX_FLOAT_CHARS = 17  # Arrow's longest below LONG_DECIMALS: "-0.00000123456789" (FLOAT_FORMAT's: 15)
+FLOAT_FORMAT = "%.9g"  # a table Arrow would write too long: 9 significant digits, every float32 reads back as itself
+PERCENT_CHUNK_FLOATS = 1 << 13  # that fallback formats in Python, holding the interpreter's lock: small chunks
 BOM = "\ufeff"  # spreadsheets read the file as UTF-8 with it
-_ARROW = pacsv.WriteOptions(include_header=False, quoting_style="needed")
 
 
 def weights_csv(vocab: Vocab, weight: torch.Tensor) -> bytes:
@@ -45,7 +39,7 @@ def weights_csv(vocab: Vocab, weight: torch.Tensor) -> bytes:
     out = io.BytesIO()
     out.write((BOM + ",".join(["id", "token", "role"] + [f"e{j}" for j in range(e)]) + "\n").encode("utf-8"))
     rows = [(i, to_cell(token), role) for token, i, role in vocab.rows()]
-    exact_short = not w.size or (np.isfinite(w).all() and float(np.abs(w).max()) < LONG_DECIMALS)
+    exact_short = arrow_ok(w)
     write = _arrow_chunk if exact_short else _percent_chunk
     per_chunk = max(1, (CHUNK_FLOATS if exact_short else PERCENT_CHUNK_FLOATS) // max(1, e))
     for start in range(0, v, per_chunk):
@@ -57,12 +51,9 @@ def weights_csv(vocab: Vocab, weight: torch.Tensor) -> bytes:
 def _arrow_chunk(rows: list[tuple[int, str, str]], block: np.ndarray) -> pa.Buffer:
     """One chunk of rows as CSV, formatted by Arrow (no interpreter lock held while it formats)."""
     ids, tokens, roles = zip(*rows)
-    columns = np.ascontiguousarray(block.T)  # (E, rows): each float column contiguous, no copy by Arrow
-    table = pa.table([pa.array(ids, pa.int64()), pa.array(tokens, pa.string()), pa.array(roles, pa.string())]
-                     + [pa.array(c) for c in columns], names=["id", "token", "role"] + [f"e{j}" for j in range(len(columns))])
-    sink = pa.BufferOutputStream()
-    pacsv.write_csv(table, sink, write_options=_ARROW)
-    return sink.getvalue()
+    floats = np.ascontiguousarray(block.T)  # (E, rows): each column contiguous, taken by Arrow as it is
+    return arrow_rows([pa.array(ids, pa.int64()), pa.array(tokens, pa.string()), pa.array(roles, pa.string()), *floats],
+                      ["id", "token", "role"] + [f"e{j}" for j in range(len(floats))])
 
 
 def _percent_chunk(rows: list[tuple[int, str, str]], block: np.ndarray) -> bytes:
