@@ -12,7 +12,7 @@ import pytest
 
 from support.server import NO_WATCHER, Server
 
-from .helpers import ARTIFACTS, VIEWPORT, open_app, unavailable_reason
+from .helpers import ARTIFACTS, VIEWPORT, open_app, record_sent, unavailable_reason
 
 SERVER_START_S = 180  # the server warms itself before its health check says ok (warm.py)
 
@@ -54,6 +54,7 @@ def new_page(browser, app_url):
         page = ctx.new_page()
         page.e2e_js_errors = []
         page.on("pageerror", lambda err: page.e2e_js_errors.append(str(err)))
+        record_sent(page)
         if load:
             open_app(page, url or app_url)
         return page

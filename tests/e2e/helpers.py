@@ -21,6 +21,8 @@ the app to be idle (`wait_idle`: the script not running, no stale element, for a
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 
 from support.browser import CHROMIUM, FIND_STAGE_JS, LAUNCH_ARGS, unavailable_reason  # noqa: F401  (the tests' one Chromium)
@@ -241,7 +243,7 @@ def shown_step(page, timeout: float = 60_000) -> int:
 
 def play_until(page, lang: str, at_least: int, timeout: float = 60_000) -> dict:
     """Click Play, then wait until the stage's counter has passed ``at_least`` while playing."""
-    button(page, "play").click()
+    click_until_sent(page, button(page, "play"), pressed("play"))
     wait_js(page, "(t) => document.querySelector('.st-key-play button').innerText.includes(t)",
             label(lang, "train.pause_button"), idle=False)
     wait_js(page, "(n) => { const s = stage(); return s !== null && s.playing === '1' && Number(s.stepText) >= n; }",
@@ -253,7 +255,7 @@ def pause(page, lang: str, timeout: float = 60_000) -> int:
     """Click Pause and return the step the page says it stopped at: the Play label is back, the
     stage holds the data of a run that is not playing (the same run drew both), it has settled, and
     the page is idle. Conditions only: what the page says then is what the lab holds."""
-    button(page, "play").click()
+    click_until_sent(page, button(page, "play"), pressed("play"))
     wait_js(page, "(t) => { const s = stage(); return document.querySelector('.st-key-play button').innerText.includes(t)"
                   " && s !== null && s.playing === '0'; }", label(lang, "train.play_button"), timeout=timeout)
     s = wait_stage(page, "s => s.mode === 'train' && s.playing === '0' && s.step === s.stepText", timeout=timeout)
@@ -317,6 +319,63 @@ def close_expander(page, key: str) -> None:
         wait_js(page, "(k) => { const d = document.querySelector('.st-key-' + k + ' details'); return d && !d.open; }", key)
 
 
+# ---- what the browser sent -------------------------------------------------------------------
+def record_sent(page) -> None:
+    """Keep every message the page sends the server (call before the page opens the app)."""
+    page.e2e_sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda p: page.e2e_sent.append(p) if isinstance(p, bytes) else None))
+
+
+def _sent_states(page, since: int):
+    """The widget states of each rerun the page asked for after message ``since``."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    for payload in page.e2e_sent[since:]:
+        msg = BackMsg.FromString(payload)
+        if msg.WhichOneof("type") == "rerun_script":
+            yield msg.rerun_script.widget_states.widgets
+
+
+def pressed(key: str):
+    """A test of sent widget states: the keyed button's click is among them."""
+    return lambda states: any(w.id.endswith("-" + key) and w.WhichOneof("value") == "trigger_value" and w.trigger_value
+                              for w in states)
+
+
+def stage_selected(token: int, key: str = "stage"):
+    """A test of sent widget states: the stage reports ``token`` selected."""
+    def test(states) -> bool:
+        for w in states:
+            if w.id.endswith("-" + key) and w.WhichOneof("value") == "json_value":
+                try:
+                    if json.loads(w.json_value).get("selected") == token:
+                        return True
+                except (ValueError, AttributeError):
+                    pass
+        return False
+    return test
+
+
+def click_until_sent(page, locator, sent, tries: int = 3, wait_ms: int = 5_000) -> None:
+    """Click ``locator`` until the browser has sent the server what the click means (``sent``, a test
+    of a rerun's widget states). Under load, Chromium and Streamlit's frontend were seen to drop a
+    click that lands while the element is redrawn: nothing left the browser, so the click is made
+    again. A click that was sent is never repeated: what the server does with it is the test's to
+    check. Pages opened without `record_sent` are clicked once."""
+    if getattr(page, "e2e_sent", None) is None:
+        locator.click()
+        return
+    for _ in range(tries):
+        since = len(page.e2e_sent)
+        locator.click()
+        deadline = time.monotonic() + wait_ms / 1000
+        while time.monotonic() < deadline:
+            if any(sent(states) for states in _sent_states(page, since)):
+                return
+            page.wait_for_timeout(50)  # lets Playwright deliver the frames it holds
+    raise AssertionError(f"{tries} clicks and the browser sent none of them")
+
+
 # ---- acting ---------------------------------------------------------------------------------
 class OnePageAtATime:
     """Pages of the app kept by a key, one open at a time: asking for a new key closes the previous
@@ -332,6 +391,7 @@ class OnePageAtATime:
             ctx = self.browser.new_context(locale=locale, viewport=dict(self.viewport), color_scheme=scheme)
             ctx.set_default_timeout(30_000)
             page = ctx.new_page()
+            record_sent(page)
             open_app(page, self.url)
             if prepare is not None:
                 prepare(page)
@@ -389,8 +449,14 @@ def button(page, key: str):
 
 
 def click_token(page, selector: str) -> None:
-    """Click a node on the stage (``selector`` inside it) and wait until the server's answer is drawn."""
-    page.locator(f"{STAGE} {selector}").first.click()
+    """Click a node on the stage (``selector`` inside it) and wait until the server's answer is drawn.
+    A token not selected yet is clicked until the browser has sent the selection (`click_until_sent`)."""
+    node = page.locator(f"{STAGE} {selector}").first
+    token = node.get_attribute("data-token")
+    if token is None or token in ((stage(page) or {}).get("sel") or []):
+        node.click()  # nothing new to send
+    else:
+        click_until_sent(page, node, stage_selected(int(token)))
     wait_idle(page)
 
 
