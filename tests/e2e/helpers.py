@@ -358,10 +358,10 @@ def stage_selected(token: int, key: str = "stage"):
 
 def click_until_sent(page, locator, sent, tries: int = 3, wait_ms: int = 5_000) -> None:
     """Click ``locator`` until the browser has sent the server what the click means (``sent``, a test
-    of a rerun's widget states). Under load, Chromium and Streamlit's frontend were seen to drop a
-    click that lands while the element is redrawn: nothing left the browser, so the click is made
-    again. A click that was sent is never repeated: what the server does with it is the test's to
-    check. Pages opened without `record_sent` are clicked once."""
+    of a rerun's widget states). A click that left nothing in the browser's messages (under load,
+    one landing while the element is redrawn may be dropped before it is sent) is made again; a
+    click that was sent is never repeated: what the server does with it is the test's to check.
+    Pages opened without `record_sent` are clicked once."""
     if getattr(page, "e2e_sent", None) is None:
         locator.click()
         return
