@@ -26,6 +26,17 @@ def history_navigation() -> bool:
     return bool(getattr(get_script_run_ctx(), "is_history_navigation", False))
 
 
+def fragment_interaction() -> bool:
+    """Whether the interaction being handled reruns a fragment (the browser asked for one), not the
+    page: a widget callback may then name another fragment to rerun instead (``st.rerun(key)``).
+    AppTest's runs are whole-page runs, so there it is False and the page runs as usual."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+    except ImportError:
+        return False
+    return bool(getattr(get_script_run_ctx(suppress_warning=True), "fragment_ids_this_run", None))
+
+
 def session_manager():
     """The server's session manager, or None (no server: AppTest, a bare script)."""
     try:

@@ -1,8 +1,8 @@
 """The training area: controls that return intent, and views of what a step did to W.
 
-Nothing here touches the optimizer or the session: the bar returns what was clicked as an `Intent`,
-which the caller carries out through core; values come in as arguments, changes go out through
-the callbacks the caller passes.
+Nothing here touches the optimizer or the session: the bar hands each click to the caller's
+callback, which the caller turns into an `Intent` (`intent_of`) and carries out through core; values
+come in as arguments, changes go out through the callbacks the caller passes.
 """
 
 from __future__ import annotations
@@ -40,11 +40,6 @@ class TrainKeys:
     loss_chart: str
     timeline: str
 
-    @property
-    def clicks(self) -> tuple[str, str, str]:
-        """The keys of the buttons whose click the bar reads from their value, in the order of ``carried``."""
-        return self.reset, self.step, self.run
-
 
 @dataclass(frozen=True)
 class Intent:
@@ -71,24 +66,22 @@ def pad_intent(text: str, dim: int) -> Intent:
 
 @dataclass(frozen=True)
 class Bar:
-    """What the training bar returned: the click of this run, whether Play is on, its speed."""
-    intent: Intent
+    """What the training bar returned: whether Play is on, its speed."""
     playing: bool
     speed: int
 
 
-def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, on_play, knobs,
-        beside_step=None, carried: tuple[bool, bool, bool] = (False, False, False)) -> Bar:
+def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, on_play, on_click, knobs,
+        beside_step=None) -> Bar:
     """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover;
     ``beside_step(column)``, when given, draws into a slot right after Step (the guesses).
 
-    Returns the click of this run (Step, Run N or Reset; the caller carries it out before it draws
-    the stage) with Play's state and speed. Disabled (with the reason shown by the caller) when
-    training cannot run. ``playing``: whether Play is on; ``on_play`` flips it. ``knobs``: (the
-    callback that gives the knobs the values in effect before they are drawn, the knobs'
-    ``on_change``); their popover is built only while open. ``dark``: the page's theme is dark.
-    ``carried``: whether each of ``keys.clicks`` (Reset, Step, Run N) was clicked in an earlier run that
-    drew nothing; Step and Run N only count while training can run, as their buttons do.
+    A click of Step, Run N or Reset calls ``on_click(action)`` ("step", "run", "reset") as the
+    button's callback, before the rerun: the caller keeps it and carries it out where it draws the
+    stage. Disabled (with the reason shown by the caller) when training cannot run. ``playing``:
+    whether Play is on; ``on_play`` flips it. ``knobs``: (the callback that gives the knobs the values
+    in effect before they are drawn, the knobs' ``on_change``); their popover is built only while
+    open. ``dark``: the page's theme is dark. Returns Play's state and speed.
     """
     widths = [1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15]
     if beside_step:  # eight slots: the narrower ones give way so that every label still fits
@@ -99,22 +92,24 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
     # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
     # which no dark theme's primary colour can carry at 4.5:1 (WCAG AA).
     light = not dark
-    step = cols[0].button(t(lang, "train.step"), key=keys.step, type="primary" if light else "secondary",
-                          disabled=not can_train, width="stretch", shortcut="s", help=t(lang, "train.step_help"))
+    cols[0].button(t(lang, "train.step"), key=keys.step, type="primary" if light else "secondary",
+                   disabled=not can_train, width="stretch", shortcut="s", help=t(lang, "train.step_help"),
+                   on_click=on_click, args=("step",))
     n = cols[1].number_input(t(lang, "train.n_steps"), key=keys.n_steps, min_value=1.0,
                              max_value=float(limits.MAX_STEPS_PER_CLICK), step=10.0, format="%g",
                              label_visibility="collapsed", help=t(lang, "train.n_steps_help"))
     run_n = exact_int(n, "n_steps")
-    run = cols[2].button(t(lang, "train.run", n=run_n if isinstance(run_n, int) else 1), key=keys.run,
-                         disabled=not can_train, width="stretch", shortcut="n", help=t(lang, "train.run_help"))
+    cols[2].button(t(lang, "train.run", n=run_n if isinstance(run_n, int) else 1), key=keys.run,
+                   disabled=not can_train, width="stretch", shortcut="n", help=t(lang, "train.run_help"),
+                   on_click=on_click, args=("run",))
     playing = playing and can_train
     cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=keys.play,
                    disabled=not can_train, width="stretch", shortcut="p", help=t(lang, "train.play_button_help"),
                    type="primary" if playing and light else "secondary", on_click=on_play)
     speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=keys.speed, label_visibility="collapsed",
                               format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
-    reset = cols[5].button(t(lang, "train.reset"), key=keys.reset, width="stretch", shortcut="0",
-                           help=t(lang, "train.reset_help"))
+    cols[5].button(t(lang, "train.reset"), key=keys.reset, width="stretch", shortcut="0",
+                   help=t(lang, "train.reset_help"), on_click=on_click, args=("reset",))
     show_knobs, on_knob_change = knobs
     popover = cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help"),
                               key=keys.knobs, on_change="rerun")
@@ -124,20 +119,29 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
             for k in KNOBS:
                 if k.name in STAGE_KNOBS:
                     knob_input(lang, k, on_change=on_knob_change)
-    reset_before, step_before, run_before = carried
-    return Bar(clicked(reset or reset_before, step or (step_before and can_train), run or (run_before and can_train), run_n),
-               playing, speed)
+    return Bar(playing, speed)
 
 
-def clicked(reset: bool, step: bool, run: bool, n) -> Intent:
-    """The bar's click as an Intent (one button per run; Reset first): ``n`` is Run N's exact_int."""
-    if reset:
+def intent_of(action: str | None, n_steps: object) -> Intent:
+    """A click of the bar (``on_click``'s action, or None) as an Intent: ``n_steps`` is N's value."""
+    if action == "reset":
         return Intent("reset")
-    if step:
+    if action == "step":
         return Intent("step", 1)
-    if run:
+    if action == "run":
+        n = exact_int(n_steps, "n_steps")
         return Intent("run", n) if isinstance(n, int) else Intent("refused", problem=n)
     return Intent()
+
+
+def diverged(lang: str, problem: Problem | None, key: str, on_back) -> None:
+    """After a divergence (``problem``, or None: none): its likely cause and a button (``key``) that goes
+    on from the last finite step, ``on_back(step)``; the lab already stands there."""
+    if problem is None:
+        return
+    st.info(t(lang, f"diverged.cause.{problem.params['cause']}", **problem.params), icon=":material/warning:")
+    st.button(t(lang, "train.back_to", step=problem.params["last"]), key=key, help=t(lang, "train.back_to_help"),
+              on_click=on_back, args=(problem.params["last"],))
 
 
 def pad_editor(lang: str, keys: TrainKeys, dim: int, pad_id: int, pad_row, on_open, on_text_change, on_set) -> None:

@@ -93,6 +93,16 @@ def recipe_step_cost(recipe) -> StepCost:
     return step_cost(recipe.vocab.size, cfg.embedding_dim, k, t, cfg.pooling, cfg.optimizer, max(2, len(recipe.classes)))
 
 
+SLOW_STEP_S = 0.3  # a Step estimated slower than this shows a status while it runs
+SLOW_TABLE_FLOATS = 1_000_000  # a table this large also costs the picture and the stage's data
+
+
+def slow_step(recipe) -> bool:
+    """Whether a Step of ``recipe`` may take SLOW_STEP_S or more (its estimate, or a large table)."""
+    return (recipe.vocab.size * recipe.config.embedding_dim >= SLOW_TABLE_FLOATS
+            or recipe_step_cost(recipe).seconds >= SLOW_STEP_S)
+
+
 def lab_bytes(v: int, e: int, optimizer: str, pooling: str = "masked_mean", k: int = 0, t: int = 0) -> int:
     """What a lab of V × E holds once it has stepped: W and every other parameter, their gradient and
     the optimizer's buffers, the kept snapshots (at least the first and the latest), and the

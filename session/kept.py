@@ -5,9 +5,9 @@ popover or expander is open keeps the learner's choice here: its ``on_change`` i
 reads the choice with `kept` whether the widget is drawn or not, and `show_kept` gives the widget
 its value again before it is drawn.
 
-A button's click lasts one run: a run that hands over to the page's run before drawing its buttons
-(`st.rerun`) would lose it. `carry_clicks` keeps which of them were clicked, and `carried_clicks`
-hands them to the next run that draws them.
+A button's click lasts one run, and the training bar's buttons are not in the run that carries
+their click out (the stage's fragment reruns alone): `keep_click`, their callback, keeps the click
+until `take_click` hands it, once, to the run that carries it out, whichever run that is.
 """
 
 from __future__ import annotations
@@ -35,13 +35,11 @@ def show_kept(values: dict) -> None:
             st.session_state[key] = value
 
 
-def carry_clicks(keys: tuple[str, ...]) -> None:
-    """Before a run hands over to the next one, drawing nothing: keep which of the buttons ``keys``
-    were clicked in it (their click would end with this run)."""
-    st.session_state[Private.CARRIED] = {key: bool(st.session_state.get(key)) for key in keys}
+def keep_click(action: str) -> None:
+    """Callback of a bar button: keep its click (one at a time, the last one) for `take_click`."""
+    st.session_state[Private.CLICKED] = action
 
 
-def carried_clicks(keys: tuple[str, ...]) -> tuple[bool, ...]:
-    """Whether each of the buttons ``keys`` was clicked in a run that `carry_clicks` carried over; once."""
-    carried = st.session_state.pop(Private.CARRIED, None) or {}
-    return tuple(carried.get(key, False) for key in keys)
+def take_click() -> str | None:
+    """The click `keep_click` kept and no run has carried out yet (None: none); once."""
+    return st.session_state.pop(Private.CLICKED, None)

@@ -27,6 +27,27 @@ def test_the_script_run_context_still_says_whether_back_or_forward_started_the_r
     assert get_script_run_ctx() is None and private.history_navigation() is False  # no script running here
 
 
+def test_the_script_run_context_still_names_the_fragments_a_run_reruns():
+    """The training bar's callbacks rerun the stage's fragment alone only when the browser asked
+    for a fragment run: the context must still carry that list (empty under AppTest)."""
+    from streamlit.runtime.scriptrunner import ScriptRunContext
+    from streamlit.testing.v1 import AppTest
+
+    assert "fragment_ids_this_run" in {f.name for f in dataclasses.fields(ScriptRunContext)}
+    assert private.fragment_interaction() is False  # no script running here
+
+    def app():
+        import streamlit as st
+
+        import streamlit_private
+
+        st.button("go", key="go", on_click=lambda: st.session_state.update(seen=streamlit_private.fragment_interaction()))
+
+    at = AppTest.from_function(app).run()
+    at.button(key="go").click().run()
+    assert at.session_state["seen"] is False  # AppTest's click reruns the page
+
+
 def test_streamlit_still_has_what_upkeep_reads():
     """Through a real manager and store: the session manager, its lock and store, a session's
     script runner and fragments, a state's widget callbacks."""

@@ -22,7 +22,15 @@ OFF, AT_10 = Ticks(False), Ticks(True, 10)
 # ---- the rules, a test per row -------------------------------------------------------------
 def test_a_click_with_nothing_else_changed_is_drawn_by_the_fragment_alone():
     assert not reruns.page_before_drawing(knob_changed=False, asked=OFF, ticking=OFF)
-    assert not reruns.page_after_bar(now=OFF, ticking=OFF)
+    assert not reruns.page_after_click(could_train=True, can_train=True)
+
+
+def test_step_run_and_reset_rerun_the_stage_part_alone_when_it_is_apart_and_the_browser_asked_for_a_fragment():
+    """The bar sits in the view's fragment; its callbacks name the stage's part instead, so a Step
+    does not draw the bar again. Under AppTest (no fragment run asked) the page runs, as it always does."""
+    assert reruns.stage_alone_after_click(stage_apart=True, fragment_interaction=True)
+    assert not reruns.stage_alone_after_click(stage_apart=False, fragment_interaction=True)  # the view draws it inline
+    assert not reruns.stage_alone_after_click(stage_apart=True, fragment_interaction=False)  # AppTest
 
 
 def test_the_stage_part_is_a_fragment_of_its_own_unless_something_below_follows_the_step():
@@ -47,7 +55,6 @@ def test_a_token_clicked_on_the_stage_runs_the_page_when_the_stage_part_reruns_a
 
 def test_a_play_tick_is_the_fragment_alone():
     assert not reruns.page_before_drawing(False, AT_10, AT_10)
-    assert not reruns.page_after_bar(AT_10, AT_10)
     assert AT_10.seconds == reruns.PLAY_TICK_S and Ticks(True, 20).seconds == reruns.PLAY_TICK_S
     assert Ticks(True, 1).seconds == 1.0 and OFF.seconds is None  # a slow speed ticks once a step; off: no timer
 
@@ -62,9 +69,10 @@ def test_a_knob_on_the_bar_runs_the_page_before_anything_is_drawn():
     assert reruns.page_before_drawing(knob_changed=True, asked=OFF, ticking=OFF)
 
 
-def test_training_that_stops_while_play_is_on_runs_the_page_after_the_bar():
-    now = Ticks.of(playing=True, speed=10, can_train=False)  # this run's step diverged
-    assert now == OFF and reruns.page_after_bar(now, ticking=AT_10)
+def test_training_that_stops_while_play_is_on_runs_the_page_at_the_next_tick():
+    """A tick that diverged: the next tick asks for no timer, so the page runs and stops it."""
+    stopped = Ticks.of(playing=True, speed=10, can_train=False)
+    assert stopped == OFF and reruns.page_before_drawing(False, asked=stopped, ticking=AT_10)
 
 
 def test_a_click_that_stops_or_frees_training_runs_the_page_after_it():

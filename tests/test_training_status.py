@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from assets import presets
 from core.explorer import Explorer
-from sections.training_section import slow_step
+from core.memory import slow_step
 
 
 def test_a_step_of_the_large_table_is_announced_and_a_chapter_step_is_not():
     chapter = Explorer.from_preset(presets.load("chapter"))
-    assert not slow_step(chapter)
-    assert slow_step(Explorer.from_preset(presets.load("large")))
+    assert not slow_step(chapter.recipe)
+    assert slow_step(Explorer.from_preset(presets.load("large")).recipe)
 
 
 def test_play_takes_the_steps_the_elapsed_time_asks_for():

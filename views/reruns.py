@@ -1,29 +1,34 @@
 """Which run of the training view draws what: its rerun rules, written once.
 
-The training view (sections/training_section.py) is one fragment, and the stage's part of it a
-fragment inside it while nothing below the stage that follows the step is open: Streamlit reruns
-the innermost fragment that holds the widget a learner used, and the stage's part on its timer while
-Play is on. These rules say when that is not
-enough and the whole page must run (the one run that can set the fragment's timer, or apply a
-knob and show its problems), and how many steps a Play tick takes.
+The training view (sections/training_section.py) is one fragment: the bar, then the stage's part,
+itself a fragment inside it while nothing below the stage that follows the step is open. Streamlit
+reruns the innermost fragment that holds the widget a learner used, and the stage's part on its
+timer while Play is on; the bar's Step, Run N and Reset name the stage's part to rerun instead of
+the view that holds them. These rules say when that is not enough and the whole page must run
+(the one run that can set the fragment's timer, or apply a knob and show its problems), and how
+many steps a Play tick takes.
 
 | what happened                                   | what runs                                              |
 | ----------------------------------------------- | ------------------------------------------------------ |
-| Step, Run N, Reset, a timeline move, while      | the stage's part alone (`stage_apart`): the bar, the    |
-|   nothing below that follows the step is open   |   stage, the timeline, the caption, the keeper          |
-| the same with the details, the replay or the    | the view's fragment, the stage's part drawn inline in   |
-|   PAD editor open                               |   it, so what is open below shows the same step         |
+| Step, Run N, Reset, while nothing below that    | the stage's part alone (`stage_apart`,                  |
+|   follows the step is open                      |   `stage_alone_after_click`): the stage, the timeline,  |
+|                                                 |   the caption, the keeper; the bar is not drawn again   |
+| a timeline move, the same                       | the stage's part alone (the timeline is in it)          |
+| Step, Run N, Reset, a timeline move with the    | the view's fragment, the stage's part drawn inline in   |
+|   details, the replay or the PAD editor open    |   it, so what is open below shows the same step         |
 | a widget below the stage (Set PAD, re-fit, ...) | the view's fragment, the stage's part with it           |
 | a token clicked on the stage, the stage apart   | the page (the token picker below shows the new token)   |
 | a Play tick                                     | the stage's part, on its timer (`play_steps` steps)     |
 | Play, Pause, a new speed                        | the page, before anything is drawn (it sets the timer)  |
 | a knob on the bar                               | the page, before anything is drawn (it applies it)      |
-| a click stops training, or lets it go on again  | the page, after the click (the bar, drawn before it,    |
-|   (a divergence; a Reset after one)             |   shows the other buttons)                              |
-| training stops while Play is on (a divergence)  | the page, after the bar (it stops the timer)            |
+| a click stops training, or lets it go on (a     | the page, after the click (the bar, drawn before it,    |
+|   divergence; Reset or Back after one)          |   shows the other buttons)                              |
+| training stops while Play is on (a divergence)  | the page, at the next tick, before anything is drawn    |
+|                                                 |   (it stops the timer)                                  |
 | the keeper reports (a reconnected page)         | the page: the keeper sits outside every fragment        |
 
-Plain values in, a decision out: tests/test_training_reruns.py checks each row.
+Under AppTest every click runs the page (`stage_alone_after_click`). Plain values in, a decision
+out: tests/test_training_reruns.py checks each row.
 """
 
 from __future__ import annotations
@@ -61,6 +66,14 @@ def stage_apart(playing: bool, below_open: bool) -> bool:
     return playing or not below_open
 
 
+def stage_alone_after_click(stage_apart: bool, fragment_interaction: bool) -> bool:
+    """In the callback of Step, Run N or Reset: whether the stage's part alone reruns, rather than
+    the view that holds the bar. Only when the part is a fragment of its own (``stage_apart``) and
+    the browser asked for a fragment's run (``fragment_interaction``; AppTest runs the page, and a
+    keyed rerun there would leave only the part's elements in its tree)."""
+    return stage_apart and fragment_interaction
+
+
 def page_after_selection(stage_apart: bool) -> bool:
     """After a token was clicked on the stage: whether the page must run. The token picker below
     the stage must show it, and when the stage's part is a fragment of its own, nothing else would
@@ -79,17 +92,10 @@ def page_before_drawing(knob_changed: bool, asked: Ticks, ticking: Ticks) -> boo
 
 
 def page_after_click(could_train: bool, can_train: bool) -> bool:
-    """After the bar's click is carried out: whether the page must run again. The bar is drawn before
-    its click is known, with the buttons of ``could_train``; a click that changed whether training
-    can run (a divergence, a Reset after one) leaves the bar showing the wrong ones."""
+    """After a click is carried out: whether the page must run again. The bar on the page was drawn
+    with the buttons of ``could_train``, before the click; one that changed whether training can run
+    (a divergence; Reset, or Back to the last finite step, after one) leaves it showing the wrong ones."""
     return could_train != can_train
-
-
-def page_after_bar(now: Ticks, ticking: Ticks) -> bool:
-    """After the bar is drawn: whether the page must run instead of drawing on. This run's click
-    stopped training while Play was on (a divergence), or the bar's Play or speed differs from the
-    timer: the timer must change, and only the run that makes the fragment sets it."""
-    return now != ticking
 
 
 def play_steps(speed: int, tick: float, now: float, clock: tuple[float, float] | None) -> tuple[int, tuple[float, float]]:

@@ -12,6 +12,9 @@ Streamlit costs for that page, whatever the app computes.
   stage's own JavaScript and CSS along, unused, as the app must.
 - ``SKELETON=lean``: the editors box, the PAD editor and the axis popover drawn closed and empty
   (as if they were built only while open), the other widgets as they are.
+- The bar sits in the view's fragment and Step's callback reruns the stage's part alone
+  (``st.rerun("live")``), as the app's does; ``SKELETON_BAR=inside``: the bar inside the stage's
+  part, which a Step then reruns with it (the app before it named the part).
 """
 
 import os
@@ -81,24 +84,43 @@ def editors() -> None:
     right.text_area("Sentences", key="sentences", value="좋다 .\n나쁘다 .")
 
 
+BAR_INSIDE = os.environ.get("SKELETON_BAR") == "inside"
+
+
+def stepped() -> None:
+    """Step's callback: count it, and name the stage's part to rerun (a browser's fragment run only)."""
+    st.session_state["steps"] = st.session_state.get("steps", 0) + 1
+    if not BAR_INSIDE:
+        import streamlit_private
+
+        if streamlit_private.fragment_interaction():
+            st.rerun("live")
+
+
+def bar() -> None:
+    st.empty()
+    cols = st.columns([0.9, 0.95, 0.75, 1.05, 1.0, 0.95, 1.0, 1.0], vertical_alignment="center")
+    cols.pop(1).popover("Predict", key="predict_step", on_change="rerun", width="stretch")
+    cols[0].button("Step", key="step", width="stretch", on_click=stepped)
+    cols[1].number_input("Steps", key="n_steps", value=50.0, label_visibility="collapsed")
+    cols[2].button("Run 50", key="run_steps", width="stretch")
+    cols[3].button("Play", key="play", width="stretch")
+    cols[4].selectbox("Speed", [1, 2, 5, 10, 20], index=3, key="play_speed", label_visibility="collapsed")
+    cols[5].button("Reset", key="reset", width="stretch")
+    cols[6].popover("Knobs", key="knobs", on_change="rerun", width="stretch")
+
+
 @st.fragment
 def view() -> None:
-    @st.fragment
+    if not BAR_INSIDE:
+        bar()
+
+    @st.fragment(key="live")
     def live() -> None:
-        if st.session_state.get("step"):
-            st.session_state["steps"] = st.session_state.get("steps", 0) + 1
         n = st.session_state.get("steps", 0)
-        st.empty()
-        st.container()  # above the bar: what a click has to say
-        cols = st.columns([0.9, 0.95, 0.75, 1.05, 1.0, 0.95, 1.0, 1.0], vertical_alignment="center")
-        cols.pop(1).popover("Predict", key="predict_step", on_change="rerun", width="stretch")
-        cols[0].button("Step", key="step", width="stretch")
-        cols[1].number_input("Steps", key="n_steps", value=50.0, label_visibility="collapsed")
-        cols[2].button("Run 50", key="run_steps", width="stretch")
-        cols[3].button("Play", key="play", width="stretch")
-        cols[4].selectbox("Speed", [1, 2, 5, 10, 20], index=3, key="play_speed", label_visibility="collapsed")
-        cols[5].button("Reset", key="reset", width="stretch")
-        cols[6].popover("Knobs", key="knobs", on_change="rerun", width="stretch")
+        if BAR_INSIDE:
+            bar()
+        st.container()  # under the bar: what a click has to say
         _stage(key="stage", data=sample_data(n, n=POINTS, e=DIM, lang="en", mode="train"), height=470,
                on_selected_change=lambda: None)
         st.select_slider("Scrub through steps", list(range(n + 1)) or [0], value=n, key="timeline")

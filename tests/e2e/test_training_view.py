@@ -22,7 +22,7 @@ import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from .helpers import (STAGE, alerts, button, label, open_app, open_expander, section, set_number, step_once, unavailable_reason,
-                      wait_idle, wait_js, wait_step)
+                      shown_step, wait_idle, wait_js, wait_step)
 
 _reason = unavailable_reason()
 if _reason:
@@ -115,18 +115,21 @@ class Drawn:
 
 
 def test_a_step_redraws_the_stage_part_alone_unless_something_below_is_open(new_page, app_url):
-    """views/reruns.py, stage_apart: with nothing open below the stage a Step's run draws the bar and
-    the timeline but none of the widgets below; with the details open it draws them too."""
+    """views/reruns.py, stage_apart and stage_alone_after_click: with nothing open below the stage a
+    Step's run draws the timeline, but neither the bar (its callback names the stage's part) nor the
+    widgets below; with the details open it draws the whole view, bar included."""
     page = new_page("ko-KR", load=False)
     drawn = Drawn(page)
     open_app(page, f"{app_url}/?section=train&lang=ko")
     wait_step(page, 0)
-    below = {"pca_dims", "refit_frame", "selected_token"}
+    below, bar = {"pca_dims", "refit_frame", "selected_token"}, {"step", "n_steps", "play", "play_speed"}
     keys = drawn.after(lambda: step_once(page, 1))
-    assert {"step", "play", "timeline"} <= keys and not keys & below, keys
+    assert "timeline" in keys and not keys & (below | bar), keys
+    keys = drawn.after(lambda: step_once(page, 2))  # and again: the Step button drawn before still works
+    assert "timeline" in keys and not keys & (below | bar), keys
     open_expander(page, "details")
-    keys = drawn.after(lambda: step_once(page, 2))
-    assert {"step", "timeline"} | below <= keys, keys
+    keys = drawn.after(lambda: step_once(page, 3))
+    assert {"step", "timeline"} | below | bar <= keys, keys
 
 
 def test_a_token_clicked_on_the_training_stage_is_shown_by_the_token_picker(ko_page):
@@ -200,3 +203,21 @@ def test_a_guess_made_in_the_open_popover_is_marked_by_the_next_step(ko_page):
     marks.wait_for()
     text = marks.inner_text()
     assert "1단계 예측" in text and "PAD 행은" in text and "맞음" in text, text  # the PAD row never moves
+
+
+def test_after_a_divergence_back_to_the_last_finite_step_gives_the_bar_its_buttons_again(new_page, app_url):
+    """views/reruns.py, page_after_click: Back sits in the stage's part, which reruns alone, and the
+    bar above it was drawn with Step disabled; the page runs, so Step works again. A Step that
+    diverges (the knobs are unchanged) disables it again, from the stage's part alone as well."""
+    page = new_page("en-US")
+    open_app(page, f"{app_url}/?section=train&lang=en&optimizer=adamw&lr=10&weight_decay=10")
+    wait_step(page, 0)
+    step_disabled = "() => document.querySelector('.st-key-step button').disabled"
+    button(page, "run_steps").click()
+    button(page, "back_to").wait_for()
+    wait_js(page, step_disabled)
+    button(page, "back_to").click()
+    wait_js(page, f"() => !({step_disabled})() && !document.querySelector('.st-key-back_to')")
+    button(page, "step").click()
+    button(page, "back_to").wait_for()
+    wait_js(page, step_disabled)
