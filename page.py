@@ -12,6 +12,7 @@ import streamlit as st
 import torch
 
 import server_hooks
+import streamlit_private
 import session
 import upkeep
 from components import inputs, sidebar, style, training
@@ -36,6 +37,7 @@ def main() -> None:
     if torch.get_num_threads() != TORCH_THREADS:
         torch.set_num_threads(TORCH_THREADS)
     upkeep.start_once()
+    streamlit_private.cache_theme_messages()  # each run's theme, built once per process
     server_hooks.install()  # each job is its session's; SIGTERM cancels the jobs, then Streamlit stops
     torch_build.log_once()  # which torch build serves, in the server's log (a CUDA one: how to swap it)
     st.set_page_config(page_title="nn.Embedding Explorer", page_icon="🧮", layout="wide")

@@ -37,6 +37,37 @@ def fragment_interaction() -> bool:
     return bool(getattr(get_script_run_ctx(suppress_warning=True), "fragment_ids_this_run", None))
 
 
+def cache_theme_messages() -> bool:
+    """Once per process: every run (a fragment's too) sends a new_session message whose theme
+    Streamlit builds by scanning all of its config options once per theme section (six). The
+    options do not change while the server runs, and a re-read config is a new options dict: each
+    section's theme is built once per options dict and merged in. The message is the same
+    (tests/test_streamlit_private.py). False when it was in place already or Streamlit moved."""
+    try:
+        from streamlit import config
+        from streamlit.proto.NewSession_pb2 import CustomThemeConfig
+        from streamlit.runtime import app_session
+    except ImportError:
+        return False
+    build = getattr(app_session, "_populate_theme_msg", None)
+    if build is None or getattr(build, "cached", False):
+        return False
+    built: dict[tuple[int, str], object] = {}
+
+    def populate(msg, section: str = "theme") -> None:
+        key = (id(getattr(config, "_config_options", None)), section)
+        if key not in built:
+            fresh = CustomThemeConfig()
+            build(fresh, section)
+            built[key] = fresh
+        if built[key].ListFields():  # a section with nothing set leaves the message untouched, as Streamlit's does
+            msg.MergeFrom(built[key])
+
+    populate.cached, populate.original = True, build
+    app_session._populate_theme_msg = populate
+    return True
+
+
 def session_manager():
     """The server's session manager, or None (no server: AppTest, a bare script)."""
     try:

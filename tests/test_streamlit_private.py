@@ -48,6 +48,34 @@ def test_the_script_run_context_still_names_the_fragments_a_run_reruns():
     assert at.session_state["seen"] is False  # AppTest's click reruns the page
 
 
+def test_the_theme_built_once_is_the_theme_streamlit_builds_at_every_run(monkeypatch):
+    """cache_theme_messages: the new_session message's theme, every section of this app's config,
+    is the same bytes as Streamlit's own builder makes; and it carries the app's colours."""
+    from streamlit import config
+    from streamlit.proto.NewSession_pb2 import CustomThemeConfig
+    from streamlit.runtime import app_session
+
+    streamlits = getattr(app_session._populate_theme_msg, "original", app_session._populate_theme_msg)
+    monkeypatch.setattr(app_session, "_populate_theme_msg", streamlits)
+    config.get_config_options(force_reparse=True)  # this repository's .streamlit/config.toml
+
+    def theme() -> bytes:
+        m = CustomThemeConfig()
+        targets = {"theme": m, "theme.light": m.light, "theme.dark": m.dark, "theme.sidebar": m.sidebar,
+                   "theme.light.sidebar": m.light.sidebar, "theme.dark.sidebar": m.dark.sidebar}
+        assert set(targets) == {"theme"} | {f"theme.{c.value}" for c in config.CustomThemeCategories}
+        for section, target in targets.items():
+            app_session._populate_theme_msg(target, section)
+        return m.SerializeToString()
+
+    before = theme()
+    assert private.cache_theme_messages() is True and private.cache_theme_messages() is False  # once
+    assert app_session._populate_theme_msg is not streamlits
+    assert theme() == theme() == before
+    got = CustomThemeConfig.FromString(before)
+    assert got.light.primary_color == "#1558b0" and got.dark.background_color == "#131314"
+
+
 def test_streamlit_still_has_what_upkeep_reads():
     """Through a real manager and store: the session manager, its lock and store, a session's
     script runner and fragments, a state's widget callbacks."""

@@ -151,6 +151,9 @@ def view() -> None:
 
 
 def main() -> None:
+    import streamlit_private
+
+    streamlit_private.cache_theme_messages()  # as the app's page does
     st.set_page_config(page_title="skeleton", layout="wide")
     st.empty()
     sidebar()
