@@ -68,6 +68,35 @@ def cache_theme_messages() -> bool:
     return True
 
 
+def serve_component_files(name: str, folder, html: str, css: str, js: str) -> bool:
+    """Have Streamlit serve the v2 component ``name``'s ``css`` and ``js`` (paths in ``folder``)
+    under ``/_stcore/bidi-components/<name>/``, in place of the inline code it was declared with:
+    the browser loads them once a page (a module's relative imports resolve there too), and no
+    update of the component carries them. Streamlit does this only for components of an installed
+    package that declares an asset directory; this app runs from its folder, so the folder is
+    registered as the component's asset directory and the definition replaced. Once per server
+    (a later call changes nothing); False where there is no server (AppTest's runtime is a stand-in,
+    a new one per test: the inline code stays)."""
+    try:
+        from pathlib import Path
+
+        from streamlit.components.v2.component_manager import BidiComponentManager
+        from streamlit.runtime import Runtime
+
+        rt = Runtime.instance() if Runtime.exists() else None
+        if type(rt) is not Runtime or not isinstance(rt.bidi_component_registry, BidiComponentManager):
+            return False
+        registry = rt.bidi_component_registry
+        current = registry.get(name)
+        if current is not None and current.js_url == js:
+            return False
+        registry._manifest_handler._asset_roots[name] = Path(folder).resolve()
+        registry.register(registry.build_definition_with_validation(component_key=name, html=html, css=css, js=js))
+    except (ImportError, AttributeError, RuntimeError):
+        return False
+    return True
+
+
 def session_manager():
     """The server's session manager, or None (no server: AppTest, a bare script)."""
     try:

@@ -76,6 +76,26 @@ def test_the_theme_built_once_is_the_theme_streamlit_builds_at_every_run(monkeyp
     assert got.light.primary_color == "#1558b0" and got.dark.background_color == "#131314"
 
 
+def test_a_components_folder_is_still_where_streamlit_serves_its_files_from():
+    """serve_component_files: the asset directory a manifest would declare is still read from the
+    manager's manifest handler, and the stage's and the keeper's files resolve under it to the
+    URLs the browser asks for (/_stcore/bidi-components/<name>/<url>), with no inline code."""
+    from streamlit.components.v2.component_manager import BidiComponentManager
+
+    import components.keeper as keeper
+    import components.stage as stage
+
+    assert private.serve_component_files("x", ROOT, "", "a.css", "a.js") is False  # no server here: inline
+    for c in (stage, keeper):
+        folder, (css, js) = Path(c.__file__).parent.resolve(), c.FILES
+        mgr = BidiComponentManager()
+        mgr._manifest_handler._asset_roots[c.NAME] = folder
+        assert mgr.get_component_path(c.NAME) == str(folder)
+        d = mgr.build_definition_with_validation(component_key=c.NAME, html=c.HTML, css=css, js=js)
+        assert (d.css_url, d.js_url, d.js_content, d.css_content) == (css, js, None, None)
+        assert (folder / js).is_file() and (folder / css).is_file()
+
+
 def test_streamlit_still_has_what_upkeep_reads():
     """Through a real manager and store: the session manager, its lock and store, a session's
     script runner and fragments, a state's widget callbacks."""

@@ -34,7 +34,9 @@ CSS = (_HERE / "keeper.css").read_text(encoding="utf-8")
 JS = (_HERE / "keeper.js").read_text(encoding="utf-8")
 STORAGE_PREFIX = "nn-embedding-explorer.work"  # localStorage is per origin: <prefix>.<slot>, one per page session
 
-_mount = st.components.v2.component("work_keeper", html=HTML, css=CSS, js=JS)
+NAME = "work_keeper"
+FILES = ("keeper.css", "keeper.js")  # with a server, the page has them served from this folder instead (as the stage's)
+_mount = st.components.v2.component(NAME, html=HTML, css=CSS, js=JS)
 
 
 def _report_changed() -> None:

@@ -4,6 +4,10 @@
 the element keeps its DOM node across reruns; its JavaScript receives each new ``data`` and glides
 from the old picture to the new one. The data contract is components/stage/README.md.
 
+With a server, page.py has Streamlit serve ``FILES`` from this folder (streamlit_private.serve_component_files):
+the browser loads them once a page, and an update carries only its data. Without one (AppTest) the
+code goes inline with each update, the modules joined by bundle.py.
+
 Hover highlighting happens in the browser only; a click on a token sends ``{"selected": <id>}``
 back, the one piece of state the server sees (``st.session_state[key]``).
 """
@@ -23,7 +27,9 @@ CSS = (_HERE / "stage.css").read_text(encoding="utf-8")
 JS = bundle(_HERE / "js")  # js/*.mjs as one ES module (bundle.py says why)
 DEFAULT_HEIGHT = 560  # px, when neither ``height`` nor data["height"] says
 
-_mount = st.components.v2.component("embedding_stage", html=HTML, css=CSS, js=JS)
+NAME = "embedding_stage"
+FILES = ("stage.css", "js/index.mjs")  # with a server, the page has them served from this folder instead
+_mount = st.components.v2.component(NAME, html=HTML, css=CSS, js=JS)
 
 
 def _selection_changed() -> None:

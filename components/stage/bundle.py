@@ -1,8 +1,9 @@
 """The stage's ES modules (js/*.mjs) composed into the one module string a v2 component takes.
 
-Streamlit loads a v2 component's inline ``js`` from a blob: URL, where relative imports cannot
-resolve, and serves files only for components of an installed package that declares an asset
-directory; this app runs from its folder. So the modules are joined here, once, at import: each
+With a server, the browser loads js/index.mjs and its imports from the stage's folder
+(streamlit_private.serve_component_files). Without one (AppTest, a bare script) the code goes
+inline, and Streamlit loads a v2 component's inline ``js`` from a blob: URL, where relative imports
+cannot resolve. So the modules are joined here, once, at import: each
 non-entry module becomes a scope (an arrow function called once) that returns what it exports,
 in dependency order; its imports become destructuring of those results. The entry module stays at
 the top level with its ``export default``. Each file stays a real ES module that node imports for
@@ -18,7 +19,7 @@ and line (rather than a page that breaks in the browser):
 Import cycles, imported names a module does not export, and two modules of one name are errors.
 
 Whole-line comments (``// …`` and ``/* … */`` blocks that start a line) and blank lines are left
-out of the page's module: Streamlit sends the component's code with every update of it. So that
+out of the inline module: Streamlit sends inline code with every update of the component. So that
 no such line can be part of a string, a template literal may not span lines (an error).
 """
 
