@@ -42,11 +42,17 @@ def array(value) -> np.ndarray:
     return np.asarray(value)
 
 
+def component_data(el) -> dict:
+    """A custom component's data as the app gave it: JSON in ``proto.json``, or JSON bytes in
+    ``proto.bytes`` (the stage's)."""
+    return json.loads(el.proto.bytes or el.proto.json or "{}")
+
+
 def stage(at: AppTest) -> dict:
     """The stage's data (components/stage/README.md): the custom component is an UnknownElement whose
-    ``proto.json`` is exactly the data the app gave it."""
+    ``proto.bytes`` is exactly the data the app gave it, as JSON."""
     (el,) = [e for e in at.get("bidi_component") if e.proto.component_name == "embedding_stage"]
-    return json.loads(el.proto.json)
+    return component_data(el)
 
 
 def stage_w(at: AppTest) -> tuple[list[int], np.ndarray]:

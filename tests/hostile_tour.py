@@ -74,7 +74,7 @@ PLAIN = re.compile(r"""(^|\.)(id|type|format|shortcut|theme|tag|icon|form_id|com
 PLAIN_FIELDS = frozenset({
     "Selectbox.options", "MultiSelect.options", "Slider.options",  # option lists drawn as plain text
     "Code.code_text", "Text.body", "Json.body", "TextArea.default", "TextInput.default",
-    "BidiComponent.json",  # the components' data: components/stage and keeper draw it with textContent
+    "BidiComponent.json", "BidiComponent.bytes",  # the components' data (the stage's as JSON bytes): drawn with textContent
     "Dataframe.columns",  # column config JSON: its labels are plain text, its help is collected below
     "PlotlyChart.spec", "PlotlyChart.config",  # checked as Plotly specs
     "Html.body",  # the page's own CSS (st.html): checked to hold no input at all
@@ -110,6 +110,8 @@ def _strings(msg, path: str) -> Iterator[tuple[str, str]]:
                 yield from _strings(v, p)
             elif fd.type == fd.TYPE_STRING:
                 yield p, v
+            elif fd.type == fd.TYPE_BYTES:  # text sent as bytes is text too (the stage's data)
+                yield p, v.decode("utf-8", "replace")
 
 
 def _repeated(value) -> bool:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
-from tests.apptest_helpers import start
+from tests.apptest_helpers import component_data, start
 
 COUNTS = {"ko": re.compile(r"문장 (\d+)개"), "en": re.compile(r"(?<!≤ )\b(\d+) sentences")}  # not a limit ("≤ 512")
 SHAPES = re.compile(r"\(B, T\) = \((\d+),")
@@ -24,7 +23,7 @@ def page_texts(at) -> list[str]:
             out.append(str(getattr(e, "label", "") or getattr(e.proto, "label", "")))
             out += [str(o) for o in (getattr(e, "options", None) or [])]
     for e in at.get("bidi_component"):
-        data = json.loads(e.proto.json or "{}")
+        data = component_data(e)
         out += [str(v) for v in (data.get("alt") or {}).values()]
     return out
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from components.i18n import t
 from support.stage_contract import TEXT_KEYS, contract_errors
 from support.stage_sample import PAD, PAD_XY, sample_data
+from tests.apptest_helpers import component_data
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "tests" / "e2e" / "stage_app.py")
@@ -24,7 +24,7 @@ def stage_elements(at: AppTest) -> list:
 def stage_data(at: AppTest) -> dict:
     (el,) = stage_elements(at)
     assert el.proto.component_name == "embedding_stage"
-    return json.loads(el.proto.json)
+    return component_data(el)
 
 
 @pytest.fixture
@@ -43,9 +43,9 @@ def test_a_new_step_sends_new_data_to_the_same_element(at):
     (before,) = stage_elements(at)
     at.button(key="next").click().run()
     (after,) = stage_elements(at)
-    data = json.loads(after.proto.json)
+    data = component_data(after)
     assert data == sample_data(1, height=540)
-    assert data["scatter"]["step"] == 1 and data != json.loads(before.proto.json)
+    assert data["scatter"]["step"] == 1 and data != component_data(before)
     assert after.proto.id == before.proto.id  # same key → same element id: the browser keeps its node and animates
 
 

@@ -14,6 +14,7 @@ back, the one piece of state the server sees (``st.session_state[key]``).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -47,6 +48,9 @@ def stage(data: dict[str, Any], key: str, height: int | None = None,
     h = int(height if height is not None else data.get("height") or DEFAULT_HEIGHT)
     if data.get("height") != h:
         data = {**data, "height": h}
-    result = _mount(key=key, data=data, height=h, on_selected_change=on_select or _selection_changed)
+    # As JSON bytes, written once: a dict would be scanned for dataframes key by key and written
+    # twice (once sorted, for the element's identity, which the key fixes anyway).
+    payload = json.dumps(data, separators=(",", ":")).encode("utf-8")
+    result = _mount(key=key, data=payload, height=h, on_selected_change=on_select or _selection_changed)
     selected = result.get("selected") if hasattr(result, "get") else None
     return None if selected is None else {"selected": selected}

@@ -28,7 +28,8 @@ export default function (component) {
     STAGES.set(parentElement, st);
   }
   st.setStateValue = setStateValue;
-  update(st, data || {});
+  // The server sends the data as JSON bytes (components/stage/__init__.py says why).
+  update(st, (data instanceof Uint8Array ? JSON.parse(new TextDecoder().decode(data)) : data) || {});
   return () => {
     // Streamlit also calls this for a render that a newer one superseded: tear down only when gone.
     setTimeout(() => {
