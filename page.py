@@ -41,8 +41,8 @@ def main() -> None:
         torch.set_num_threads(TORCH_THREADS)
     upkeep.start_once()
     streamlit_private.cache_theme_messages()  # each run's theme, built once per process
-    for c in (stage_component, keeper):  # their code loaded once a page, not sent with every update
-        streamlit_private.serve_component_files(c.NAME, Path(c.__file__).parent, c.HTML, *c.FILES)
+    for c in (stage_component, keeper):  # their JS loaded once a page, not sent with every update
+        streamlit_private.serve_component_files(c.NAME, Path(c.__file__).parent, c.HTML, c.CSS, c.JS_FILE)
     server_hooks.install()  # each job is its session's; SIGTERM cancels the jobs, then Streamlit stops
     torch_build.log_once()  # which torch build serves, in the server's log (a CUDA one: how to swap it)
     st.set_page_config(page_title="nn.Embedding Explorer", page_icon="🧮", layout="wide")

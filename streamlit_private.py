@@ -69,10 +69,10 @@ def cache_theme_messages() -> bool:
 
 
 def serve_component_files(name: str, folder, html: str, css: str, js: str) -> bool:
-    """Have Streamlit serve the v2 component ``name``'s ``css`` and ``js`` (paths in ``folder``)
-    under ``/_stcore/bidi-components/<name>/``, in place of the inline code it was declared with:
-    the browser loads them once a page (a module's relative imports resolve there too), and no
-    update of the component carries them. Streamlit does this only for components of an installed
+    """Have Streamlit serve the v2 component ``name``'s ``js`` (a path in ``folder``; ``css`` too when
+    it is a path, else inline CSS) under ``/_stcore/bidi-components/<name>/``, in place of the inline
+    code it was declared with: the browser loads it once a page (a module's relative imports resolve
+    there too), and no update of the component carries it. Streamlit does this only for components of an installed
     package that declares an asset directory; this app runs from its folder, so the folder is
     registered as the component's asset directory and the definition replaced. Once per server
     (a later call changes nothing); False where there is no server (AppTest's runtime is a stand-in,

@@ -78,22 +78,22 @@ def test_the_theme_built_once_is_the_theme_streamlit_builds_at_every_run(monkeyp
 
 def test_a_components_folder_is_still_where_streamlit_serves_its_files_from():
     """serve_component_files: the asset directory a manifest would declare is still read from the
-    manager's manifest handler, and the stage's and the keeper's files resolve under it to the
-    URLs the browser asks for (/_stcore/bidi-components/<name>/<url>), with no inline code."""
+    manager's manifest handler, and the stage's and the keeper's JS resolve under it to the
+    URLs the browser asks for (/_stcore/bidi-components/<name>/<url>); their CSS stays inline."""
     from streamlit.components.v2.component_manager import BidiComponentManager
 
     import components.keeper as keeper
     import components.stage as stage
 
-    assert private.serve_component_files("x", ROOT, "", "a.css", "a.js") is False  # no server here: inline
+    assert private.serve_component_files("x", ROOT, "", "a {}", "a.js") is False  # no server here: inline
     for c in (stage, keeper):
-        folder, (css, js) = Path(c.__file__).parent.resolve(), c.FILES
+        folder = Path(c.__file__).parent.resolve()
         mgr = BidiComponentManager()
         mgr._manifest_handler._asset_roots[c.NAME] = folder
         assert mgr.get_component_path(c.NAME) == str(folder)
-        d = mgr.build_definition_with_validation(component_key=c.NAME, html=c.HTML, css=css, js=js)
-        assert (d.css_url, d.js_url, d.js_content, d.css_content) == (css, js, None, None)
-        assert (folder / js).is_file() and (folder / css).is_file()
+        d = mgr.build_definition_with_validation(component_key=c.NAME, html=c.HTML, css=c.CSS, js=c.JS_FILE)
+        assert (d.js_url, d.js_content, d.css_url, d.css_content) == (c.JS_FILE, None, None, c.CSS)  # the CSS inline
+        assert (folder / c.JS_FILE).is_file()
 
 
 def test_streamlit_still_has_what_upkeep_reads():

@@ -35,7 +35,7 @@ JS = (_HERE / "keeper.js").read_text(encoding="utf-8")
 STORAGE_PREFIX = "nn-embedding-explorer.work"  # localStorage is per origin: <prefix>.<slot>, one per page session
 
 NAME = "work_keeper"
-FILES = ("keeper.css", "keeper.js")  # with a server, the page has them served from this folder instead (as the stage's)
+JS_FILE = "keeper.js"  # with a server, the page has it served from this folder instead of JS (as the stage's)
 _mount = st.components.v2.component(NAME, html=HTML, css=CSS, js=JS)
 
 

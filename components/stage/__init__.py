@@ -4,9 +4,11 @@
 the element keeps its DOM node across reruns; its JavaScript receives each new ``data`` and glides
 from the old picture to the new one. The data contract is components/stage/README.md.
 
-With a server, page.py has Streamlit serve ``FILES`` from this folder (streamlit_private.serve_component_files):
-the browser loads them once a page, and an update carries only its data. Without one (AppTest) the
-code goes inline with each update, the modules joined by bundle.py.
+With a server, page.py has Streamlit serve ``JS_FILE`` and the modules it imports from this folder
+(streamlit_private.serve_component_files): the browser loads them once a page, and an update carries
+its data and the CSS. The CSS stays inline so that it applies before the first draw measures the
+layout (a stylesheet loaded from a file arrives after it: W's grid and the scatter were drawn
+collapsed). Without a server (AppTest) the JS goes inline too, the modules joined by bundle.py.
 
 Hover highlighting happens in the browser only; a click on a token sends ``{"selected": <id>}``
 back, the one piece of state the server sees (``st.session_state[key]``).
@@ -29,7 +31,7 @@ JS = bundle(_HERE / "js")  # js/*.mjs as one ES module (bundle.py says why)
 DEFAULT_HEIGHT = 560  # px, when neither ``height`` nor data["height"] says
 
 NAME = "embedding_stage"
-FILES = ("stage.css", "js/index.mjs")  # with a server, the page has them served from this folder instead
+JS_FILE = "js/index.mjs"  # with a server, the page has it served from this folder instead of JS
 _mount = st.components.v2.component(NAME, html=HTML, css=CSS, js=JS)
 
 
