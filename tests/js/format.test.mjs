@@ -28,6 +28,9 @@ test("sig keeps n significant digits and never rounds a non-zero value to 0", ()
   assert.equal(sig(3.5e-6, 2), `3.5e${MINUS}6`);
   assert.equal(sig(-2.5e-7, 2), `${MINUS}2.5e${MINUS}7`);
   assert.equal(sig(1234.5, 4), "1235");
+  assert.equal(sig(999999.4, 4), "999999");
+  assert.equal(sig(1.9717310773110554e35, 4), "1.972e35"); // a diverged loss fits its box
+  assert.equal(sig(-2.5e7, 2), `${MINUS}2.5e7`);
   assert.equal(sig(12.34, 2), "12");
   assert.equal(sig(0, 2), "0");
   for (let e = -12; e <= 3; e++) {

@@ -16,7 +16,8 @@ export const sig = (v, n) => {
   const x = num(v), a = Math.abs(x);
   if (x === 0) return "0";
   let s;
-  if (a >= Math.pow(10, n - 1)) s = String(Math.round(x));
+  if (a >= 1e6) s = x.toExponential(n - 1).replace("+", ""); // a diverging loss: "1.972e35", never 22 digits
+  else if (a >= Math.pow(10, n - 1)) s = String(Math.round(x));
   else if (a >= 1e-3) s = x.toPrecision(n);
   else s = x.toExponential(n - 1);
   return s.replace(/-/g, "\u2212");
