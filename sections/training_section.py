@@ -23,7 +23,7 @@ from sections import training_details
 from sections.training_keys import PREDICT, TRAIN
 import session
 import streamlit_private
-from session import Keys
+from session import Keys, Private
 from views import reruns
 from views.training import Asked, TrainingView, build
 
@@ -115,14 +115,14 @@ def bar_clicked(apart: bool, action: str) -> None:
     """Callback of Step, Run N and Reset: the click is kept for the stage's part, and, when that part
     is a fragment of its own and the browser asked for a fragment's run, it alone reruns
     (views/reruns.py, ``stage_alone_after_click``): the bar is not drawn again."""
-    session.keep_click(action)
+    session.set_value(Private.CLICKED, action)  # until the next run of the stage's part takes it
     if reruns.stage_alone_after_click(apart, streamlit_private.fragment_interaction()):
         st.rerun(STAGE_PART)
 
 
 def clicked(can_train: bool) -> training.Intent:
     """The bar's kept click as an Intent, taken once; Step and Run N only count while training can run."""
-    action = session.take_click()
+    action = session.pop(Private.CLICKED)
     if action in ("step", "run") and not can_train:
         return training.Intent()
     return training.intent_of(action, session.get(Keys.N_STEPS))

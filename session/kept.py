@@ -4,10 +4,6 @@ Streamlit drops the state of a widget that a run does not draw, so a widget draw
 popover or expander is open keeps the learner's choice here: its ``on_change`` is `keep`, the page
 reads the choice with `kept` whether the widget is drawn or not, and `show_kept` gives the widget
 its value again before it is drawn.
-
-A button's click lasts one run, and the training bar's buttons are not in the run that carries
-their click out (the stage's fragment reruns alone): `keep_click`, their callback, keeps the click
-until `take_click` hands it, once, to the run that carries it out, whichever run that is.
 """
 
 from __future__ import annotations
@@ -33,13 +29,3 @@ def show_kept(values: dict) -> None:
     for key, value in values.items():
         if key not in st.session_state:
             st.session_state[key] = value
-
-
-def keep_click(action: str) -> None:
-    """Callback of a bar button: keep its click (one at a time, the last one) for `take_click`."""
-    st.session_state[Private.CLICKED] = action
-
-
-def take_click() -> str | None:
-    """The click `keep_click` kept and no run has carried out yet (None: none); once."""
-    return st.session_state.pop(Private.CLICKED, None)
