@@ -21,6 +21,7 @@ from components.safe_text import md_escape
 from core.explorer import Explorer
 from core.saved import MAX_ENTRIES, MAX_SAVED_CHARS, read_found, restore_found, saved_at_text, summary
 from session import Keys
+from tests.apptest_helpers import component_data
 
 APP = str(Path(__file__).resolve().parent / "e2e" / "keeper_app.py")
 
@@ -28,7 +29,7 @@ APP = str(Path(__file__).resolve().parent / "e2e" / "keeper_app.py")
 def keeper_data(at: AppTest) -> dict:
     (el,) = [e for e in at.main if type(e).__name__ == "UnknownElement" and e.type == "bidi_component"]
     assert el.proto.component_name == "work_keeper"
-    return json.loads(el.proto.json)
+    return component_data(el)
 
 
 def shown(at: AppTest) -> tuple[int, str]:
@@ -191,7 +192,7 @@ def test_on_the_apps_training_view_the_page_watches_and_the_stages_fragment_writ
     page = AppTest.from_file(str(Path(APP).parents[2] / "app.py"), default_timeout=60)
     page.session_state["section"] = "train"
     page.run()
-    keepers = {json.loads(e.proto.json)["role"]: json.loads(e.proto.json) for e in page.get("bidi_component")
+    keepers = {component_data(e)["role"]: component_data(e) for e in page.get("bidi_component")
                if e.proto.component_name == "work_keeper"}
     assert sorted(keepers) == ["watch", "write"]
     assert keepers["watch"]["saved"] is None and keepers["watch"]["keepable"] is True

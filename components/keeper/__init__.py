@@ -14,6 +14,7 @@ sections/keeper_section.py reads them from the session.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -62,16 +63,18 @@ class OfferKeys:
     fresh: str
 
 
-def _data(lang: str, slot: Slot, role: str) -> dict:
+def _data(lang: str, slot: Slot, role: str) -> bytes:
+    """What the browser is told, as JSON bytes written once (as the stage's data: a dict would be
+    scanned for dataframes key by key and written twice)."""
     saved = slot.saved
     writes = "write" in role
-    return {"role": role, "session": slot.token, "saved": saved if writes else None,
+    return json.dumps({"role": role, "session": slot.token, "saved": saved if writes else None,
             "keepable": saved is not None,
             "pristine": saved is not None and saved["s"] == slot.opened,  # what the page opened with: nothing to keep
             "prefix": STORAGE_PREFIX, "max_chars": MAX_SAVED_CHARS, "max_entries": MAX_ENTRIES,
             "text": {"kept": t(lang, "keeper.offline_kept", steps="{steps}"),  # the browser fills in its kept steps
                      "held": t(lang, "keeper.offline_held"),
-                     "not_kept": t(lang, "keeper.offline_not_kept")}}
+                     "not_kept": t(lang, "keeper.offline_not_kept")}}, separators=(",", ":")).encode("utf-8")
 
 
 def keep(lang: str, slot: Slot, key: str) -> None:

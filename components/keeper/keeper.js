@@ -1,6 +1,6 @@
 // The keeper: keeps the learner's work in this browser's localStorage and reports it back.
 //
-// data = {role: "write" | "watch" | "watch+write", session, saved: {s, steps, at} | null, keepable,
+// data (JSON bytes, as the stage's) = {role: "write" | "watch" | "watch+write", session, saved: {s, steps, at} | null, keepable,
 //         pristine, prefix, max_chars, max_entries, text: {kept, held, not_kept}}
 //   saved: the page's state, to write (null for a mount that only watches, or a state too large).
 //   session: the server session's token; this page keeps its work under it (its "slot"), so it
@@ -26,7 +26,7 @@ export default function (component) {
     KEEPERS.set(parentElement, k);
   }
   k.setStateValue = setStateValue;
-  update(k, data || {});
+  update(k, (data instanceof Uint8Array ? JSON.parse(new TextDecoder().decode(data)) : data) || {});
   return () => {
     // Streamlit also calls this for a render that a newer one superseded: tear down only when gone.
     setTimeout(() => {
