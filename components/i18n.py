@@ -186,7 +186,17 @@ _MARKDOWN = _Formatter(markdown=True)
 
 def fill(text: str, **params) -> str:
     """``text.format(**params)`` with Korean particles chosen for each value (see the module doc)."""
+    if _plain(text):  # no particle and no code mark in any spec: str.format writes the same
+        return text.format(**params)
     return _FORMATTER.vformat(text, (), params)
+
+
+@lru_cache(maxsize=4096)
+def _plain(text: str) -> bool:
+    """Whether no placeholder of ``text`` has a particle or a code mark in its format spec (whose
+    text is then ``str.format``'s, written in C, rather than `_Formatter`'s Python)."""
+    return not any(spec and re.search(r"`|[가-힣]$", spec) for _, _, spec, _ in string.Formatter().parse(text)
+                   if spec is not None)
 
 
 def t(lang: str, key: str, **params) -> str:

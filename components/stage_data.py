@@ -100,10 +100,9 @@ def _scatter(ex: Explorer, pic: Picture, used: np.ndarray, since: int | None) ->
     (x0, x1), (y0, y1) = out["range"][0], out["range"][1]
     sx, sy = x1 - x0, y1 - y0
     if past and trail_ids and vocab.size <= BIG_V:
-        out["trail"] = {"ids": trail_ids,
-                        "x": _picture(np.stack([pic.points[s][trail_ids, 0] for s in past], axis=1), sx),
-                        "y": _picture(np.stack([pic.points[s][trail_ids, 1] if k > 1 else np.zeros(len(trail_ids))
-                                                for s in past], axis=1), sy)}
+        trail = np.stack([pic.points[s][trail_ids] for s in past], axis=1)  # (trails, past steps, k)
+        out["trail"] = {"ids": trail_ids, "x": _picture(trail[..., 0], sx),
+                        "y": _picture(trail[..., 1] if k > 1 else np.zeros(trail.shape[:2]), sy)}
     if since is not None:
         between = [s for s in sorted(ex.lab.snapshots) if since < s < pic.shown][-MAX_FRAMES:]
         frames = [ex.picture(k, s) for s in between]

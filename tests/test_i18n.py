@@ -155,3 +155,38 @@ def test_final_consonant_is_the_jamo_of_the_reading():
 def test_t_fills_particles_and_leaves_strings_without_params_as_written():
     assert t("ko", "app.title") == "nn.Embedding 탐험기"
     assert t("ko", "no.such.key", x=1) == "[no.such.key]"
+
+
+def test_str_format_writes_every_plain_template_as_the_particle_formatter_does():
+    """fill's fast path (`_plain`: no particle, no code mark): for every string of the catalogue, in
+    both languages, with numbers and with text as values, str.format gives the formatter's text (or
+    the same error)."""
+    from components import i18n
+
+    class Values(dict):
+        def __init__(self, value):
+            super().__init__()
+            self.value = value
+
+        def __missing__(self, key):
+            return self.value
+
+    def outcome(write):
+        try:
+            return write()
+        except (ValueError, TypeError, IndexError, KeyError) as e:
+            return type(e)
+
+    plain = 0
+    for entry in strings().values():
+        for lang in LANGS:
+            text = entry[lang]
+            if not i18n._plain(text):
+                assert re.search(r"\{[^{}]*:[^{}]*(`|[가-힣])\}", text), text  # only particles and code marks go the slow way
+                continue
+            plain += 1
+            for value in (1234, 0.5, "영화 <PAD>"):
+                assert outcome(lambda: text.format_map(Values(value))) == \
+                    outcome(lambda: i18n._FORMATTER.vformat(text, (), Values(value))), text
+    assert plain > 100
+    assert i18n.fill("{n:,} 개 {t}", n=1000, t="책") == "1,000 개 책" and not i18n._plain("{t:을}")

@@ -15,6 +15,12 @@ sample pauses the server briefly, ``--nonblocking`` does not, but its stacks can
 time), and by every function on the stack (inclusive), each as a share of all samples and as ms
 of CPU per click served. ``--app`` profiles another script (the bare page: the floor).
 No time is asserted; the server is stopped by its pid.
+
+The thread kinds' shares are shares of samples, not of CPU: under a class, ``--gil`` gave the event
+loop two thirds of the samples while its thread used about 15 % of the server's CPU (bench_load.py reads
+each thread's CPU from /proc: its "(event loop)" figure). A torch operation runs without the GIL and a
+thread waiting for the GIL can be sampled as holding it; rank functions within a kind, and read CPU
+from bench_load.
 """
 
 from __future__ import annotations
