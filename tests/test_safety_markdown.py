@@ -122,7 +122,7 @@ def page_of_samples(tmp_path_factory, browser, tour_ko):
         page.locator(".st-key-done").wait_for(timeout=120_000)
         page.wait_for_function("(n) => document.querySelectorAll('.st-key-app_figures .js-plotly-plot .main-svg').length >= n",
                                arg=len(figures), timeout=120_000)
-        page.wait_for_timeout(1500)  # lazy plugins (KaTeX, emoji) load after the first paint
+        page.wait_for_load_state("networkidle")  # lazy plugins (KaTeX, emoji) load after the first paint
         yield page, outside, fields, figures
         page.close()
     finally:
@@ -141,24 +141,30 @@ def _distinct_figures(figures: list[tuple[str, dict]]) -> list[dict]:
     return out
 
 
-def _text(page, key: str, inner: str = "[data-testid=stMarkdownContainer]") -> str:
-    return page.locator(f".st-key-{key}").locator(inner).first.text_content()
+MARKDOWN = "[data-testid=stMarkdownContainer]"
+
+
+def _texts(page, wanted: list[tuple[str, str]]) -> list[str | None]:
+    """The text of the first ``inner`` element in each ``.st-key-<key>``, for every (key, inner), read in one go."""
+    return page.evaluate("""(wanted) => wanted.map(([key, inner]) => {
+        const el = document.querySelector('.st-key-' + key + ' ' + inner);
+        return el ? el.textContent : null; })""", [list(w) for w in wanted])
 
 
 @pytest.mark.e2e
 def test_every_hostile_sample_shows_as_its_own_text_in_every_sink(page_of_samples):
     page, outside, _, _ = page_of_samples
     wrong = []
+    sinks = {"alone": ("alone", MARKDOWN), "inline": ("inline", MARKDOWN), "code": ("code", MARKDOWN),
+             "error": ("error", MARKDOWN), "caption": ("caption", "[data-testid=stCaptionContainer]"),
+             "label": ("label", MARKDOWN), "metric label": ("metric", "[data-testid=stMetricLabel]"),
+             "metric value": ("metric", "[data-testid=stMetricValue]"), "table header": ("table", "th"),
+             "table cell": ("table", "td"), "radio option": ("radio", "[role=radiogroup] label"),
+             "expander label": ("expander", "summary " + MARKDOWN)}
+    texts = iter(_texts(page, [(f"{key}_{i}", inner) for i in range(len(HOSTILE)) for key, inner in sinks.values()]))
     for i, s in enumerate(HOSTILE):
         want = shown(s)
-        got = {"alone": _text(page, f"alone_{i}"), "inline": _text(page, f"inline_{i}"),
-               "code": _text(page, f"code_{i}"), "error": _text(page, f"error_{i}"),
-               "caption": _text(page, f"caption_{i}", "[data-testid=stCaptionContainer]"), "label": _text(page, f"label_{i}"),
-               "metric label": _text(page, f"metric_{i}", "[data-testid=stMetricLabel]"),
-               "metric value": _text(page, f"metric_{i}", "[data-testid=stMetricValue]"),
-               "table header": _text(page, f"table_{i}", "th"), "table cell": _text(page, f"table_{i}", "td"),
-               "radio option": _text(page, f"radio_{i}", "[role=radiogroup] label"),
-               "expander label": _text(page, f"expander_{i}", "summary [data-testid=stMarkdownContainer]")}
+        got = {sink: next(texts) for sink in sinks}
         expect = {"alone": want, "inline": f"«{want}»", "code": f"«{want}»", "error": f"1: «{want}»",
                   "caption": f"«{want}»", "label": f"«{want}»"}
         expect.update({sink: f"«{want}»" for sink in got if sink not in expect})

@@ -483,8 +483,9 @@ def edit_vocab_token(page, row: int, text: str) -> str:
                                    arg=[cell.element_handle(), None], timeout=1_500, polling=50)
         except Exception:
             continue  # a click that only moved focus into the grid selects nothing: click again
-        page.wait_for_timeout(300)  # a click on a selected cell opens its editor: give it the time
-        if not editor.is_visible():
+        try:  # a click on a selected cell opens its editor: give it up to 300 ms, else Enter opens it
+            editor.wait_for(state="visible", timeout=300)
+        except Exception:
             page.keyboard.press("Enter")
         try:
             editor.wait_for(state="visible", timeout=3_000)
