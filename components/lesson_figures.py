@@ -149,7 +149,9 @@ def _one_hot(lang: str, d: dict) -> Drawn:
     used = sorted({d["cols"].index(i) for i in d["ids"] if i in d["cols"]})  # label only the columns that hold a 1
     fig.update_xaxes(tickmode="array", tickvals=used, ticktext=[str(d["cols"][c]) for c in used],
                      range=[-0.5, n_cols - 0.5], title_text=_w(lang, "id"), tickangle=0, row=2, col=1)
-    fig.update_xaxes(dtick=1, row=1, col=2)
+    # W's columns are the product's below (same column of the grid, same ticks): numbered once, below,
+    # where W's own numbers would run into the product's title
+    fig.update_xaxes(dtick=1, showticklabels=False, row=1, col=2)
     for col in (2, 3):
         fig.update_xaxes(title_text=_w(lang, "component"), dtick=1, row=2, col=col)
     fig.update_xaxes(visible=False, row=1, col=1)
