@@ -68,13 +68,14 @@ def _data(lang: str, slot: Slot, role: str) -> bytes:
     scanned for dataframes key by key and written twice)."""
     saved = slot.saved
     writes = "write" in role
-    return json.dumps({"role": role, "session": slot.token, "saved": saved if writes else None,
+    data = {"role": role, "session": slot.token, "saved": saved if writes else None,
             "keepable": saved is not None,
             "pristine": saved is not None and saved["s"] == slot.opened,  # what the page opened with: nothing to keep
             "prefix": STORAGE_PREFIX, "max_chars": MAX_SAVED_CHARS, "max_entries": MAX_ENTRIES,
             "text": {"kept": t(lang, "keeper.offline_kept", steps="{steps}"),  # the browser fills in its kept steps
                      "held": t(lang, "keeper.offline_held"),
-                     "not_kept": t(lang, "keeper.offline_not_kept")}}, separators=(",", ":")).encode("utf-8")
+                     "not_kept": t(lang, "keeper.offline_not_kept")}}
+    return json.dumps(data, separators=(",", ":")).encode("utf-8")
 
 
 def keep(lang: str, slot: Slot, key: str) -> None:
