@@ -119,6 +119,17 @@ def hwm_bytes(pid: int | str = "self") -> int:
     return _status_bytes("VmHWM", pid)
 
 
+def cpu_seconds(pid: int, main_thread: bool = False) -> float:
+    """User + system CPU seconds of a process (its threads' so far, exited ones included), or of its
+    main thread alone (``main_thread``: a server's event loop), from /proc; NaN when unreadable."""
+    stat = f"/proc/{pid}/task/{pid}/stat" if main_thread else f"/proc/{pid}/stat"
+    try:
+        fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 # ---- the kit the tests use too (support/) ---------------------------------------------------
 class Server(KitServer):
     """support.server.Server, with the server's resident memory."""

@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, fmt_bytes, fmt_ms, machine_note, rss_bytes, summary, table  # noqa: E402
+from _common import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, cpu_seconds, fmt_bytes, fmt_ms, machine_note, rss_bytes, summary, table  # noqa: E402
 from bench_browser import IN_VIEW, LIB, section_button  # noqa: E402
 
 CLICK_TIMEOUT_MS = 90_000
@@ -72,17 +72,6 @@ async ({button, want, timeoutMs}) => {
   });
 }
 """
-
-
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process, from /proc/<pid>/stat."""
-    import os
-
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return float("nan")
 
 
 class Sampler(threading.Thread):

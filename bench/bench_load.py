@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import sys
 import tempfile
@@ -53,7 +52,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import ROOT, Server, fmt_bytes, fmt_ms, machine_note, quantile, table  # noqa: E402
+from _common import ROOT, Server, cpu_seconds, fmt_bytes, fmt_ms, machine_note, quantile, table  # noqa: E402
 
 try:
     import websockets
@@ -85,12 +84,12 @@ class StreamlitServer(Server):
         self.ws_url = f"ws://127.0.0.1:{self.port}/_stcore/stream"
 
     def cpu(self) -> float:
-        return _cpu_seconds(f"/proc/{self.pid}/stat")
+        return cpu_seconds(self.pid)
 
     def loop_cpu(self) -> float:
         """The CPU time of the server's main thread, which runs its event loop (the websockets, the
         messages); each script run has a thread of its own."""
-        return _cpu_seconds(f"/proc/{self.pid}/task/{self.pid}/stat")
+        return cpu_seconds(self.pid, main_thread=True)
 
     def stop(self) -> None:
         super().stop()
@@ -108,15 +107,6 @@ class StreamlitServer(Server):
             text = text[-n:]
         rc = self.proc.poll()
         return text + (f"\n[server exited with status {rc}]" if rc is not None else "")
-
-
-def _cpu_seconds(stat: str) -> float:
-    """User + system CPU seconds from a /proc stat file (a process's or one thread's), or NaN."""
-    try:
-        fields = Path(stat).read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return float("nan")
 
 
 class RemoteApp:
@@ -138,10 +128,10 @@ class RemoteApp:
         return None
 
     def cpu(self) -> float:
-        return sum(_cpu_seconds(f"/proc/{pid}/stat") for pid in self.pids) if self.pids else float("nan")
+        return sum(cpu_seconds(pid) for pid in self.pids) if self.pids else float("nan")
 
     def loop_cpu(self) -> float:
-        return sum(_cpu_seconds(f"/proc/{pid}/task/{pid}/stat") for pid in self.pids) if self.pids else float("nan")
+        return sum(cpu_seconds(pid, main_thread=True) for pid in self.pids) if self.pids else float("nan")
 
     def rss(self) -> int:
         from _common import rss_bytes

@@ -28,15 +28,18 @@ def open_lesson(page, url: str, lang: str) -> None:
     box.click()
     box.fill(lesson_title(lang, "C4"))
     page.get_by_role("option", name=lesson_title(lang, "C4")).click()
-    page.wait_for_selector(FIGURE + " .main-svg", timeout=30_000)
-    wait_idle(page, timeout=30_000)
-    page.evaluate("() => window.scrollTo(0, 0)")
+    figure_drawn(page)
 
 
 def present_on(page) -> None:
     """Switch presentation mode on, as a teacher does with the lesson open; the figure is drawn again."""
     page.locator(".st-key-present label").first.click()
     wait_js(page, "() => document.querySelector('.st-key-present input').checked")
+    figure_drawn(page)
+
+
+def figure_drawn(page) -> None:
+    """Once C4's figure is drawn and the page is idle, scrolled to its top (the first screen)."""
     page.wait_for_selector(FIGURE + " .main-svg", timeout=30_000)
     wait_idle(page, timeout=30_000)
     page.evaluate("() => window.scrollTo(0, 0)")
