@@ -75,9 +75,7 @@ def main() -> None:
     session.write_address(ex)  # the view, language, example and knobs now in effect
     show_address_problems(lang, ex.problems.pop("url", []))
     show_problems(lang, ex)
-    for key, params in ex.notices:
-        st.info(md(lang, key, **params), icon=":material/info:")
-    ex.notices.clear()
+    inputs.show_notices(lang, ex.notices)
     offer = st.container()  # where the keeper offers work this browser kept
     if section != "train":
         session.forget(Keys.TIMELINE_FOLLOWS)  # back on the training view, the timeline follows the newest step

@@ -163,6 +163,14 @@ def sentences_area(lang: str, classes: tuple[str, ...], key: str) -> str:
                         help=md(lang, "sent.help", classes=" / ".join(classes), max=limits.MAX_SENTENCES))
 
 
+def show_notices(lang: str, notices: list[tuple[str, dict]]) -> None:
+    """What is worth telling the learner once (a refit, a restored work): each (string key, params)
+    as an info box; the list is emptied."""
+    for key, params in notices:
+        st.info(md(lang, key, **params), icon=":material/info:")
+    notices.clear()
+
+
 def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8, *, key_prefix: str) -> None:
     """One error box listing what is wrong and how to fix it; the page keeps the last valid state.
 

@@ -31,11 +31,12 @@ from __future__ import annotations
 import os
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Callable, Iterator
 
 from core.memory import ADMISSIONS, Admissions
 from core.problems import InputError, Problem
+from core.turn import TURN
 
 LIGHT_SECONDS = 0.25  # jobs estimated below this take no lane (a Step, a Run of the chapter)
 WAIT_SECONDS = 5.0  # how long a job waits for a lane before it is refused
@@ -176,8 +177,14 @@ class Budget:
             raise Cancelled([Problem("server_stopping", {"kind": kind})])
         if nbytes > 0:
             job._ticket = self._admissions.reserve(int(nbytes))  # InputError("job_memory")
-        if heavy:
-            self._take_lane(job, self.wait_seconds if wait_seconds is None else wait_seconds)
+        outside = ExitStack()
+        if heavy:  # a laned job waits and runs without the interpreter's turn (core/turn.py)
+            outside.enter_context(TURN.outside())
+            try:
+                self._take_lane(job, self.wait_seconds if wait_seconds is None else wait_seconds)
+            except BaseException:
+                outside.close()
+                raise
         stack = self._local.__dict__.setdefault("stack", [])
         stack.append(job)
         try:
@@ -190,6 +197,7 @@ class Budget:
                     self._busy -= 1
                     self._jobs.discard(job)
                     self._cond.notify_all()
+            outside.close()  # the turn again, once the lane is free
 
     def _take_lane(self, job: Job, wait_seconds: float) -> None:
         """Wait for a lane in turn: jobs get lanes in the order they asked (a download waiting two

@@ -15,10 +15,11 @@ import streamlit as st
 
 from components import inputs, predict, training
 from components.busy import busy, throttled
-from components.i18n import md, t
+from components.i18n import t
 from components.stage import stage
 from core.explorer import Explorer
 from core.memory import slow_step
+from core.turn import TURN
 from sections import training_details
 from sections.training_keys import PREDICT, TRAIN
 import session
@@ -38,6 +39,7 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
         session.forget(Keys.PLAY_CLOCK)
 
     @st.fragment
+    @TURN.runs_when(lambda: streamlit_private.fragment_interaction())  # a click's own run waits its turn (core/turn.py)
     def view() -> None:
         page_first(ex, ticking)
         apart = reruns.stage_apart(ticking.playing, below_open=any(bool(session.get(key)) for key in BELOW))
@@ -62,6 +64,7 @@ def page_first(ex: Explorer, ticking: reruns.Ticks) -> None:
         st.rerun()  # the page applies the knob, or sets the fragment's timer, and draws it all
 
 
+@TURN.runs_when(lambda: streamlit_private.fragment_interaction())
 def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ticks, speed: int,
                dark: bool, apart: bool, bar_can_train: bool) -> TrainingView:
     """One run of the stage's part: the bar's click carried out, the picture built once and drawn;
@@ -73,7 +76,7 @@ def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ti
     if reruns.page_after_click(bar_can_train, not ex.lab.train_problems()):
         st.rerun()  # a click stopped training (a divergence) or let it go on (Reset, Back): the bar shows the other buttons
     with above:
-        notices(lang, ex)
+        inputs.show_notices(lang, ex.notices)  # a callback's (a refit); the page shows them on a full run
         if intent.action is None:  # a click's own problems were shown by apply
             inputs.show_problems(lang, "err.train_title", ex.lab.train_problems(), key_prefix=Keys.PROBLEMS_PREFIX)
         training.diverged(lang, ex.lab.diverged, Keys.BACK_TO, on_back=ex.back_to)
@@ -169,13 +172,6 @@ def selected(ex: Explorer, page_follows: bool) -> None:
     session.select_token_from_stage(ex)
     if reruns.page_after_selection(page_follows):
         full_run()
-
-
-def notices(lang: str, ex: Explorer) -> None:
-    """What a callback of this view has to say (a refit); the page shows them on a full run."""
-    for key, params in ex.notices:
-        st.info(md(lang, key, **params), icon=":material/info:")
-    ex.notices.clear()
 
 
 def apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool, steps_per_tick: int = 1,

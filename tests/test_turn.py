@@ -1,0 +1,226 @@
+"""The interpreter's turn (core/turn.py): one run at a time, first come first served, re-entrant,
+given back by laned jobs, never a trap; and a click's fragment run takes it, a full run of the page not.
+
+Waits are conditions on events and on the turn's own line, bounded in time; no sleep stands for a result.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from streamlit.testing.v1 import AppTest
+
+from core import budget as B
+from core.explorer import Explorer
+from core.memory import Admissions
+from core.turn import TURN, Turn
+from tests.apptest_helpers import APP
+from views import reruns
+import streamlit_private
+
+WAIT_S = 10.0
+
+
+def until(condition, what: str) -> None:
+    done = threading.Event()
+    for _ in range(int(WAIT_S / 0.005)):
+        if condition():
+            return
+        done.wait(0.005)
+    raise AssertionError(f"not within {WAIT_S} s: {what}")
+
+
+def holding(hold) -> tuple[threading.Thread, threading.Event]:
+    """A thread inside ``hold()`` (a context manager) until the returned event is set."""
+    inside, release = threading.Event(), threading.Event()
+
+    def run() -> None:
+        with hold():
+            inside.set()
+            release.wait(WAIT_S)
+
+    th = threading.Thread(target=run, daemon=True)
+    th.start()
+    assert inside.wait(WAIT_S)
+    return th, release
+
+
+def test_one_run_at_a_time_in_the_order_they_came():
+    turn = Turn(holders=1)
+    order, inside, most = [], [0], [0]
+    lock, go = threading.Lock(), threading.Event()
+
+    def run(i: int) -> None:
+        with turn.held():
+            with lock:
+                inside[0] += 1
+                most[0] = max(most[0], inside[0])
+                order.append(i)
+            go.wait(WAIT_S) if i == 0 else None  # the first holds the turn until the line has formed
+            with lock:
+                inside[0] -= 1
+
+    threads = [threading.Thread(target=run, args=(0,), daemon=True)]
+    threads[0].start()
+    until(lambda: order == [0], "the first run holds the turn")
+    for i in range(1, 6):  # each joins the line after the one before it
+        threads.append(threading.Thread(target=run, args=(i,), daemon=True))
+        threads[-1].start()
+        until(lambda i=i: turn.waiting() == i, f"run {i} waits in line")
+    go.set()
+    for th in threads:
+        th.join(WAIT_S)
+    assert order == [0, 1, 2, 3, 4, 5]
+    assert most[0] == 1
+    assert turn.waiting() == 0 and turn.given_up == 0
+
+
+def test_holders_bounds_how_many_run_at_once():
+    turn = Turn(holders=2)
+    a, b = threading.Event(), threading.Event()
+    release = threading.Event()
+
+    def hold(flag: threading.Event) -> None:
+        with turn.held():
+            flag.set()
+            release.wait(WAIT_S)
+
+    for flag in (a, b):
+        threading.Thread(target=hold, args=(flag,), daemon=True).start()
+    assert a.wait(WAIT_S) and b.wait(WAIT_S)  # two at once
+    third = threading.Event()
+    threading.Thread(target=hold, args=(third,), daemon=True).start()
+    until(lambda: turn.waiting() == 1, "the third waits")
+    assert not third.is_set()
+    release.set()
+    assert third.wait(WAIT_S)
+
+
+def test_nested_holds_take_the_turn_once_and_an_error_gives_it_back():
+    turn = Turn(holders=1)
+    with turn.held():
+        with turn.held():  # a fragment drawn inside the page's run
+            assert turn.mine()
+        assert turn.mine()
+    assert not turn.mine()
+    try:
+        with turn.held():
+            raise KeyError("a rerun or a stop ends the run")
+    except KeyError:
+        pass
+    taken = threading.Event()
+
+    def take() -> None:
+        with turn.held():
+            taken.set()
+
+    threading.Thread(target=take, daemon=True).start()
+    assert taken.wait(WAIT_S), "the turn was not given back after the error"
+
+
+def test_outside_gives_the_turn_to_the_next_in_line_and_takes_it_back():
+    turn = Turn(holders=1)
+    other_in, outside_now, back = threading.Event(), threading.Event(), threading.Event()
+
+    def other() -> None:
+        with turn.held():
+            other_in.set()
+            back.wait(WAIT_S)
+
+    with turn.held():
+        th = threading.Thread(target=other, daemon=True)
+        th.start()
+        until(lambda: turn.waiting() == 1, "the other run waits")
+        with turn.outside():
+            assert not turn.mine()
+            assert other_in.wait(WAIT_S)  # it runs while this thread is outside
+            outside_now.set()
+            back.set()
+        assert turn.mine()  # taken back once the other gave it up
+        with turn.held():
+            assert turn.mine()
+    th.join(WAIT_S)
+    with turn.outside():  # outside without holding: nothing to give back
+        assert not turn.mine()
+
+
+def test_a_run_that_waits_too_long_goes_on_without_its_turn():
+    turn = Turn(holders=1, wait_s=0.05)
+    th, release = holding(turn.held)
+    with turn.held():
+        assert not turn.mine()  # went on without one
+    assert turn.given_up == 1 and turn.waiting() == 0
+    release.set()
+    th.join(WAIT_S)
+    with turn.held():  # the turn came back whole: taken at once
+        assert turn.mine()
+
+
+def test_a_laned_job_runs_outside_the_turn_and_a_light_one_inside():
+    b = B.Budget(lanes=1, admissions=Admissions(), wait_seconds=0)
+    with TURN.held():
+        with b.job("step", B.LIGHT_SECONDS / 10):
+            assert TURN.mine()
+        with b.job("run", B.LIGHT_SECONDS * 4):
+            assert not TURN.mine()  # the class's Steps go on while it runs
+            with b.job("replay", B.LIGHT_SECONDS * 4):  # nested: shares the lane, still outside
+                assert not TURN.mine()
+        assert TURN.mine()
+
+
+def test_a_laned_job_refused_gives_the_turn_back_to_its_run():
+    b = B.Budget(lanes=1, admissions=Admissions(), wait_seconds=0)
+    th, release = holding(lambda: b.job("run", B.LIGHT_SECONDS * 4))
+    with TURN.held():
+        try:
+            with b.job("run", B.LIGHT_SECONDS * 4):
+                raise AssertionError("a second lane was given")
+        except B.InputError as e:
+            assert e.problems[0].code == "server_busy"
+        assert TURN.mine()
+    release.set()
+    th.join(WAIT_S)
+
+
+def test_runs_when_takes_the_turn_only_when_its_condition_holds():
+    turn, asked = Turn(holders=1), {"now": False}
+
+    @turn.runs_when(lambda: asked["now"])
+    def run() -> bool:
+        return turn.mine()
+
+    assert run() is False
+    asked["now"] = True
+    assert run() is True
+    assert not turn.mine()
+
+
+def step_in_turn(monkeypatch, fragment_run: bool) -> list[bool]:
+    """Click Step under AppTest, the run seen as a fragment's or not; whether each Step held the turn."""
+    seen = []
+    step = Explorer.step
+
+    def watched(self):
+        seen.append(TURN.mine())
+        return step(self)
+
+    monkeypatch.setattr(Explorer, "step", watched)
+    monkeypatch.setattr(streamlit_private, "fragment_interaction", lambda: fragment_run)
+    monkeypatch.setattr(reruns, "stage_alone_after_click", lambda *_: False)  # AppTest runs the page either way
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["section"] = "train"
+    at.run()
+    at.button(key="step").click().run()
+    assert not at.exception
+    assert not TURN.mine() and TURN.waiting() == 0
+    return seen
+
+
+def test_a_clicks_fragment_run_steps_in_its_turn(monkeypatch):
+    assert step_in_turn(monkeypatch, fragment_run=True) == [True]
+
+
+def test_a_full_run_of_the_page_takes_no_turn(monkeypatch):
+    """Opening a page, a knob, another view: at a costly setting such a run can take a second, which
+    the class's Steps would wait out in line."""
+    assert step_in_turn(monkeypatch, fragment_run=False) == [False]
