@@ -92,11 +92,11 @@ class Turn:
             finally:
                 self._local.depth -= 1
             return
-        got = self._take()
-        self._local.depth, self._local.got = 1, got
+        self._local.depth, self._local.got = 1, self._take()
         try:
             yield
         finally:
+            got = self._local.got  # as it is now: an `outside` block within may have taken it again, or not
             self._local.depth, self._local.got = 0, False
             if got:
                 self._give()

@@ -156,6 +156,33 @@ def test_a_run_that_waits_too_long_goes_on_without_its_turn():
         assert turn.mine()
 
 
+def test_a_turn_taken_again_after_an_outside_block_is_given_back_once():
+    """A run that went on without its turn, then stepped outside and came back with one, gives that
+    one back; a run that lost it on the way back gives nothing: the turn stays one."""
+    turn = Turn(holders=1, wait_s=0.05)
+    th, release = holding(turn.held)
+    with turn.held():
+        assert not turn.mine()  # went on without one
+        release.set()
+        th.join(WAIT_S)
+        with turn.outside():
+            pass
+        assert turn.mine()  # came back with the turn the other run gave up
+    turn.wait_s = WAIT_S
+    with turn.held():
+        assert turn.mine()
+        other = threading.Event()
+
+        def second() -> None:
+            with turn.held():
+                other.set()
+
+        threading.Thread(target=second, daemon=True).start()
+        until(lambda: turn.waiting() == 1, "a second run waits: still one turn")
+        assert not other.is_set()
+    assert other.wait(WAIT_S)
+
+
 def test_a_laned_job_runs_outside_the_turn_and_a_light_one_inside():
     b = B.Budget(lanes=1, admissions=Admissions(), wait_seconds=0)
     with TURN.held():
