@@ -34,7 +34,8 @@ Each round also paces Streamlit's message flush loop to the class (`flush_pause`
 cycle, which visits every connected session, the loop pauses; with a class connected and its
 clicks served one after another (core/turn.py), a short pause made the loop visit all of them for
 nearly every message. The pause grows with the sessions connected, from Streamlit's own for a few
-(a learner alone waits no longer for the stage) to MAX_FLUSH_S.
+(a learner alone waits no longer for the stage) to MAX_FLUSH_S; each page's full run sets it too
+(`pace_now`), so a class is paced as it arrives.
 
 Before the thread starts, the objects alive then (the imported modules: torch, numpy, Streamlit,
 ~450,000 objects the collector tracks) are moved out of the collector's sight (``gc.freeze``).
@@ -73,6 +74,13 @@ def flush_pause(sessions: int, own: float) -> float:
     """The flush loop's pause for ``sessions`` connected: Streamlit's ``own`` for a few, growing
     with the sessions (each cycle visits them all), at most MAX_FLUSH_S."""
     return max(own, min(MAX_FLUSH_S, sessions * FLUSH_S_PER_SESSION))
+
+
+def pace_now() -> float | None:
+    """`pace_flushes` for this server's sessions, from a page's full run (a class arriving is paced as
+    it connects, not at the next round); None without a server (AppTest)."""
+    mgr = private.session_manager()
+    return pace_flushes(mgr) if mgr is not None else None
 
 
 def pace_flushes(mgr) -> float | None:

@@ -33,7 +33,10 @@ import threading
 from contextlib import contextmanager, nullcontext
 from typing import Callable, Iterator, TypeVar
 
+from core import server_log
+
 F = TypeVar("F", bound=Callable)
+_log = server_log.logger("embedding_explorer.turn")
 
 HOLDERS = 1  # runs at a time: the interpreter runs one thread's Python at a time anyway
 WAIT_S = 30.0  # a run goes on without its turn after waiting this long
@@ -64,7 +67,9 @@ class Turn:
                 return True
             self._line.remove(mine)
             self.given_up += 1
-            return False
+        _log.warning("a run waited %g s for its turn and goes on without it (%d so far): a run in turn "
+                     "takes far longer than a click should", self.wait_s, self.given_up)
+        return False
 
     def _give(self) -> None:
         with self._lock:

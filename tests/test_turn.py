@@ -6,6 +6,7 @@ Waits are conditions on events and on the turn's own line, bounded in time; no s
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from streamlit.testing.v1 import AppTest
@@ -147,9 +148,18 @@ def test_outside_gives_the_turn_to_the_next_in_line_and_takes_it_back():
 def test_a_run_that_waits_too_long_goes_on_without_its_turn():
     turn = Turn(holders=1, wait_s=0.05)
     th, release = holding(turn.held)
-    with turn.held():
-        assert not turn.mine()  # went on without one
+    logged: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: logged.append(record.getMessage())
+    log = logging.getLogger("embedding_explorer.turn")
+    log.addHandler(handler)
+    try:
+        with turn.held():
+            assert not turn.mine()  # went on without one
+    finally:
+        log.removeHandler(handler)
     assert turn.given_up == 1 and turn.waiting() == 0
+    assert any("goes on without it" in line for line in logged)  # the server's log says so
     release.set()
     th.join(WAIT_S)
     with turn.held():  # the turn came back whole: taken at once

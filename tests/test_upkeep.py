@@ -99,3 +99,10 @@ def test_pace_flushes_sets_the_pause_for_the_sessions_connected():
         assert upkeep.pace_flushes(Manager(2)) == own
     finally:
         private.flush_interval(own)
+
+
+def test_pace_now_without_a_server_leaves_the_pause_alone():
+    import streamlit_private as private
+
+    own = private.flush_interval()
+    assert upkeep.pace_now() is None and private.flush_interval() == own
