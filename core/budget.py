@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Callable, Iterator
 
 from core.memory import ADMISSIONS, Admissions
@@ -177,27 +177,22 @@ class Budget:
             raise Cancelled([Problem("server_stopping", {"kind": kind})])
         if nbytes > 0:
             job._ticket = self._admissions.reserve(int(nbytes))  # InputError("job_memory")
-        outside = ExitStack()
-        if heavy:  # a laned job waits and runs without the interpreter's turn (core/turn.py)
-            outside.enter_context(TURN.outside())
-            try:
+        # a laned job waits and runs without the interpreter's turn (core/turn.py), taken again once the lane is free
+        with TURN.outside() if heavy else nullcontext():
+            if heavy:
                 self._take_lane(job, self.wait_seconds if wait_seconds is None else wait_seconds)
-            except BaseException:
-                outside.close()
-                raise
-        stack = self._local.__dict__.setdefault("stack", [])
-        stack.append(job)
-        try:
-            yield job
-        finally:
-            stack.pop()
-            job._ticket = None
-            if job.lane:
-                with self._cond:
-                    self._busy -= 1
-                    self._jobs.discard(job)
-                    self._cond.notify_all()
-            outside.close()  # the turn again, once the lane is free
+            stack = self._local.__dict__.setdefault("stack", [])
+            stack.append(job)
+            try:
+                yield job
+            finally:
+                stack.pop()
+                job._ticket = None
+                if job.lane:
+                    with self._cond:
+                        self._busy -= 1
+                        self._jobs.discard(job)
+                        self._cond.notify_all()
 
     def _take_lane(self, job: Job, wait_seconds: float) -> None:
         """Wait for a lane in turn: jobs get lanes in the order they asked (a download waiting two
