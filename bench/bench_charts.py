@@ -45,7 +45,7 @@ def builders(preset: str, steps: int) -> list[tuple[str, object]]:
     """(label, call → figure) for each chart the page draws, called as the sections call it."""
     from components import charts
     from core.explorer import Explorer
-    from components.stage_data import MAX_TRAILS
+    from views.training import MAX_TRAILS
 
     lab = build_lab(preset)
     for _ in range(steps):

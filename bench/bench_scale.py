@@ -17,7 +17,7 @@ Sections:
    lookup view's tables, the vocabulary editor. Not the stage's element: without a script run
    Streamlit returns before it serializes the component's data, so its cost is in section 5.
 5. Payloads: what the page sends, built the way sections/*.py build it, through an Explorer
-   around the lab: the stage's data, ``components/stage_data.py``'s ``train_data`` (the first, which
+   around the lab: the stage's data, ``views/training.py``'s ``train_data`` (the first, which
    fits the lab's PCA frame, then after each of 3 Steps) and ``lookup_data``, as
    ``len(json.dumps(data))`` with its build time; and the Plotly figures the page still draws
    (``components/charts.py``: the loss curve in the open details, the 3-D scatter when 3-D is
@@ -179,8 +179,10 @@ def section_payloads(rows: list, state: dict, steps: int = 3) -> str | None:
     """What the page sends at this size: the stage's data (``len(json.dumps(data))``), built as the
     sections build it, and the Plotly figures the page still draws (``len(fig.to_json())``).
     Returns the replay's JSON, for the browser section."""
-    from components import charts, stage_data
+    from components import charts
     from core.explorer import Explorer
+    from views.lookup import lookup_data
+    from views.training import train_data
 
     lab = state["lab"]
     vocab = lab.recipe.vocab
@@ -199,18 +201,18 @@ def section_payloads(rows: list, state: dict, steps: int = 3) -> str | None:
         return spec
 
     height = 470  # sections/*.py's STAGE_HEIGHT
-    sent("train", "stage_data.train_data, the first (the lab's PCA frame fitted)",
-         lambda: stage_data.train_data(ex, "en", height=height), json.dumps)
+    sent("train", "views.training.train_data, the first (the lab's PCA frame fitted)",
+         lambda: train_data(ex, "en", height=height), json.dumps)
     data, ts = None, []
     for _ in range(steps):  # a Step click: the new step's points in the same frame, gliding from the last
         before = ex.lab.steps
         ex.step()
         t = time.perf_counter()
-        data = stage_data.train_data(ex, "en", since=before, height=height)
+        data = train_data(ex, "en", since=before, height=height)
         ts.append(time.perf_counter() - t)
-    sent("train", f"stage_data.train_data after a Step ({len(data['scatter']['ids']):,} points, W {len(data['w']['rows'])} rows)",
+    sent("train", f"views.training.train_data after a Step ({len(data['scatter']['ids']):,} points, W {len(data['w']['rows'])} rows)",
          lambda: data, json.dumps, ts)
-    sent("lookup", "stage_data.lookup_data (sentence 0)", lambda: stage_data.lookup_data(ex, "en", height=height),
+    sent("lookup", "views.lookup.lookup_data (sentence 0)", lambda: lookup_data(ex, "en", height=height),
          json.dumps)
 
     used = lab.batch.id_counts(vocab.size).numpy() > 0
@@ -310,11 +312,11 @@ def browser_render(rows: list, replay: str, errors: list) -> None:
 def memory_child() -> dict:
     """Run in a fresh process (``--memory-child``): RSS deltas of one session's objects, as JSON."""
     from assets import presets
-    from components import stage_data
     from core.batch import parse_sentences
     from core.explorer import Explorer
     from core.training import Config, Lab, Recipe
     from core.vocab import Vocab
+    from views.training import train_data
 
     out: dict = {"rss_imports": rss_bytes()}
     p = presets.large()
@@ -330,7 +332,7 @@ def memory_child() -> dict:
     lab.run(3)
     out["steps"] = rss_bytes() - base - out["lab"]
     ex = Explorer.from_lab(lab, "", "large")
-    data = stage_data.train_data(ex, "en")
+    data = train_data(ex, "en")
     spec = json.dumps(data)
     points = ex.picture(2).points
     out["views"] = rss_bytes() - base - out["lab"] - out["steps"]

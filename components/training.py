@@ -1,8 +1,8 @@
 """The training area: controls that return intent, and views of what a step did to W.
 
 Nothing here touches the optimizer or the session: the bar hands each click to the caller's
-callback, which the caller turns into an `Intent` (`intent_of`) and carries out through core; values
-come in as arguments, changes go out through the callbacks the caller passes.
+callback, which the caller turns into an Intent and carries out (views/training.py); values come in
+as arguments, changes go out through the callbacks the caller passes.
 """
 
 from __future__ import annotations
@@ -41,27 +41,8 @@ class TrainKeys:
     timeline: str
 
 
-@dataclass(frozen=True)
-class Intent:
-    action: str | None = None  # "step" | "run" | "reset" | "set_pad" | "refused"
-    n: int = 0
-    pad_vector: tuple[float, ...] = ()
-    problem: Problem | None = None  # "refused": why the click could not be carried out
-
-
 PLAY_SPEEDS = (1, 2, 5, 10, 20)  # steps per second the Play control offers
 STAGE_KNOBS = ("optimizer", "lr", "weight_decay")  # knobs that matter while training: on the bar, not the sidebar
-
-
-def pad_intent(text: str, dim: int) -> Intent:
-    """A PAD row typed as ``dim`` numbers (commas or spaces) → Intent("set_pad"), or refused naming the length."""
-    try:
-        values = tuple(float(x) for x in text.replace(",", " ").split())
-    except ValueError:
-        values = ()
-    if len(values) != dim or not all(np.isfinite(values)):
-        return Intent("refused", problem=Problem("pad_vector_shape", {"e": dim}))
-    return Intent("set_pad", pad_vector=values)
 
 
 @dataclass(frozen=True)
@@ -120,18 +101,6 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
                 if k.name in STAGE_KNOBS:
                     knob_input(lang, k, on_change=on_knob_change)
     return Bar(playing, speed)
-
-
-def intent_of(action: str | None, n_steps: object) -> Intent:
-    """A click of the bar (``on_click``'s action, or None) as an Intent: ``n_steps`` is N's value."""
-    if action == "reset":
-        return Intent("reset")
-    if action == "step":
-        return Intent("step", 1)
-    if action == "run":
-        n = exact_int(n_steps, "n_steps")
-        return Intent("run", n) if isinstance(n, int) else Intent("refused", problem=n)
-    return Intent()
 
 
 def diverged(lang: str, problem: Problem | None, key: str, on_back) -> None:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import pipeline, stage_data
+from components import pipeline
 from components.i18n import md, t
 from components.lessons import try_sentence_box
 from components.stage import stage
 from core.explorer import Explorer
 import session
 from session import Keys
+from views.lookup import lookup_data
 
 STAGE_HEIGHT = 470  # px: below the view switch and the folded inputs, it fits a 1280×720 screen
 
@@ -25,7 +26,7 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
     vocab, batch = lab.recipe.vocab, lab.batch
     session.select_token_from_cell(ex)  # a cell picked in the tables below, before anything shows it
     b = session.sentence_shown(batch.shape[0])  # the picker sits below the stage; its value is known already
-    stage(stage_data.lookup_data(ex, lang, sentence=b, height=STAGE_HEIGHT, present=present), key=Keys.STAGE,
+    stage(lookup_data(ex, lang, sentence=b, height=STAGE_HEIGHT, present=present), key=Keys.STAGE,
           on_select=lambda: session.select_token_from_stage(ex))
     pipeline.sentence_picker(lang, batch, Keys.OUT_SENTENCE)
     st.markdown(t(lang, "pipe.shapes", b=batch.shape[0], t=batch.shape[1], e=lab.recipe.config.embedding_dim))

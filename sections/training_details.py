@@ -14,7 +14,7 @@ from core.explorer import Explorer
 import session
 from session import Keys
 from sections.training_keys import TRAIN
-from views.training import TrainingView
+from views.training import MAX_TRAILS, TrainingView, axis_names, pad_intent
 
 MAX_PICKER_V = 5000  # above this many rows, no selectbox of every token (the axis picker, the token picker)
 
@@ -78,7 +78,7 @@ def axis_picker(lang: str, ex: Explorer) -> None:
 
 def set_pad(ex: Explorer) -> None:
     """Callback of Set PAD (before the rerun draws the stage): the row typed in the text box, or why not."""
-    intent = training.pad_intent(session.get(Keys.PAD_VECTOR) or "", ex.recipe.config.embedding_dim)
+    intent = pad_intent(session.get(Keys.PAD_VECTOR) or "", ex.recipe.config.embedding_dim)
     problems = [intent.problem] if intent.problem is not None else ex.set_pad(intent.pad_vector)
     if problems:
         ex.problems["pad"] = problems  # said beside the PAD editor
@@ -153,10 +153,10 @@ def marks(lang: str, ex: Explorer, dark: bool) -> dict:
 def projection_3d(lang: str, ex: Explorer, pic, dark: bool) -> None:
     """PC1–PC3 in the lab's 3-D frame (the stage draws two axes)."""
     vocab, used = ex.vocab, ex.facts.used
-    axis_titles = [f"{name} ({pic.explained[j]:.0%})" for j, name in enumerate(stage_data.axis_names(ex, pic))]
+    axis_titles = [f"{name} ({pic.explained[j]:.0%})" for j, name in enumerate(axis_names(ex, pic))]
     fig = charts.pca_scatter({s: pic.points[s] for s in pic.steps}, pic.shown, list(vocab.tokens), vocab.pad_id,
                              vocab.unk_id, used, ex.selected_token, list(pic.ranges),
-                             np.flatnonzero(used)[:stage_data.MAX_TRAILS],
+                             np.flatnonzero(used)[:MAX_TRAILS],
                              t(lang, "proj.scatter_title", step=pic.shown), axis_titles,
                              **marks(lang, ex, dark))
     st.plotly_chart(charts.safe_figure(fig), key=Keys.PCA_CHART, config=charts.chart_config("pca"),

@@ -1,8 +1,8 @@
 """Section 2: step a toy training loop and watch W move in one fixed PCA frame (C7–C9, C13, X7).
 
 A Step: the bar's button keeps its click (components.training.bar → ``bar_clicked``); the stage's
-part carries it out through the explorer (core/explorer.py → core/training.py), builds the view once
-(views/training.py) and draws it. Which part runs, and when the page must: views/reruns.py alone.
+part turns it into an Intent, has views/training.py carry it out through the explorer (core/) and
+build the view once, and draws it. Which part runs, and when the page must: views/reruns.py alone.
 """
 
 from __future__ import annotations
@@ -26,7 +26,12 @@ import session
 import streamlit_private
 from session import Keys, Private
 from views import reruns
-from views.training import Asked, TrainingView, build
+from views.training import Asked, Intent, TrainingView, build, carry_out, intent_of
+
+
+# A click's own run (a fragment's: Step, Run N, a Play tick) waits for its turn (core/turn.py);
+# a full page run takes none.
+in_turn = TURN.runs_when(lambda: streamlit_private.fragment_interaction())
 
 
 def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
@@ -39,7 +44,7 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
         session.forget(Keys.PLAY_CLOCK)
 
     @st.fragment
-    @TURN.runs_when(lambda: streamlit_private.fragment_interaction())  # a click's own run waits its turn (core/turn.py)
+    @in_turn
     def view() -> None:
         page_first(ex, ticking)
         apart = reruns.stage_apart(ticking.playing, below_open=any(bool(session.get(key)) for key in BELOW))
@@ -64,7 +69,7 @@ def page_first(ex: Explorer, ticking: reruns.Ticks) -> None:
         st.rerun()  # the page applies the knob, or sets the fragment's timer, and draws it all
 
 
-@TURN.runs_when(lambda: streamlit_private.fragment_interaction())
+@in_turn
 def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ticks, speed: int,
                dark: bool, apart: bool, bar_can_train: bool) -> TrainingView:
     """One run of the stage's part: the bar's click carried out, the picture built once and drawn;
@@ -85,7 +90,7 @@ def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ti
         n, clock = reruns.play_steps(ticking.speed, ticking.seconds, time.monotonic(), session.get(Keys.PLAY_CLOCK))
         session.set_value(Keys.PLAY_CLOCK, clock)
         if n:
-            apply(lang, ex, training.Intent(), playing=True, steps_per_tick=n)
+            apply(lang, ex, Intent(), play_steps=n)
     asked = Asked(session.get(Keys.TIMELINE, training.NEWEST), bool(session.get(Keys.TIMELINE_FOLLOWS)),
                   session.get(Keys.PCA_DIMS) or 2, bool(session.get(Keys.DETAILS)) and not ticking.playing,
                   before if ex.lab.steps > before else None, ticking.playing, speed, present)
@@ -123,12 +128,12 @@ def bar_clicked(apart: bool, action: str) -> None:
         st.rerun(STAGE_PART)
 
 
-def clicked(can_train: bool) -> training.Intent:
+def clicked(can_train: bool) -> Intent:
     """The bar's kept click as an Intent, taken once; Step and Run N only count while training can run."""
     action = session.pop(Private.CLICKED)
     if action in ("step", "run") and not can_train:
-        return training.Intent()
-    return training.intent_of(action, session.get(Keys.N_STEPS))
+        return Intent()
+    return intent_of(action, session.get(Keys.N_STEPS))
 
 
 def guessed(ex: Explorer) -> tuple:
@@ -152,13 +157,11 @@ def draw(lang: str, ex: Explorer, view: TrainingView, dark: bool, page_follows_s
         training_details.projection_3d(lang, ex, view.projection_3d, dark)
 
 
-def carry_out_click(lang: str, ex: Explorer, intent: training.Intent, above) -> training.Intent:
+def carry_out_click(lang: str, ex: Explorer, intent: Intent, above) -> Intent:
     """Carry out the bar's click, saying so in ``above``."""
-    if intent.action == "step":
-        ex.predict(*guessed(ex))  # the guesses kept become the guess for this step (none: no guess)
     # a slow Step says it is working at the top of ``above``, a block of its own: nothing below it moves
     with busy(above.empty(), t(lang, "train.stepping")) if intent.action == "step" and slow_step(ex.recipe) else nullcontext():
-        apply(lang, ex, intent, playing=False, where=above)
+        apply(lang, ex, intent, where=above)
     return intent
 
 
@@ -174,23 +177,16 @@ def selected(ex: Explorer, page_follows: bool) -> None:
         full_run()
 
 
-def apply(lang: str, ex: Explorer, intent: training.Intent, playing: bool, steps_per_tick: int = 1,
-          where=None) -> None:
-    """Carry out what the controls asked, through the explorer; a tick of Play is ``steps_per_tick`` steps.
-    Its progress and problems are drawn in ``where`` (a container), or here."""
+def apply(lang: str, ex: Explorer, intent: Intent, play_steps: int = 0, where=None) -> None:
+    """Carry out what the controls asked (views.training.carry_out), or a Play tick of ``play_steps``
+    steps; Run N's progress and the problems are drawn in ``where`` (a container), or here."""
     with where if where is not None else nullcontext():
-        problems = [intent.problem] if intent.problem is not None else []
-        if intent.action == "reset":
-            ex.reset()
-            session.forget(Keys.TIMELINE)
-        elif intent.action == "step":
-            problems = ex.step()
-        elif playing and intent.action is None:
-            problems = ex.run(steps_per_tick)
-        elif intent.action == "run":
-            bar = st.progress(0.0, text=t(lang, "train.running", n=intent.n))
-            problems = ex.run(intent.n, on_progress=throttled(
-                lambda done, n: bar.progress(done / n, text=t(lang, "train.running", n=n))))
+        bar = st.progress(0.0, text=t(lang, "train.running", n=intent.n)) if intent.action == "run" else None
+        progress = None if bar is None else throttled(
+            lambda done, n: bar.progress(done / n, text=t(lang, "train.running", n=n)))
+        problems = carry_out(ex, intent, guessed(ex), play_steps, on_progress=progress)
+        if bar is not None:
             bar.empty()
+        if intent.action == "reset":
+            session.forget(Keys.TIMELINE)
         inputs.show_problems(lang, "err.train_title", problems, key_prefix=Keys.PROBLEMS_PREFIX)
-

@@ -238,7 +238,7 @@ def test_divergence_is_named_and_the_picture_and_stage_stay_finite():
     """Issue 17's recipe: AdamW, lr 10 and weight decay 10 on the chapter. Run 50 stops at the last
     finite step with the divergence named; the picture and the stage's data hold finite numbers."""
     from support.stage_contract import contract_errors
-    from components.stage_data import train_data
+    from views.training import train_data
 
     ex = Explorer.from_preset(presets.load("chapter"))
     assert ex.apply_config({**ex.config_values(), "optimizer": "adamw", "lr": 10.0, "weight_decay": 10.0}) == []
@@ -259,7 +259,7 @@ def test_a_glide_never_moves_a_point_that_stays_put():
     """Play's in-between frames are rounded to keep the message small; a point whose place does not
     change (the PAD row: padding_idx gets no gradient) is sent in every frame with the very value of
     the shown step, so the glide cannot make it wobble by a rounding."""
-    from components.stage_data import train_data
+    from views.training import train_data
 
     ex = Explorer.from_preset(presets.load("chapter"))
     pad_row = ex.lab.weight[ex.vocab.pad_id].detach().clone()

@@ -19,7 +19,7 @@ import pytest
 
 from components import palette
 from components.lesson_figures import draw
-from components.stage_data import lookup_data
+from views.lookup import lookup_data
 from core.explorer import Explorer
 from core.lessons import run_demo
 from tests.test_lessons import lab_a

@@ -138,7 +138,7 @@ def test_play_ticks_take_the_steps_the_elapsed_time_asks_for_and_carry_fractions
 
 # ---- the view as data -----------------------------------------------------------------------
 def test_the_view_builder_imports_no_streamlit():
-    code = "import sys, views.training, views.reruns, components.stage_data; print('streamlit' in sys.modules)"
+    code = "import sys, views.training, views.lookup, views.reruns, components.stage_data; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -204,3 +204,67 @@ def test_under_apptest_a_step_computes_the_picture_once(monkeypatch):
         lab = at.session_state["_ws"].lab
         assert lab.steps == n
         np.testing.assert_array_equal(stage_w(at)[1], lab.weight.detach().numpy()[stage_w(at)[0]])
+
+
+def test_a_step_s_path_from_the_button_to_torch_and_back_to_the_stage_crosses_six_files(monkeypatch):
+    """The files on the call stack, from the training section down, when the Step button is drawn,
+    when torch takes the step, when the stage's data is built and when the stage is mounted: the
+    section, the bar, the view as data, the explorer, the lab and the stage, and the turn's wrapper
+    around the view's runs (core/turn.py). A new hop on the path fails here."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    import components.stage as stage_module
+    from core.training import Lab
+    from tests.apptest_helpers import start
+    from views import training as view_model
+
+    paths: dict[str, list[str]] = {}
+
+    def record(name: str, own: str | None = None) -> None:
+        frame, files = sys._getframe(1), []
+        while frame is not None:
+            path = Path(frame.f_code.co_filename).resolve()
+            if path.is_relative_to(ROOT) and not path.is_relative_to(ROOT / "tests"):
+                files.append(path.relative_to(ROOT).as_posix())
+            frame = frame.f_back
+        files.reverse()  # outermost first: from the section down
+        files = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]  # one entry a file in a row
+        below = files[files.index("sections/training_section.py"):] if "sections/training_section.py" in files else []
+        paths[name] = below + ([own] if own and (not below or below[-1] != own) else [])
+
+    real_button, real_step = DeltaGenerator.button, Lab.step
+    real_data, real_mount = view_model.train_data, stage_module._mount
+
+    def button(self, *a, **k):
+        if k.get("key") == "step":
+            record("button")
+        return real_button(self, *a, **k)
+
+    def step(self, *a, **k):
+        record("torch", "core/training.py")
+        return real_step(self, *a, **k)
+
+    def data(*a, **k):
+        record("data")
+        return real_data(*a, **k)
+
+    def mount(*a, **k):
+        if k.get("key") == "stage":
+            record("stage")
+        return real_mount(*a, **k)
+
+    at = start("en")
+    at.button_group(key="section").set_value("train").run()
+    monkeypatch.setattr(DeltaGenerator, "button", button)
+    monkeypatch.setattr(Lab, "step", step)
+    monkeypatch.setattr(view_model, "train_data", data)
+    monkeypatch.setattr(stage_module, "_mount", mount)
+    at.button(key="step").click().run()
+    assert not at.exception and at.session_state["_ws"].lab.steps == 1
+    assert set(paths) == {"button", "torch", "data", "stage"}, paths
+    assert paths["torch"][-3:] == ["views/training.py", "core/explorer.py", "core/training.py"], paths["torch"]
+    assert paths["stage"][-1] == "components/stage/__init__.py" and paths["data"][-1] == "views/training.py"
+    assert paths["button"][-1] == "components/training.py"
+    crossed = set().union(*paths.values())
+    assert crossed == {"sections/training_section.py", "components/training.py", "views/training.py", "core/explorer.py",
+                       "core/training.py", "components/stage/__init__.py", "core/turn.py"}, paths

@@ -1,10 +1,16 @@
-"""The training view as data: what the stage, the caption, the timeline and the last step's details
-draw, from the explorer and what the learner asked, computed once per run with no streamlit.
+"""The training view as data: a click of the bar carried out through the explorer, then what the
+stage, the caption, the timeline and the last step's details draw, computed once per run with no
+streamlit.
 
-sections/training_section.py applies the learner's click through the explorer, calls `build` once,
-and draws what it returns; sections/training_details.py draws its `Details`.
+A Step, end to end: the bar's button (components/training.py) hands its click to
+sections/training_section.py, which turns it into an `Intent` and calls `carry_out` here; the
+explorer runs it as a budgeted job (core/explorer.py), and torch takes the step (core/training.py).
+The section then calls `build` once and draws what it returns: the stage's data (`train_data`,
+components/stage/README.md), the caption, the timeline; sections/training_details.py draws its
+`Details`.
 
-    >>> view = build(ex, "ko", Asked(timeline=None, timeline_drawn=True))
+    >>> problems = carry_out(ex, Intent("step", 1))
+    >>> view = build(ex, "ko", Asked(timeline=NEWEST, timeline_drawn=True))
     >>> view.stage["scatter"]["x"][ex.vocab.pad_id]   # the picture's PAD point, drawn by the stage
     >>> view.caption                                  # what to watch, the frame, where PAD sits
 """
@@ -12,19 +18,79 @@ and draws what it returns; sections/training_details.py draws its `Details`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 from assets import presets
-from components import charts, stage_data
+from components import charts
 from components.i18n import md, t
+from components.stage_data import BIG_V, common, floats, tokens_of, w_grid
+from core.exact import exact_int
 from core.explorer import PREVIEW_STEPS, Explorer, Picture
+from core.problems import Problem
 from core.projection import thin_steps
 from core.training import Lab
 
 NEWEST = -1  # the timeline's last option: the newest step, whichever it is now (the timeline follows it)
 STAGE_HEIGHT = 470  # px: below the bar, the stage fits a 1280×720 projector screen
 MAX_COORD_ROWS = 5000  # rows of the coordinates table: PAD, UNK and the looked-up rows first
+MAX_TRAILS = 60  # looked-up tokens that get a trail
+MAX_FRAMES = 12  # intermediate steps a Play tick glides through
+MAX_LOSS_POINTS = 1000  # the sparkline's points (an even stride of a longer history)
+PICTURE_STEPS = 1 << 14  # trail and glide coordinates: 1/16384 of the axis, far below a pixel
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a click of the training view asks: nothing, or one of its actions."""
+
+    action: str | None = None  # "step" | "run" | "reset" | "set_pad" | "refused"
+    n: int = 0
+    pad_vector: tuple[float, ...] = ()
+    problem: Problem | None = None  # "refused": why the click could not be carried out
+
+
+def intent_of(action: str | None, n_steps: object) -> Intent:
+    """A click of the bar (its callback's action, or None) as an Intent: ``n_steps`` is N's value."""
+    if action == "reset":
+        return Intent("reset")
+    if action == "step":
+        return Intent("step", 1)
+    if action == "run":
+        n = exact_int(n_steps, "n_steps")
+        return Intent("run", n) if isinstance(n, int) else Intent("refused", problem=n)
+    return Intent()
+
+
+def pad_intent(text: str, dim: int) -> Intent:
+    """A PAD row typed as ``dim`` numbers (commas or spaces) → Intent("set_pad"), or refused naming the length."""
+    try:
+        values = tuple(float(x) for x in text.replace(",", " ").split())
+    except ValueError:
+        values = ()
+    if len(values) != dim or not all(np.isfinite(values)):
+        return Intent("refused", problem=Problem("pad_vector_shape", {"e": dim}))
+    return Intent("set_pad", pad_vector=values)
+
+
+def carry_out(ex: Explorer, intent: Intent, guess: tuple | None = None, play_steps: int = 0,
+              on_progress: Callable[[int, int], None] | None = None) -> list[Problem]:
+    """Carry out a click of the bar (``intent``), or, with none, a Play tick of ``play_steps`` steps,
+    through the explorer; returns its problems. ``guess``: the learner's guesses for a Step
+    (core.explorer.Explorer.predict), recorded before it; ``on_progress(done, n)`` follows Run N."""
+    if intent.problem is not None:
+        return [intent.problem]
+    if intent.action == "reset":
+        ex.reset()
+    elif intent.action == "step":
+        ex.predict(*(guess or ()))  # none: no guess for this step
+        return ex.step()
+    elif intent.action == "run":
+        return ex.run(intent.n, on_progress=on_progress)
+    elif intent.action is None and play_steps:
+        return ex.run(play_steps)
+    return []
 
 
 @dataclass(frozen=True)
@@ -119,13 +185,13 @@ def build(ex: Explorer, lang: str, asked: Asked) -> TrainingView:
     shown, forget = shown_step(steps, asked.timeline, asked.timeline_drawn)
     pic = ex.picture(2, shown)
     since = asked.since if shown == steps[-1] else None
-    data = stage_data.train_data(ex, lang, dims=2, shown=shown, since=since, playing=asked.playing,
+    data = train_data(ex, lang, dims=2, shown=shown, since=since, playing=asked.playing,
                                  steps_per_second=asked.speed, height=STAGE_HEIGHT, present=asked.present, pic=pic)
     facts = ex.facts
     wants_3d = asked.dims == 3 and lab.recipe.config.embedding_dim >= 3
     return TrainingView(tuple(steps), shown, forget, data, caption(lang, ex, pic, steps), pic.flat and pic.shown == 0,
                         facts.normal[0] if facts.normal else 0, ex.picture(3, shown) if wants_3d else None,
-                        details(ex, data["scatter"], stage_data.axis_names(ex, pic), steps) if asked.details else None)
+                        details(ex, data["scatter"], axis_names(ex, pic), steps) if asked.details else None)
 
 
 def caption(lang: str, ex: Explorer, pic: Picture, steps: list[int]) -> str:
@@ -208,3 +274,126 @@ def moved_data(lab: Lab) -> MovedData | None:
         return None
     vocab, cfg = lab.recipe.vocab, lab.recipe.config
     return MovedData(vocab.tokens, vocab.pad_id, rec.grad_ids.numpy(), rec.delta.numpy(), cfg.optimizer, cfg.weight_decay)
+
+
+# The training stage's data (components/stage/README.md): plain JSON only.
+
+
+def _picture(a, span: float) -> list:
+    """Coordinates that are only drawn (trails, the glide's in-between frames), rounded to the
+    decimal place that keeps them within 1/PICTURE_STEPS of the axis ``span``. Exact float32
+    values print with ~19 characters, and trails are most of a Step's message: rounding them
+    more than halves a long trail's message (bench/RESULTS.md). The points of the shown step stay exact
+    (they are what the tables and the tests compare)."""
+    q = max(float(span), 1e-12) / PICTURE_STEPS
+    return np.round(np.asarray(a, dtype=np.float64), max(0, int(np.ceil(-np.log10(q))))).tolist()
+
+
+def _frame(a: np.ndarray, shown: np.ndarray, sent: list, span: float) -> list:
+    """A glide's in-between frame, rounded as `_picture`, except that a point the frame has where
+    the shown step has it gets the very value sent for the shown step: rounding must not make a
+    point that stays put (PAD, a row no step touched) wobble during the glide."""
+    out = _picture(a, span)
+    for i in np.flatnonzero(np.asarray(a) == np.asarray(shown)).tolist():
+        out[i] = sent[i]
+    return out
+
+
+def _scatter_ids(ex: Explorer, used: np.ndarray) -> np.ndarray:
+    """Every row when V is small; else the looked-up and special rows and an even stride of the rest."""
+    v = ex.vocab.size
+    if v <= charts.MAX_PLAIN_POINTS:
+        return np.arange(v)
+    special = np.array([ex.vocab.pad_id, ex.vocab.unk_id])
+    plain = np.flatnonzero(~used)
+    plain = np.setdiff1d(plain, special)
+    return np.union1d(np.union1d(np.flatnonzero(used), special), charts.plain_shown(plain))
+
+
+def axis_names(ex: Explorer, pic: Picture) -> list[str]:
+    """Each axis's name: PC1, PC2, …, or, for a custom axis, "from → to"."""
+    names = [f"PC{j + 1}" for j in range(pic.dims)]
+    if pic.tokens is not None:
+        names[0] = f"{ex.vocab.tokens[pic.tokens[0]]} → {ex.vocab.tokens[pic.tokens[1]]}"
+    return names
+
+
+def _scatter(ex: Explorer, pic: Picture, used: np.ndarray, since: int | None) -> dict:
+    vocab = ex.vocab
+    big = vocab.size > BIG_V
+    ids = _scatter_ids(ex, used)
+    xy = pic.points[pic.shown][ids]
+    k = pic.dims
+    role = np.where(used[ids], "used", "unused").astype(object)
+    role[ids == vocab.unk_id], role[ids == vocab.pad_id] = "unk", "pad"
+    cls = ex.facts.classes[ids]
+    names = axis_names(ex, pic)
+    out = {"step": pic.shown, "axes": [f"{names[j]} ({pic.explained[j]:.0%})" for j in range(min(k, 2))],
+           "range": [list(r) for r in pic.ranges[:2]], "ids": ids.tolist(),
+           "x": floats(xy[:, 0], big), "y": floats(xy[:, 1] if k > 1 else np.zeros(len(ids)), big),
+           "role": role.tolist(), "cls": cls.tolist()}
+    if k == 1:
+        out["axes"].append("")
+        out["range"].append([-1.0, 1.0])
+    past = [s for s in pic.steps if s < pic.shown]
+    trail_ids = [i for i in np.flatnonzero(used).tolist() if i != vocab.pad_id][:MAX_TRAILS]
+    (x0, x1), (y0, y1) = out["range"][0], out["range"][1]
+    sx, sy = x1 - x0, y1 - y0
+    if past and trail_ids and vocab.size <= BIG_V:
+        trail = np.stack([pic.points[s][trail_ids] for s in past], axis=1)  # (trails, past steps, k)
+        out["trail"] = {"ids": trail_ids, "x": _picture(trail[..., 0], sx),
+                        "y": _picture(trail[..., 1] if k > 1 else np.zeros(trail.shape[:2]), sy)}
+    if since is not None:
+        between = [s for s in sorted(ex.lab.snapshots) if since < s < pic.shown][-MAX_FRAMES:]
+        frames = [ex.picture(k, s) for s in between]
+        out["frames"] = [{"step": f.shown, "x": _frame(f.points[f.shown][ids, 0], xy[:, 0], out["x"], sx),
+                          "y": _frame(f.points[f.shown][ids, 1], xy[:, 1], out["y"], sy) if k > 1 else out["y"]}
+                         for f in frames]
+    return out
+
+
+def _loss(losses: list[float]) -> list[float]:
+    if len(losses) <= MAX_LOSS_POINTS:
+        return floats(losses)
+    stride = -(-len(losses) // MAX_LOSS_POINTS)
+    return floats(losses[::stride] + ([losses[-1]] if (len(losses) - 1) % stride else []))
+
+
+def train_data(ex: Explorer, lang: str, dims: int = 2, shown: int | None = None, since: int | None = None,
+               playing: bool = False, steps_per_second: int = 10, height: int = 560, present: bool = False,
+               pic: Picture | None = None) -> dict:
+    """The training stage: scatter at ``shown`` (gliding through the steps after ``since``), W, loss.
+    ``pic``: the picture at ``shown`` when the caller has it already (views/training.py)."""
+    lab = ex.lab
+    pic = pic if pic is not None else ex.picture(dims, shown)
+    counts, used = ex.facts.counts, ex.facts.used
+    data = common(ex, lang, "train", height, present)
+    data["scatter"] = _scatter(ex, pic, used, since)
+    data["w"] = w_grid(ex, lab.snapshots[pic.shown], counts, last_step=pic.shown == lab.steps)
+    data["loss"] = _loss(lab.losses[:pic.shown] if pic.shown < lab.steps else lab.losses)
+    data["play"] = {"on": playing, "steps_per_second": steps_per_second}
+    if ex.selected_token is not None:
+        near, cos = ex.neighbours(pic.shown, ex.selected_token)
+        data["neighbours"] = {"of": ex.selected_token, "ids": near.tolist(), "cos": floats(cos)}
+    listed = [data["scatter"]["ids"] if ex.vocab.size <= BIG_V else [], data["w"]["rows"],
+              data.get("neighbours", {}).get("ids", [])]
+    data["tokens"] = tokens_of(ex, *listed)
+    data["alt"] = _train_alt(ex, lang, data, pic)
+    return data
+
+
+def _xy(v: float) -> str:
+    return f"{v:.2f}".replace("-", "\u2212")
+
+
+def _train_alt(ex: Explorer, lang: str, data: dict, pic: Picture) -> dict[str, str]:
+    """What a screen reader hears for each panel (the stage sets them as aria-labels)."""
+    s, w, loss = data["scatter"], data["w"], data["loss"]
+    pad = s["ids"].index(ex.vocab.pad_id)
+    where = t(lang, "train.details")
+    return {"scatter": t(lang, "stage.alt.scatter", n=len(s["ids"]), step=pic.shown, x=_xy(s["x"][pad]),
+                         y=_xy(s["y"][pad]), where=where),
+            "w": t(lang, "stage.alt.w", rows=len(w["rows"]), v=ex.vocab.size, e=ex.recipe.config.embedding_dim,
+                   touched=len(w["touched"])),
+            "loss": t(lang, "stage.alt.loss", n=len(ex.lab.losses[:pic.shown]), loss=f"{loss[-1]:.4f}") if loss
+            else t(lang, "stage.alt.loss_none")}

@@ -32,8 +32,9 @@ logging.getLogger("streamlit").setLevel(logging.ERROR)
 def parts():
     """name → (module, attribute, replacement or None for 'the first call's value, drawing nothing')."""
     import page
-    from components import inputs, keeper, sidebar, stage_data, style, training
-    from sections import training_section
+    from components import inputs, keeper, predict, sidebar, style, training
+    from sections import training_details, training_section
+    from views import training as view_model
 
     noop = lambda *a, **k: None  # noqa: E731
     return {
@@ -43,14 +44,12 @@ def parts():
         "page style (CSS)": (style, "page_style", noop),
         "page language component": (page, "page_lang", noop),
         "keeper (work kept in the browser)": (keeper, "keep", noop),
-        "stage's data (stage_data.train_data)": (stage_data, "train_data", None),
+        "stage's data (views.training.train_data)": (view_model, "train_data", None),
         "stage component (the element)": (training_section, "stage", noop),
         "timeline slider": (training, "timeline", noop),
-        "captions under the stage": (training_section, "captions", noop),
-        "details below the stage (all of it)": (training_section, "details", noop),
-        "predict-first box": (training, "predict_rows", lambda *a, **k: []),
-        "PAD editor": (training, "pad_editor", lambda *a, **k: training.Intent()),
-        "neighbours table": (training_section, "neighbours_view", noop),
+        "details below the stage (all of it)": (training_details, "render", noop),
+        "guesses beside Step": (predict, "guesses", noop),
+        "PAD editor": (training, "pad_editor", noop),
     }
 
 
@@ -106,7 +105,7 @@ def main() -> None:
     rows = [[name, fmt_ms(statistics.median(v)), "—" if name.startswith("(") else fmt_ms(base - statistics.median(v)),
              str(len(v))] for name, v in times.items()]
     print(table(["left out", "Step p50 ms", "saves ms", "n"], rows))
-    print(f"\nsteps trained before: {at.session_state['_ws'].lab.steps - args.rounds * len(variants)}; "
+    print(f"\nsteps trained before: {at.session_state['_ws'].lab.steps - args.rounds * (len(variants) - 1)}; "
           f"{machine_note()}")
 
 
