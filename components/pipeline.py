@@ -11,7 +11,7 @@ import pyarrow as pa  # st.dataframe sends an Arrow table as it is, with no conv
 import streamlit as st
 
 from components.i18n import t
-from components.stage_data import WINDOW, shown_rows
+from components.stage_data import shown_rows
 from core.batch import Batch
 from core.vocab import Vocab
 

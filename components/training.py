@@ -16,11 +16,11 @@ import streamlit as st
 from components import charts
 from components.i18n import md, t
 from components.knob_input import knob_input
+from components.training_data import NEWEST, GradData, MovedData
 from core import limits
 from core.exact import exact_int
 from core.knobs import KNOBS
 from core.problems import Problem
-from views.training import NEWEST, GradData, MovedData
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from components import charts
-from components.pipeline import WINDOW, shown_rows
+from components.stage_data import WINDOW, shown_rows
 from core.projection import axis_ranges, fit_frame
 from tests.apptest_helpers import array
 from support.labs import make_lab

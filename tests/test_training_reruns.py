@@ -138,7 +138,7 @@ def test_play_ticks_take_the_steps_the_elapsed_time_asks_for_and_carry_fractions
 
 # ---- the view as data -----------------------------------------------------------------------
 def test_the_view_builder_imports_no_streamlit():
-    code = "import sys, views.training, views.lookup, views.reruns, components.stage_data; print('streamlit' in sys.modules)"
+    code = "import sys, views.training, views.lookup, views.reruns, components.stage_data, components.training_data; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

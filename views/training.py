@@ -26,13 +26,13 @@ from assets import presets
 from components import charts
 from components.i18n import md, t
 from components.stage_data import BIG_V, common, floats, tokens_of, w_grid
+from components.training_data import NEWEST, GradData, MovedData
 from core.exact import exact_int
 from core.explorer import PREVIEW_STEPS, Explorer, Picture
 from core.problems import Problem
 from core.projection import thin_steps
 from core.training import Lab
 
-NEWEST = -1  # the timeline's last option: the newest step, whichever it is now (the timeline follows it)
 STAGE_HEIGHT = 470  # px: below the bar, the stage fits a 1280×720 projector screen
 MAX_COORD_ROWS = 5000  # rows of the coordinates table: PAD, UNK and the looked-up rows first
 MAX_TRAILS = 60  # looked-up tokens that get a trail
@@ -105,32 +105,6 @@ class Asked:
     playing: bool = False
     speed: int = 10
     present: bool = False
-
-
-@dataclass(frozen=True)
-class GradData:
-    """The last step's gradient, as plain arrays: what components.training.grad_view draws."""
-
-    step: int
-    tokens: tuple[str, ...]
-    pad_id: int
-    unk_id: int
-    ids: np.ndarray  # (K',) ids looked up in the step, sorted
-    rows: np.ndarray  # (K', E) dL/dW at those ids
-    counts: np.ndarray  # (V,) how many times the step looked each id up
-    unused_max: float  # max |dL/dW| over every other row: exactly 0.0 (C8)
-
-
-@dataclass(frozen=True)
-class MovedData:
-    """How far each row moved in the last step, and why rows absent from it could move."""
-
-    tokens: tuple[str, ...]
-    pad_id: int
-    used: np.ndarray  # (K',) ids the step looked up
-    delta: np.ndarray  # (V,) ‖W_after − W_before‖ per row
-    optimizer: str
-    weight_decay: float
 
 
 @dataclass(frozen=True)
