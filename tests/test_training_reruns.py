@@ -165,6 +165,27 @@ def test_the_view_is_torch_s_numbers_at_the_shown_step():
     assert view.shown == 3 and view.steps == (0, 1, 2, 3) and d.coords["step"] == 3
 
 
+def test_a_click_carried_out_is_torch_s_steps_and_a_refused_one_changes_nothing():
+    """views.training.carry_out, each action against a fresh torch loop of the same recipe."""
+    from support.torch_reference import PlainLoop
+    from views.training import Intent, carry_out, intent_of
+
+    ex = Explorer.from_preset(presets.load("chapter"))
+    guess = ((2,), False, True)
+    assert carry_out(ex, intent_of("step", 50), guess) == []
+    assert ex.lab.steps == 1 and ex.guess.step == 1 and ex.guess.rows == (2,)  # the guess is for this step
+    assert [v.question for v in ex.verdicts()]  # and it was answered by it
+    assert carry_out(ex, intent_of("run", 4.0), on_progress=lambda done, n: None) == []
+    assert carry_out(ex, Intent(), play_steps=2) == []  # a Play tick
+    np.testing.assert_array_equal(ex.lab.weight.detach().numpy(), PlainLoop(ex.recipe).run(7).weight)
+    refused = intent_of("run", 2.5)  # N must be a whole number
+    assert refused.action == "refused" and carry_out(ex, refused) == [refused.problem] and ex.lab.steps == 7
+    assert carry_out(ex, Intent()) == [] and ex.lab.steps == 7  # no click, no tick: nothing happens
+    assert carry_out(ex, intent_of("reset", 50)) == [] and ex.lab.steps == 0
+    np.testing.assert_array_equal(ex.lab.weight.detach().numpy(), PlainLoop(ex.recipe).weight)
+    assert intent_of(None, 50) == Intent() and intent_of("step", "x") == Intent("step", 1)
+
+
 def test_facts_that_cannot_change_within_a_lab_are_computed_once_per_lab(monkeypatch):
     from core import explorer as core_explorer
     from views.training import Asked, build

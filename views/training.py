@@ -160,7 +160,7 @@ def build(ex: Explorer, lang: str, asked: Asked) -> TrainingView:
     pic = ex.picture(2, shown)
     since = asked.since if shown == steps[-1] else None
     data = train_data(ex, lang, dims=2, shown=shown, since=since, playing=asked.playing,
-                                 steps_per_second=asked.speed, height=STAGE_HEIGHT, present=asked.present, pic=pic)
+                      steps_per_second=asked.speed, height=STAGE_HEIGHT, present=asked.present, pic=pic)
     facts = ex.facts
     wants_3d = asked.dims == 3 and lab.recipe.config.embedding_dim >= 3
     return TrainingView(tuple(steps), shown, forget, data, caption(lang, ex, pic, steps), pic.flat and pic.shown == 0,
