@@ -66,6 +66,7 @@ def w_grid(ex: Explorer, w: np.ndarray, counts: np.ndarray, last_step: bool = Tr
 
 
 def common(ex: Explorer, lang: str, mode: str, height: int, present: bool) -> dict:
+    """What every stage's data starts with: its mode, language, size, texts and the special rows."""
     vocab = ex.vocab
     return {"version": 1, "mode": mode, "lang": lang, "big": vocab.size > BIG_V, "present": present,
             "height": height, "text": stage_text(lang), "selected": ex.selected_token, "pad": vocab.pad_id,
@@ -73,6 +74,7 @@ def common(ex: Explorer, lang: str, mode: str, height: int, present: bool) -> di
 
 
 def tokens_of(ex: Explorer, *id_lists) -> dict[str, str]:
+    """The tokens of the ids listed (as the stage's JSON keys them: id as text → token)."""
     tokens = ex.vocab.tokens
     ids = set().union(*[set(map(int, i)) for i in id_lists])
     return {str(i): tokens[i] for i in sorted(ids)}
