@@ -1,4 +1,4 @@
-"""The training area: controls that return intent, and views of what a step did to W.
+"""The training area: the bar that hands each click to a callback, and views of what a step did to W.
 
 Nothing here touches the optimizer or the session: the bar hands each click to the caller's
 callback, which the caller turns into an Intent and carries out (views/training.py); values come in
