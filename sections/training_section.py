@@ -184,7 +184,8 @@ def apply(lang: str, ex: Explorer, intent: Intent, play_steps: int = 0, where=No
         bar = st.progress(0.0, text=t(lang, "train.running", n=intent.n)) if intent.action == "run" else None
         progress = None if bar is None else throttled(
             lambda done, n: bar.progress(done / n, text=t(lang, "train.running", n=n)))
-        problems = carry_out(ex, intent, guessed(ex), play_steps, on_progress=progress)
+        guess = guessed(ex) if intent.action == "step" else None  # only a Step takes the guesses
+        problems = carry_out(ex, intent, guess, play_steps, on_progress=progress)
         if bar is not None:
             bar.empty()
         if intent.action == "reset":
