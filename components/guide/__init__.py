@@ -1,7 +1,8 @@
 """The first-visit guide: five steps through the chapter's example, pointing at the real elements.
 
 The id matrix → a row of W → the output (on ① Lookup), then Step → PAD staying put (on ② Training).
-It opens by itself on a learner's first visit, on the lookup view; closing it is remembered in the
+It opens by itself on a learner's first visit, on the lookup view, once the page has drawn every
+widget (guide.js says why: a click before that would lose the inputs); closing it is remembered in the
 browser (localStorage, guide.js), and the sidebar's button opens it again. A teacher turns it off
 for a class with ``?guide=off`` in the address or by running the server with
 ``EXPLORER_GUIDE=off``: it then opens only from the button.

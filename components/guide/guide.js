@@ -14,6 +14,7 @@
 const GUIDES = new WeakMap(); // mount point → its guide
 const POLL_MS = 250; // while open, the ring follows its element (scroll, resize, a rerun)
 const MAX_STORED = 200; // characters: a longer stored value is not ours
+const SETTLE_MAX_MS = 30000; // the longest the guide waits for the page to settle before it opens
 
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
@@ -28,6 +29,7 @@ export default function (component) {
     setTimeout(() => {
       if (!g.root.isConnected) {
         clearInterval(g.timer);
+        clearInterval(g.waiting);
         GUIDES.delete(parentElement);
       }
     }, 0);
@@ -66,7 +68,8 @@ function mount(parent) {
   const next = el("button", "guide-next", nav);
   next.type = "button";
   const g = { root, ring, box, count, close, title, text, back, next, steps: [], words: {}, at: 0, open: false,
-              reopen: null, started: false, storage: "nn-embedding-explorer.guide", timer: null, setStateValue: null };
+              reopen: null, started: false, storage: "nn-embedding-explorer.guide", timer: null, waiting: null,
+              setStateValue: null };
   back.addEventListener("click", () => go(g, g.at - 1));
   next.addEventListener("click", () => (g.at >= g.steps.length - 1 ? finish(g) : go(g, g.at + 1)));
   close.addEventListener("click", () => finish(g));
@@ -106,7 +109,7 @@ function update(g, data) {
   if (!g.started) {
     g.started = true;
     g.reopen = reopen;
-    if (data.enabled === true && data.view === "lookup" && !closedBefore(g.storage)) start(g, 0);
+    if (data.enabled === true && data.view === "lookup" && !closedBefore(g.storage)) whenSettled(g, () => g.open || start(g, 0));
   } else if (reopen !== g.reopen) {
     g.reopen = reopen;
     start(g, 0);
@@ -114,20 +117,46 @@ function update(g, data) {
   if (g.open) draw(g);
 }
 
+// The page is settled when Streamlit has no widget left to draw (a widget whose code is still
+// loading shows a skeleton) and no run going. Until then a click would rerun the page before the
+// browser holds those widgets' values, and Streamlit would send them back empty: the guide opens
+// by itself only on a settled page. Bounded: it opens anyway after SETTLE_MAX_MS.
+function settled() {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.dataset.testScriptState === "notRunning" && !app.querySelector('[data-testid="stSkeleton"]');
+}
+
+function whenSettled(g, then) {
+  const t0 = Date.now();
+  clearInterval(g.waiting);
+  const check = () => {
+    if (!settled() && Date.now() - t0 < SETTLE_MAX_MS) return;
+    clearInterval(g.waiting);
+    g.waiting = null;
+    if (g.root.isConnected) then();
+  };
+  g.waiting = setInterval(check, POLL_MS);
+  check();
+}
+
+// Opening reports nothing: the page needs no run for the first step, and a report sent while the
+// page is still mounting its widgets would rerun it before the browser holds their values (a
+// widget Streamlit has not drawn yet is sent back empty on the next run: the learner's sentences and
+// knobs would be lost). Only the learner's own moves report.
 function start(g, at) {
   g.open = true;
   g.box.hidden = false;
-  go(g, at);
+  go(g, at, false);
   g.next.focus({ preventScroll: true });
   clearInterval(g.timer);
   g.timer = setInterval(() => place(g), POLL_MS);
 }
 
-function go(g, at) {
+function go(g, at, report = true) {
   if (!g.steps.length) return;
   g.at = Math.max(0, Math.min(g.steps.length - 1, at));
   draw(g);
-  if (g.setStateValue) g.setStateValue("step", g.at);
+  if (report && g.setStateValue) g.setStateValue("step", g.at);
 }
 
 function finish(g) {

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import LAPTOP, PROJECTOR, button, label, open_app, section, unavailable_reason, wait_idle, wait_js, wait_step
+from .helpers import (LAPTOP, PROJECTOR, button, grid_rows, label, open_app, open_editors, section, stage_ids,
+                      unavailable_reason, wait_idle, wait_js, wait_step)
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -169,5 +170,66 @@ def test_the_guide_waits_out_of_the_way_on_a_view_that_is_not_its_step(browser, 
         section(page, "ko", "lookup")
         assert wait_guide(page, True, 0)["step"] == 0
         assert page.evaluate(f"() => localStorage.getItem('{STORAGE}')") is None
+    finally:
+        ctx.close()
+
+
+# What the page holds of the learner's input, read without touching it: the sentences box (drawn
+# inside the folded inputs box), the knobs (in the sidebar, or in the training bar's popover: null
+# where not drawn), the inputs box's title (its counts) and whether any input's error box is shown.
+INPUTS_JS = r"""() => {
+  const value = (k, sel) => { const e = document.querySelector('.st-key-' + k + ' ' + sel); return e ? e.value : null; };
+  const title = document.querySelector('.st-key-editors summary');
+  return {sentences: value('sentences', 'textarea'), embedding_dim: value('embedding_dim', 'input'),
+          seed: value('seed', 'input'), lr: value('lr', 'input'), title: title ? title.innerText : null,
+          errors: [...document.querySelectorAll('[class*="st-key-problems_"]')].map(e => e.innerText)};
+}"""
+
+
+def slow_network(ctx, page, latency_ms: int = 400) -> None:
+    """Every request of ``page`` answered ``latency_ms`` late (Chromium's own network emulation): the
+    widgets whose code Streamlit loads on demand show skeletons for longer after the first run, as on
+    a slow school network. That is when a run asked for too early finds the browser without their values."""
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": latency_ms,
+                                                  "downloadThroughput": -1, "uploadThroughput": -1})
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_walking_the_guide_from_the_bare_address_keeps_every_input(browser, guided_app_url, lang):
+    """A first visit on the bare address (no ``?lang=``), on a slow network: the learner clicks Next as
+    soon as the guide shows, through all five steps. Before and after each step the sentences, the
+    knobs and the vocabulary are what the example gave, and no input reports a problem."""
+    import json
+    from pathlib import Path
+
+    chapter = json.loads((Path(__file__).resolve().parents[2] / "assets/presets/chapter.json").read_text("utf-8"))
+    ctx = context(browser, "ko-KR" if lang == "ko" else "en-US", LAPTOP)
+    try:
+        page = ctx.new_page()
+        slow_network(ctx, page)
+        page.goto(guided_app_url)
+        first = None
+        for i in range(5):
+            wait_guide(page, True, i)
+            held = page.evaluate(INPUTS_JS)
+            assert held["errors"] == [], (i, held)
+            assert held["embedding_dim"] in (None, str(chapter["config"]["embedding_dim"])), (i, held)
+            assert held["sentences"] in (None, chapter["sentences"]), (i, held)  # None: not drawn while folded
+            first = first or held
+            assert all(v is None or first[k] is None or v == first[k] for k, v in held.items()), (i, held, first)
+            page.locator(".st-key-guide").locator(".guide-next").click()
+        wait_guide(page, False)
+        wait_idle(page)
+        held = page.evaluate(INPUTS_JS)
+        assert held["errors"] == [] and held["embedding_dim"] == str(chapter["config"]["embedding_dim"]), held
+        assert all(v is None or first[k] is None or v == first[k] for k, v in held.items()), (held, first)
+        section(page, lang, "lookup")
+        assert stage_ids(page) == [[2, 0, 3], [2, 4, 1]]  # C16: the example's ids, still
+        open_editors(page)
+        assert page.locator(".st-key-sentences textarea").input_value() == chapter["sentences"]
+        rows = grid_rows(page, "vocab")
+        assert [r[1:4] for r in rows[1:]] == [[t, str(i), r or "normal"] for t, i, r in chapter["vocab"]], rows
     finally:
         ctx.close()
