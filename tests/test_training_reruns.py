@@ -232,7 +232,7 @@ def test_a_step_s_path_from_the_button_to_torch_and_back_to_the_stage_reads_four
     when torch takes the step, when the stage's data is built and when the stage is mounted.
     Between the button (components/training.py) and the stage (components/stage/__init__.py): the
     section, the view as data, the explorer and the lab; and the turn's wrapper around the view's
-    runs (core/turn.py), which decides when, not what. A new hop on the path fails here."""
+    runs (server/turn.py), which decides when, not what. A new hop on the path fails here."""
     from streamlit.delta_generator import DeltaGenerator
 
     import components.stage as stage_module
@@ -287,5 +287,5 @@ def test_a_step_s_path_from_the_button_to_torch_and_back_to_the_stage_reads_four
     assert paths["torch"][-3:] == ["views/training.py", "core/explorer.py", "core/training.py"], paths["torch"]
     assert paths["stage"][-1] == "components/stage/__init__.py" and paths["data"][-1] == "views/training.py"
     assert paths["button"][-1] == "components/training.py"
-    between = set().union(*paths.values()) - {"components/training.py", "components/stage/__init__.py", "core/turn.py"}
+    between = set().union(*paths.values()) - {"components/training.py", "components/stage/__init__.py", "server/turn.py"}
     assert between == {"sections/training_section.py", "views/training.py", "core/explorer.py", "core/training.py"}, paths

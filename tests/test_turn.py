@@ -1,4 +1,4 @@
-"""The interpreter's turn (core/turn.py): one run at a time, first come first served, re-entrant,
+"""The interpreter's turn (server/turn.py): one run at a time, first come first served, re-entrant,
 given back by laned jobs, never a trap; and a click's fragment run takes it, a full run of the page not.
 
 Waits are conditions on events and on the turn's own line, bounded in time; no sleep stands for a result.
@@ -11,13 +11,13 @@ import threading
 
 from streamlit.testing.v1 import AppTest
 
-from core import budget as B
+from server import budget as B
 from core.explorer import Explorer
-from core.memory import Admissions
-from core.turn import TURN, Turn
+from server.admission import Admissions
+from server.turn import TURN, Turn
 from tests.apptest_helpers import APP
 from views import reruns
-import streamlit_private
+from server import streamlit_private
 
 WAIT_S = 10.0
 

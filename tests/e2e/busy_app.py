@@ -1,5 +1,5 @@
 """The app on a server too busy for a download: every download's job is refused when its button is
-clicked (``server_busy``), as core.budget refuses one that waited its turn in vain. The page is the
+clicked (``server_busy``), as server.budget refuses one that waited its turn in vain. The page is the
 app's own (page.main); only the budget the downloads ask is replaced.
 """
 

@@ -14,7 +14,7 @@ from support.server import NO_WATCHER, Server
 
 from .helpers import ARTIFACTS, VIEWPORT, open_app, record_sent, unavailable_reason
 
-SERVER_START_S = 180  # the server warms itself before its health check says ok (warm.py)
+SERVER_START_S = 180  # the server warms itself before its health check says ok (server/warm.py)
 E2E_RERUNS = 1  # a browser test that fails is run once more, and pytest's summary counts it as rerun
 
 
