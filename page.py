@@ -12,10 +12,8 @@ from pathlib import Path
 import streamlit as st
 import torch
 
-import server_hooks
-import streamlit_private
 import session
-import upkeep
+from server import hooks as server_hooks, streamlit_private, upkeep
 import components.keeper as keeper
 import components.stage as stage_component
 from components import inputs, sidebar, style, training

@@ -1,4 +1,4 @@
-"""Calibrates core/memory.py's cost model: what one training step costs in CPU time and peak memory,
+"""Calibrates core/cost.py's cost model: what one training step costs in CPU time and peak memory,
 for shapes chosen to isolate each term of the model, next to what the model estimates.
 
     python bench/bench_cost_model.py            # ~3 minutes on a 2-core machine
@@ -7,7 +7,7 @@ for shapes chosen to isolate each term of the model, next to what the model esti
 Each shape runs in a fresh process at one torch thread (what the app uses): the lab is built, one
 warm-up step is taken, then the median of N timed steps is printed, with the process's peak RSS
 growth from just before the first step (gradient, optimizer state, the step's activations and
-temporaries). The model's constants (core/memory.py) were read off these rows:
+temporaries). The model's constants (core/cost.py) were read off these rows:
 
 - a large table with one short sentence: the per-parameter cost (optimizer, gradient);
 - many long sentences over a small table with a mean: the per-activation cost;
@@ -72,7 +72,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
-    from core.memory import step_cost
+    from core.cost import step_cost
 
     print(f"{'shape':28} {'step ms':>8} {'model ms':>9} {'peak MB':>8} {'model MB':>9}")
     for shape in SHAPES:

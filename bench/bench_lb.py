@@ -34,7 +34,7 @@ from _common import ROOT, Server, fmt_ms, fmt_ratio, free_port, machine_note, qu
 import bench_load  # noqa: E402
 
 CFG = ROOT / "deploy" / "haproxy.cfg"
-START_S = 300  # each replica warms before its health check says ok (warm.py)
+START_S = 300  # each replica warms before its health check says ok (server/warm.py)
 HAPROXY = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
 
 

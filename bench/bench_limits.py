@@ -18,7 +18,7 @@ learners speaking Streamlit's websocket protocol (bench_load.py's Tab):
 Printed: the class's Step p50/p95/max in each scenario and the ratio of the p95s (goal ≤ 1.5);
 what the learner at every limit got (Runs served and refused with ``server_busy``, exports built,
 their times); the server's peak RSS against what the memory admission lets it reach (its RSS at
-start + MemAvailable at start − the reserve, core/memory.py). Prints, asserts nothing. Bounded:
+start + MemAvailable at start − the reserve, core/cost.py). Prints, asserts nothing. Bounded:
 at most 60 learners × 10 clicks, 6 tabs, 3 exports, and nothing starts after ``--budget`` s.
 The machine is shared with other work: its load average is printed beside the numbers.
 """
@@ -270,8 +270,8 @@ def main() -> None:
     args.rounds = max(1, min(args.rounds, 3))
     args.learners, args.clicks = max(1, min(args.learners, 60)), max(1, min(args.clicks, 10))
     args.tabs, args.exports = max(0, min(args.tabs, 6)), max(0, min(args.exports, 3))
-    from core.budget import default_lanes
-    from core.memory import RESERVE_BYTES
+    from server.budget import default_lanes
+    from server.admission import RESERVE_BYTES
 
     print(machine_note(), flush=True)
     pairs = []

@@ -24,7 +24,7 @@ disconnected session for ``server.disconnectedSessionTTL`` (.streamlit/config.to
 default is 120) so that the tab can reconnect, and drops an expired one only when its session store
 is next written (another tab disconnecting); the dropped session's objects are in reference cycles,
 which only a full collection frees (the app turns Streamlit's post-run ``gc.collect(2)`` off), and
-glibc may keep freed heap pages: upkeep.py's thread runs ``gc.collect()`` and ``malloc_trim(0)``
+glibc may keep freed heap pages: server/upkeep.py's thread runs ``gc.collect()`` and ``malloc_trim(0)``
 every 10 s. Streamlit's message flush loop keeps the last session it flushed alive (see
 ``as_is_release`` below), so the same thread also empties the labs of every session that can never
 run again (closed, or disconnected past the TTL) in place (``Lab.release``) and clears that
@@ -32,9 +32,9 @@ session's state, callbacks and fragments. What then stayed was allocator memory,
 probe's table of mappings: numpy's OpenBLAS keeps a 32 MB work buffer per thread once a
 (V, E) @ (E, k) product has packed a 100k table into it (~65 MB), so ``Frame.transform`` takes one
 matrix-vector product per axis; and glibc's dynamic thresholds let a script thread's heap keep up
-to 64 MB free at its top, so upkeep.py fixes them (16 MiB mmap, 32 MiB trim). The variants:
+to 64 MB free at its top, so server/upkeep.py fixes them (16 MiB mmap, 32 MiB trim). The variants:
 
-- ``as_is``: the app as it ships (TTL 30 s, upkeep.py's thread and thresholds).
+- ``as_is``: the app as it ships (TTL 30 s, server/upkeep.py's thread and thresholds).
 - ``as_is_probe``: the same, run through a wrapper with a probe thread that, when asked, reports
   the server's own figures: RSS split into anonymous and file-backed memory (/proc/self/smaps_rollup),
   glibc's heap (``mallinfo2``: in use, free but kept, mmapped chunks), the bytes of live torch
@@ -45,7 +45,7 @@ to 64 MB free at its top, so upkeep.py fixes them (16 MiB mmap, 32 MiB trim). Th
   whether 64 MB-aligned like glibc's thread heaps): the OpenBLAS buffers were two new 32 MiB
   mappings, fully touched.
 
-- ``as_is_glibc``: the shipped app with glibc's own (dynamic) malloc thresholds: upkeep.py's
+- ``as_is_glibc``: the shipped app with glibc's own (dynamic) malloc thresholds: server/upkeep.py's
   ``mallopt`` turned off in a wrapper.
 - ``as_is_mallopt_1m``: thresholds of 1 MiB (mmap) and 4 MiB (trim) instead of 16 and 32 MiB: a
   little more memory back, but a 100k Step then maps and touches fresh pages for every block of a
@@ -63,7 +63,7 @@ to 64 MB free at its top, so upkeep.py fixes them (16 MiB mmap, 32 MiB trim). Th
   (``threadpoolctl.threadpool_limits(1, "blas")`` once per process, in a wrapper): one work buffer
   instead of one per OpenBLAS thread.
 
-Variants from before upkeep.py (each now also runs the app's own upkeep thread; the ``ttl10…``
+Variants from before server/upkeep.py (each now also runs the app's own upkeep thread; the ``ttl10…``
 ones override the shipped TTL):
 
 - ``ttl10``: ``--server.disconnectedSessionTTL 10`` (a tab can reconnect for 10 s instead of 30).
@@ -77,7 +77,7 @@ ones override the shipped TTL):
   disconnects.
 - ``as_is_reap_gc_trim``: the same thread at the shipped TTL (30 s).
 - ``as_is_release``: as ``as_is_reap_gc_trim``, and the thread also empties each dropped session's
-  state and its widgets' callbacks (what upkeep.py now does, with the labs emptied in place too) (``info.session._session_state.clear()`` and its
+  state and its widgets' callbacks (what server/upkeep.py now does, with the labs emptied in place too) (``info.session._session_state.clear()`` and its
   ``_new_widget_state.widget_metadata``, private: a callback's ``args`` or closure holds the explorer). Streamlit's message flush loop
   (``Runtime._loop_coroutine``: ``for active_session_info in …``) keeps the last session it flushed
   in its loop variable until another session's messages are flushed, so a session dropped from the
@@ -320,14 +320,14 @@ if not getattr(sys, "_bench_blas1", False):
 runpy.run_path(ROOT + "/app.py", run_name="__bench_app__")
 '''
 
-MALLOPT_WRAPPER = '''"""app.py with glibc's malloc settings of the variant instead of upkeep.py's (bench/bench_rss.py): {doc}."""
+MALLOPT_WRAPPER = '''"""app.py with glibc's malloc settings of the variant instead of server/upkeep.py's (bench/bench_rss.py): {doc}."""
 import sys, ctypes, runpy
 ROOT = {root!r}
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
-PARAMS = {params!r}  # None: upkeep.py's own
+PARAMS = {params!r}  # None: server/upkeep.py's own
 if not getattr(sys, "_bench_mallopt", False) and PARAMS is not None:
-    import upkeep
+    from server import upkeep
     libc = ctypes.CDLL("libc.so.6")
     upkeep._fix_malloc_thresholds = lambda: [libc.mallopt(param, value) for param, value in PARAMS]
     sys._bench_mallopt = True
@@ -351,7 +351,7 @@ def _transform(self, w):
 _projection.Frame.transform = _transform
 '''
 
-# glibc's mallopt parameters (malloc.h); "shipped": upkeep.py's own
+# glibc's mallopt parameters (malloc.h); "shipped": server/upkeep.py's own
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8
 MALLOPTS = {
     "shipped": None,
@@ -392,7 +392,7 @@ def script_for(janitor: dict | None, tmp: Path, period: int) -> Path:
     if janitor.get("mallopt"):
         params = MALLOPTS[janitor["mallopt"]]
         path = tmp / f"app_mallopt_{janitor['mallopt']}{'_gemm' if janitor.get('gemm') else ''}.py"
-        doc = ("upkeep.py's thresholds" if params is None else
+        doc = ("server/upkeep.py's thresholds" if params is None else
                ", ".join([f"mallopt({p}, {v})" for p, v in params] or ["glibc's own thresholds"]))
         doc += ", Frame.transform as one matrix product" if janitor.get("gemm") else ""
         path.write_text(MALLOPT_WRAPPER.format(root=str(ROOT), params=params, doc=doc,
@@ -470,7 +470,7 @@ async def timeline(name: str, srv: StreamlitServer, after: int, churn: str, cycl
         r["samples"].append((time.monotonic() - t_close, r["after"][-1]))
         if probe_dir is not None and churn == "none":  # who keeps the closed session's lab
             await ask_probe(probe_dir, "why", r["probe"])
-            await asyncio.sleep(12)  # upkeep.py's next collection and trim
+            await asyncio.sleep(12)  # server/upkeep.py's next collection and trim
             r["after_why"] = srv.rss()
         await bystander.close()
     except Exception as e:  # noqa: BLE001 - a failed variant is a result
@@ -567,7 +567,7 @@ def faults(steps: int = 8) -> None:
 
     print(f"# bench_rss --faults: a 100k × 300 Step and its picture, median of steps 3–{steps}, "
           f"one process per setting\n\n{machine_note()}\n")
-    settings = {"glibc's own (dynamic)": (), "upkeep.py's (16 MiB mmap, 32 MiB trim)":
+    settings = {"glibc's own (dynamic)": (), "server/upkeep.py's (16 MiB mmap, 32 MiB trim)":
                 ((M_MMAP_THRESHOLD, 16 << 20), (M_TRIM_THRESHOLD, 32 << 20)), "1 MiB mmap, 4 MiB trim":
                 MALLOPTS["1m"]}
     rows = []
@@ -596,7 +596,7 @@ def main() -> None:
     ap.add_argument("--traced", action="store_true",
                     help="the probe variant's server runs with tracemalloc (PYTHONTRACEMALLOC=1: slower, and its traces take memory)")
     ap.add_argument("--faults", action="store_true",
-                    help="no server: page faults and CPU time of a 100k Step under glibc's own and upkeep.py's thresholds")
+                    help="no server: page faults and CPU time of a 100k Step under glibc's own and server/upkeep.py's thresholds")
     args = ap.parse_args()
     if args.faults:
         return faults()

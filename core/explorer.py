@@ -28,10 +28,9 @@ from typing import Callable, Sequence
 import numpy as np
 
 from core.batch import parse_sentences, sentence_warnings
-from core.budget import BUDGET, Cancelled
 from core.exact import exact_int
 from core.knobs import KNOBS
-from core.memory import recipe_step_cost
+from core.cost import recipe_step_cost
 from core.preview_budget import preview_steps  # noqa: F401 (re-exported)
 from core.neighbours import neighbours
 from core.problems import InputError, Problem
@@ -39,6 +38,7 @@ from core.predict import Answers, Guess, Verdict, answers, grade, make_guess
 from core.projection import Frame, axis_ranges, fit_frame, spectrum_is_flat, thin_steps
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
+from core.work import FREE, Cancelled, Work
 
 # The frame is fitted on a preview: a private copy of this lab trained PREVIEW_STEPS steps ahead
 # (the same recipe trains bitwise the same way, so the learner's own steps pass through those
@@ -141,13 +141,13 @@ class Explorer:
 
     # ---- construction ----------------------------------------------------------------------
     @classmethod
-    def from_preset(cls, preset: dict) -> "Explorer":
+    def from_preset(cls, preset: dict, work: Work = FREE) -> "Explorer":
         """The explorer of a preset (assets.presets.load); raises InputError if its lab cannot be built."""
         vocab = Vocab.from_rows(preset["vocab"])
         classes = tuple(preset["classes"])
         lines = parse_sentences(preset["sentences"], classes)
         config = Config(**preset.get("config", {}))
-        return cls(Lab(Recipe.of(vocab, lines, classes, config)), preset["sentences"], preset["id"])
+        return cls(Lab(Recipe.of(vocab, lines, classes, config), work), preset["sentences"], preset["id"])
 
     @classmethod
     def from_lab(cls, lab: Lab, text: str, preset_id: str = "import") -> "Explorer":
@@ -268,7 +268,7 @@ class Explorer:
             self.problems.pop(kind, None)
             return []
         try:
-            lab = Lab(recipe)
+            lab = Lab(recipe, self.lab.work)
         except InputError as e:
             return self._refused(kind, e.problems)
         if self.lab.steps:
@@ -295,12 +295,12 @@ class Explorer:
         return self._train(n, lambda: self.lab.run(n, on_progress=on_progress))
 
     def _train(self, steps: int, work: Callable[[], object]) -> list[Problem]:
-        """Run ``work`` (``steps`` steps) as one job of the server's budget (core/budget.py); its
+        """Run ``work`` (``steps`` steps) as one job of the lab's work (core/work.py); its
         problems (refused, or stopped part-way: the steps taken are kept), or the divergence it ran
         into (the lab then stays at the last finite step, core.training)."""
         kind = "step" if steps == 1 else "run"
         try:
-            with BUDGET.job(kind, max(1, int(steps)) * recipe_step_cost(self.recipe).seconds):
+            with self.lab.work.job(kind, max(1, int(steps)) * recipe_step_cost(self.recipe).seconds):
                 work()
         except InputError as e:
             return list(e.problems)
@@ -320,7 +320,7 @@ class Explorer:
     def reset(self) -> None:
         """Back to step 0 of the same recipe (bitwise the same fresh table); the frame is kept."""
         frames = dict(self._frames)
-        self._new_lab(Lab(self.recipe))
+        self._new_lab(Lab(self.recipe, self.lab.work))
         for state in frames.values():  # same recipe: the same fresh table and preview, so the same frame
             state.points.clear()
         self._frames = frames
@@ -443,8 +443,8 @@ class Explorer:
             return None, "costly"
         preview, cut = None, ("short" if n < PREVIEW_STEPS else None)
         try:
-            with BUDGET.job("preview", n * recipe_step_cost(self.recipe).seconds, wait_seconds=0):
-                preview = Lab(self.recipe)  # refused when the server is short of memory
+            with self.lab.work.job("preview", n * recipe_step_cost(self.recipe).seconds, wait_seconds=0):
+                preview = Lab(self.recipe, self.lab.work)  # refused when the server is short of memory
                 preview.run(n)
         except Cancelled:  # its session ended, or it overran: fit on the steps it took
             cut = "stopped"

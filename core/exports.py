@@ -1,27 +1,24 @@
-"""The downloads as jobs of the server's work budget: estimated, admitted, refused above a size.
+"""What a download costs: estimated before it is built, refused above a size.
 
 W as CSV at 100,000 × 300 is hundreds of megabytes of text and many seconds of a core, and two
 clicks used to take several gigabytes of the server (bench/RESULTS.md). So each file built on click is estimated first (`export_cost`: an upper
 bound of its size, and CPU seconds per float measured by bench/bench_exports.py), refused above
 ``limits.MAX_EXPORT_BYTES`` with a message the page shows before anyone clicks
-(`export_problem`), and otherwise built as one job (`deferred`): a lane of the budget, its bytes
-set aside in the memory admission while it is built, stopped between chunks when its session
-ends or the server stops. Nothing here imports streamlit.
+(`export_problem`), and otherwise built as one job of the server's budget (server/downloads.py):
+a lane, its bytes set aside in the memory admission while it is built, stopped between chunks
+when its session ends or the server stops.
 """
 
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Callable
 
 from core import limits
-from core.budget import BUDGET, Alive
 from core.problems import Problem
 from core.projector_tsv import vectors_size_bound
 from core.weights_csv import csv_size_bound
 
 SECONDS_PER_FLOAT = MappingProxyType({"w_csv": 0.7e-6, "projector_vectors": 0.7e-6})  # bench/bench_exports.py, one core
-WAIT_SECONDS = 120.0  # a download waits this long for a lane: its button can show only one fixed message (chrome.download_failed)
 HELD_FACTOR = 1.25  # the file while it grows (BytesIO over-allocates by an eighth) and one chunk
 
 
@@ -50,16 +47,3 @@ def export_problem(kind: str, v: int, e: int, token_bytes: int) -> Problem | Non
     if size <= limits.MAX_EXPORT_BYTES:
         return None
     return Problem("download_too_large", {"mb": -(-size // 10**6), "max_mb": limits.MAX_EXPORT_BYTES // 10**6})
-
-
-def deferred(kind: str, build: Callable[[], bytes], v: int, e: int, token_bytes: int, owner: str | None,
-             alive: Alive | None) -> Callable[[], bytes]:
-    """``build`` as one job of the budget, run when called (by Streamlit, in a thread of its own, when
-    the button is clicked): ``owner`` and ``alive`` say whose it is and whether that session still wants it."""
-    seconds, nbytes = export_cost(kind, v, e, token_bytes)
-
-    def run() -> bytes:
-        with BUDGET.job(kind, seconds, nbytes, wait_seconds=WAIT_SECONDS, owner=owner, alive=alive):
-            return build()
-
-    return run

@@ -21,7 +21,7 @@ MAX_EXPORT_BYTES = 600_000_000      # a file built for download (W as CSV at 100
 MAX_LR = 10.0
 MAX_WEIGHT_DECAY = 10.0
 
-# Work, estimated by core/memory.py's cost model before it runs (CPU seconds at one thread):
+# Work, estimated by core/cost.py's cost model before it runs (CPU seconds at one thread):
 MAX_STEP_SECONDS = 2.0       # one training step (the generated 100k × 300 preset stays well under it)
 MAX_STEP_ACTIVATION_BYTES = 2**30  # what one step's activations may hold
 MAX_RUN_SECONDS = 60.0       # one "Run N steps" click

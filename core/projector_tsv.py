@@ -30,17 +30,17 @@ import numpy as np
 import torch
 
 from core.batch import Batch
-from core.budget import checkpoint
 from core.float_text import MAX_FLOAT_CHARS, arrow_ok, arrow_rows
 from core.sheet_cells import to_cell
 from core.vocab import NORMAL, PAD, UNK, Vocab
+from core.work import FREE, Work
 
 ROLE_NAMES = MappingProxyType({NORMAL: "normal", UNK: "unk", PAD: "pad"})  # the vocabulary editor's names
 _CHUNK_VALUES = 1 << 16  # floats formatted by one call of Arrow's writer
 _PYTHON_CHUNK_VALUES = 1 << 13  # the fallback holds the interpreter's lock while it formats: small chunks
 
 
-def vectors_tsv(weight: torch.Tensor) -> bytes:
+def vectors_tsv(weight: torch.Tensor, work: Work = FREE) -> bytes:
     """``W`` (V, E) as vectors.tsv: V lines of E tab-separated floats, no header, each the shortest
     text that reads back as the same float32, formatted without the interpreter's lock
     (core/float_text.py; a table Arrow would write too long: numpy's shortest ``repr``, in Python).
@@ -58,7 +58,7 @@ def vectors_tsv(weight: torch.Tensor) -> bytes:
             out.write(arrow_rows(list(np.ascontiguousarray(block.T)), [f"e{j}" for j in range(w.shape[1])], delimiter="\t"))
         else:
             out.write("".join("\t".join(row) + "\n" for row in block.astype(np.str_).tolist()).encode("utf-8"))
-        checkpoint()  # between chunks: the job may have to stop (core/budget.py)
+        work.checkpoint()  # between chunks: the job may have to stop (core/work.py)
     return out.getvalue()
 
 

@@ -37,6 +37,7 @@ from core.problems import InputError, Problem, require
 from core.share_link import MAX_SHARE_JSON_BYTES, MAX_SHARE_PARAM_CHARS, SHARE_PARAM, from_query_params, to_query_params
 from core.state import AppState, Restored, export_state, restore
 from core.training import Lab, Recipe
+from core.work import FREE, Work
 
 MAX_SAVED_CHARS = 10_000  # the browser stores no entry longer than this (a share link's parameter and its fields)
 MAX_ENTRIES = 8  # entries a browser keeps (the oldest go first); a report lists at most these
@@ -116,9 +117,10 @@ def _saved_at(at: object) -> int | None:
     return int(at)
 
 
-def restore_found(found: Found) -> Restored:
-    """Replay a found state (the seeded steps and PAD edits); bitwise the weights it was saved with."""
-    return restore(found.state)
+def restore_found(found: Found, work: Work = FREE) -> Restored:
+    """Replay a found state (the seeded steps and PAD edits), its lab given ``work``; bitwise the weights
+    it was saved with."""
+    return restore(found.state, work)
 
 
 def is_current(found: Found, current: dict | None) -> bool:

@@ -47,9 +47,10 @@ from core import limits
 from core.batch import parse_sentences
 from core.invisible import invisible_only
 from core.problems import InputError, Problem, require
-from core.memory import work_problems
+from core.cost import work_problems
 from core.training import Lab, Recipe, replay
 from core.vocab import Vocab
+from core.work import FREE, Work
 
 from core.state_schema import (  # noqa: F401  (re-exported: the schema is part of this module's API)
     SCHEMA_VERSION,
@@ -370,15 +371,16 @@ class Restored:
     notices: tuple[Problem, ...] = ()  # worth telling the learner, not errors (``import_pad_nonzero``)
 
 
-def restore(state: AppState) -> Restored:
-    """Replay the state's recipe for its steps and PAD edits; check (or load) stored tensors.
+def restore(state: AppState, work: Work = FREE) -> Restored:
+    """Replay the state's recipe for its steps and PAD edits (its lab given ``work``, core/work.py);
+    check (or load) stored tensors.
 
     >>> r = restore(parse_state(data))
     >>> r.lab.steps, r.weights_verified
     (7, True)
     """
     recipe = recipe_of(state)
-    lab = replay(recipe, state.steps, state.pad_edit_tuples())
+    lab = replay(recipe, state.steps, state.pad_edit_tuples(), work)
     stored = {"embedding.weight": state.weights.tensor("weights")} if state.weights is not None else {}
     stored |= {n: d.tensor(n) for n, d in (state.model or {}).items()}
     params = dict(lab.model.named_parameters())

@@ -25,7 +25,7 @@ from core.vocab import ROLES
 SCHEMA_VERSION = 1
 # Limits of this module. They belong with the others in core/limits.py (not ours to edit yet).
 # A bound on the number a state may hold, checked before anything else; what may be replayed is
-# decided by the replay budget (core.memory.work_problems, limits.MAX_REPLAY_SECONDS), which even the
+# decided by the replay budget (core.cost.work_problems, limits.MAX_REPLAY_SECONDS), which even the
 # cheapest step reaches first (tests/test_keeper.py checks that it does).
 MAX_STEPS = 100_000
 MAX_REPLAY_WORK = limits.MAX_STEPS_PER_CLICK * limits.MAX_TABLE_FLOATS  # `replay_cost`: one maximal click

@@ -31,13 +31,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from core import budget, limits
+from core import limits
 from core.batch import Batch, Line, make_batch
 from core.knobs import KNOBS, OPTIMIZERS  # noqa: F401  (OPTIMIZERS re-exported)
-from core.memory import ADMISSIONS, lab_problems, recipe_step_cost, work_problems
+from core.cost import lab_problems, recipe_step_cost, work_problems
 from core.model import ToyClassifier
 from core.problems import Problem, require
 from core.vocab import Vocab
+from core.work import FREE, Work
 
 MOVED_BLOCK_FLOATS = 2**20  # Lab._moved works on blocks of this many floats
 HUGE_WEIGHT = 1e18  # a weight this large squares to within a few hundredfold of float32's maximum: "the weights" caused a divergence
@@ -76,7 +77,7 @@ class Recipe:
             p.append(Problem("table_too_large", {"v": self.vocab.size, "e": self.config.embedding_dim,
                                                  "max": limits.MAX_TABLE_FLOATS}))
         if not p and self.sentences:
-            p += lab_problems(self)  # one step's estimated time and activations (core/memory.py)
+            p += lab_problems(self)  # one step's estimated time and activations (core/cost.py)
         return p
 
 
@@ -113,11 +114,12 @@ def make_optimizer(name: str, params, lr: float, weight_decay: float) -> torch.o
 
 
 class Lab:
-    """One session's embedding lab: batch, model, optimizer, history of losses and W snapshots."""
+    """One session's embedding lab: batch, model, optimizer, history of losses and W snapshots; ``work``
+    (core/work.py) admits it, runs its replays and may stop a Run (every lab built from it shares it)."""
 
-    def __init__(self, recipe: Recipe):
+    def __init__(self, recipe: Recipe, work: Work = FREE):
         require(recipe.problems())
-        self._ticket = ADMISSIONS.admit(recipe)  # before allocating: the whole training footprint, or InputError
+        self.work, self._ticket = work, work.admit(recipe)  # before allocating: the whole footprint, or InputError
         self.recipe = recipe
         self.uid = uuid.uuid4().hex  # names this lab in per-session caches: unlike id(), never reused, holds no reference
         vocab = recipe.vocab
@@ -395,7 +397,7 @@ class Lab:
                 if on_progress is not None:
                     on_progress(i + 1, n)
                 if i < n - 1:
-                    budget.checkpoint()  # the job this Run belongs to may have to stop (core/budget.py)
+                    self.work.checkpoint()  # the job this Run belongs to may have to stop (core/work.py)
         finally:
             if self.steps not in self.snapshots:  # stopped part-way (an exception): still keep the latest W
                 self._keep_snapshot()
@@ -430,14 +432,11 @@ class Lab:
         self._measure()
 
     def release(self) -> None:
-        """Give this lab's memory back for good: for a lab whose session is gone (upkeep.py).
-
-        Something may still refer to the lab after its session is dropped (a closure of that
-        session's page; Streamlit keeps the last session it flushed), so dropping references is
-        not enough: each parameter's data is replaced by an empty tensor in place, and the
-        gradients, optimizer state, snapshots, loaded weights, batch and admission ticket go. The
-        lab cannot be used afterwards.
-        """
+        """Give this lab's memory back for good, for a lab whose session is gone (server/upkeep.py):
+        something may still refer to it (a closure of that session's page; Streamlit keeps the last
+        session it flushed), so each parameter's data is replaced by an empty tensor in place, and the
+        gradients, optimizer state, snapshots, loaded weights, batch and admission ticket go. The lab
+        cannot be used afterwards."""
         for p in self.model.parameters():
             p.grad = None
             p.data = torch.empty(0, dtype=p.dtype)
@@ -446,7 +445,7 @@ class Lab:
         self.events.clear()
         self.model = self.optimizer = self.batch = self._targets = self._scratch = self.last = None
         self._weight = self._params = self._twice = None
-        self._ticket = None  # its weak entry in ADMISSIONS goes with it
+        self._ticket = None  # its admission's weak entry goes with it
         self._held = 0
 
     def snapshot_limit(self) -> int:
@@ -470,21 +469,21 @@ class Lab:
         self.snapshots[self.steps] = buf
 
 
-def replay(recipe: Recipe, steps: int, pad_edits: list[tuple[int, tuple[float, ...]]] = ()) -> Lab:
+def replay(recipe: Recipe, steps: int, pad_edits: list[tuple[int, tuple[float, ...]]] = (), work: Work = FREE) -> Lab:
     """A fresh lab with ``steps`` steps taken, hand-set PAD rows re-applied at the step they were set.
 
     What Reset, a share link and an imported state reproduce: same recipe → bitwise same W.
     """
     require(work_problems(recipe, steps, "replay"))
-    lab = Lab(recipe)
+    lab = Lab(recipe, work)
     _play(lab, [("pad", s, vec) for s, vec in sorted(pad_edits, key=lambda e: e[0])], steps)
     return lab
 
 
 def _play(lab: Lab, events: list[tuple[str, int, object]], steps: int) -> None:
     """Take ``lab`` (at step 0) to ``steps``, applying each event when its step is reached, in order:
-    one job of the server's budget (core/budget.py), estimated by the cost model."""
-    with budget.BUDGET.job("replay", steps * recipe_step_cost(lab.recipe).seconds):
+    one job of the lab's work (core/work.py), estimated by the cost model."""
+    with lab.work.job("replay", steps * recipe_step_cost(lab.recipe).seconds):
         _play_events(lab, events, steps)
 
 

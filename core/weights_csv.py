@@ -1,7 +1,7 @@
 """W as a CSV table for spreadsheets: ``id,token,role,e0,e1,…`` with exact float32 values.
 
 Built in bounded steps: CHUNK_FLOATS values at once, each chunk written to the file as it is made,
-and the server's budget may stop it between chunks (core/budget.py). The file itself is the only
+and the work it runs as may stop it between chunks (core/work.py). The file itself is the only
 large thing it holds. Each chunk is formatted without the interpreter's lock (core/float_text.py):
 each float32 in its shortest form that reads back as the same float32, every text cell quoted.
 """
@@ -14,10 +14,10 @@ import numpy as np
 import pyarrow as pa
 import torch
 
-from core.budget import checkpoint
 from core.float_text import MAX_FLOAT_CHARS, arrow_ok, arrow_rows
 from core.sheet_cells import to_cell
 from core.vocab import Vocab
+from core.work import FREE, Work
 
 CHUNK_FLOATS = 1 << 16  # values formatted by one call of Arrow's writer
 FLOAT_FORMAT = "%.9g"  # a table Arrow would write too long: 9 significant digits, every float32 reads back as itself
@@ -25,7 +25,7 @@ PERCENT_CHUNK_FLOATS = 1 << 13  # that fallback formats in Python, holding the i
 BOM = "\ufeff"  # spreadsheets read the file as UTF-8 with it
 
 
-def weights_csv(vocab: Vocab, weight: torch.Tensor) -> bytes:
+def weights_csv(vocab: Vocab, weight: torch.Tensor, work: Work = FREE) -> bytes:
     """W as CSV (UTF-8 with BOM, for spreadsheets), every float32 written so it reads back exactly.
 
     A token is a text cell a spreadsheet never runs (core/sheet_cells.py), quoted with its quotes
@@ -44,7 +44,7 @@ def weights_csv(vocab: Vocab, weight: torch.Tensor) -> bytes:
     per_chunk = max(1, (CHUNK_FLOATS if exact_short else PERCENT_CHUNK_FLOATS) // max(1, e))
     for start in range(0, v, per_chunk):
         out.write(write(rows[start:start + per_chunk], w[start:start + per_chunk]))
-        checkpoint()  # between chunks: the job may have to stop
+        work.checkpoint()  # between chunks: the job may have to stop
     return out.getvalue()
 
 

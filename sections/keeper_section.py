@@ -10,6 +10,7 @@ import session
 from components import keeper
 from core.explorer import Explorer
 from core.saved import saved_entry
+from server.budget import BUDGET
 from session import Keys
 
 OFFER_KEYS = keeper.OfferKeys(box=Keys.KEEPER_OFFER, restore=Keys.KEEPER_RESTORE, fresh=Keys.KEEPER_FRESH)
@@ -42,4 +43,5 @@ def offer(lang: str, ex: Explorer, report: dict | None, where: Any = None) -> No
     """`keeper.offer` of what ``report`` found: an answer is remembered in the session, and a restored
     work is queued for the next run."""
     keeper.offer(lang, slot(lang, ex), report, OFFER_KEYS, answered=session.keeper_answered(),
-                 on_answer=session.answer_keeper, on_restore=_restore, memo=session.memo, where=where)
+                 on_answer=session.answer_keeper, on_restore=_restore, memo=session.memo, where=where,
+                 work=BUDGET)

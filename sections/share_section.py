@@ -7,7 +7,6 @@ from functools import partial
 
 import streamlit as st
 
-import server_hooks
 import session
 from components import inputs, share
 from components.busy import busy
@@ -21,6 +20,8 @@ from core.share_link import share_url, to_query_params
 from core.state import export_state, parse_state, restore
 from core.weights_csv import weights_csv
 from core.explorer import Explorer
+from server import downloads, hooks as server_hooks
+from server.budget import BUDGET
 from session import Keys
 
 KEYS = share.PanelKeys(state=Keys.EXPORT_STATE, code=Keys.EXPORT_CODE, w_csv=Keys.EXPORT_W_CSV,
@@ -42,13 +43,13 @@ def render(lang: str, ex: Explorer) -> None:
     v, e = lab.weight.shape
     size = (v, e, session.memo("token_bytes", (lab.uid,), lambda: exports.token_bytes(recipe.vocab.tokens)))
     owner = server_hooks.session_of_this_thread()[0]
-    job = partial(exports.deferred, v=v, e=e, token_bytes=size[2], owner=owner,
+    job = partial(downloads.deferred, v=v, e=e, token_bytes=size[2], owner=owner,
                   alive=server_hooks.alive_from_anywhere(owner))  # each file a job of the server's budget
     files = share.Downloads(  # every file but the previewed script is built only when its button is clicked
         state=job("state", lambda: export_state(recipe, text, lang, lab)),
         code=code,
-        w_csv=job("w_csv", lambda: weights_csv(recipe.vocab, lab.weight.detach())),
-        projector_vectors=job("projector_vectors", lambda: vectors_tsv(lab.weight)),
+        w_csv=job("w_csv", lambda: weights_csv(recipe.vocab, lab.weight.detach(), BUDGET)),
+        projector_vectors=job("projector_vectors", lambda: vectors_tsv(lab.weight, BUDGET)),
         projector_metadata=job("projector_metadata",
                                lambda: metadata_tsv(recipe.vocab, lab.batch, recipe.labels, recipe.classes)),
         notebook=job("notebook", lambda: notebook_for(code, partial(t, lang))),
@@ -82,7 +83,7 @@ def apply_import(ex: Explorer, data: bytes) -> bool:
     and change nothing (False)."""
     try:
         state = parse_state(data)
-        restored = restore(state)
+        restored = restore(state, BUDGET)
     except InputError as e:
         ex.problems["import"] = e.problems
         return False

@@ -18,18 +18,18 @@ from components.busy import busy, throttled
 from components.i18n import t
 from components.stage import stage
 from core.explorer import Explorer
-from core.memory import slow_step
-from core.turn import TURN
+from core.cost import slow_step
 from sections import training_details
 from sections.training_keys import PREDICT, TRAIN
 import session
-import streamlit_private
+from server import streamlit_private
+from server.turn import TURN
 from session import Keys, Private
 from views import reruns
 from views.training import Asked, Intent, TrainingView, build, carry_out, intent_of
 
 
-# A click's own run (a fragment's: Step, Run N, a Play tick) waits for its turn (core/turn.py);
+# A click's own run (a fragment's: Step, Run N, a Play tick) waits for its turn (server/turn.py);
 # a full page run takes none.
 in_turn = TURN.runs_when(lambda: streamlit_private.fragment_interaction())
 

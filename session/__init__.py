@@ -21,6 +21,7 @@ from contextlib import nullcontext
 
 from assets import presets
 from core.explorer import Explorer
+from server.budget import BUDGET
 from session.address import Busy, follow_address, history_navigation, write_address
 from session.editor import edit_pending, find_in_editor, refuse_large_edit
 from session.kept import keep, kept, show_kept
@@ -60,7 +61,7 @@ def explorer(busy: Busy = lambda key: nullcontext(), langs: tuple[str, ...] = ("
             workspace.replace_with_preset(preset)
     first = workspace.current() is None
     if first:
-        ex = Explorer.from_preset(presets.load(presets.DEFAULT))
+        ex = Explorer.from_preset(presets.load(presets.DEFAULT), BUDGET)
         install(ex)
         set_widgets(ex)
     if first or history_navigation():

@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager
 
 import streamlit as st
 
-import streamlit_private
+from server import streamlit_private
 from assets import presets
 from core import url_state
 from core.explorer import Explorer

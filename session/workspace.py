@@ -14,14 +14,14 @@ import pandas as pd
 import streamlit as st
 
 from assets import presets
-from core.budget import BUDGET
 from core.explorer import Explorer
 from core.knobs import KNOBS
-from core.memory import load_seconds
+from core.cost import load_seconds
 from core.problems import InputError
 from core.share_link import SHARE_PARAM, from_query_params
 from core.state import AppState, Restored, restore
 from core.vocab import Vocab
+from server.budget import BUDGET
 from session.keys import Keys, Private
 
 
@@ -102,7 +102,7 @@ def open_share_link(value: str) -> None:
     """Open the example a share link carries, replaying its steps; a bad link leaves the lab as it is and says why."""
     try:
         state = from_query_params({SHARE_PARAM: value})
-        restored = restore(state)
+        restored = restore(state, BUDGET)
     except InputError as e:
         st.session_state[Private.EXPLORER].problems["link"] = e.problems
         return
@@ -147,7 +147,7 @@ def replace_with_preset(preset_id: str) -> None:
     try:
         preset = presets.load(preset_id)
         with BUDGET.job("load", load_seconds(len(preset["vocab"]))):  # a lane of the server's budget, or refused
-            ex = Explorer.from_preset(preset)
+            ex = Explorer.from_preset(preset, BUDGET)
     except InputError as e:
         st.session_state[Private.EXPLORER].problems["preset"] = e.problems
         return

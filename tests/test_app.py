@@ -374,7 +374,7 @@ def test_the_replay_is_rebuilt_only_when_what_it_shows_changes(at, monkeypatch):
 def test_a_preset_the_server_has_no_memory_for_is_refused_and_the_page_stays(at, monkeypatch):
     import gc
 
-    import core.memory as memory
+    import server.admission as memory
 
     gc.collect()  # earlier tests' labs, no longer referenced, leave the admission ledger
 

@@ -81,8 +81,8 @@ def test_every_knob_is_a_documented_widget_key():
 
 def test_no_app_file_is_over_500_lines_and_no_section_over_200():
     """Each file about one thing: an app file that grows past these has more than one job."""
-    app = [ROOT / "app.py", ROOT / "page.py", ROOT / "upkeep.py", ROOT / "streamlit_private.py"]
-    for d in ("core", "components", "sections", "session", "views", "assets"):
+    app = [ROOT / "app.py", ROOT / "page.py"]
+    for d in ("core", "server", "components", "sections", "session", "views", "assets"):
         app += [p for p in (ROOT / d).rglob("*") if p.suffix in (".py", ".js", ".mjs")]
     for path in app:
         n = len(path.read_text(encoding="utf-8").splitlines())
@@ -93,7 +93,7 @@ def test_no_app_file_is_over_500_lines_and_no_section_over_200():
 def test_the_app_never_imports_the_test_and_benchmark_kit():
     """support/ (servers, Chromium, sample stage data, the contract checks, the torch answer key) and
     tests/ serve the tests and benchmarks; nothing the app runs imports them."""
-    for path in python_files("app.py", "page.py", "upkeep.py", "warm.py", "streamlit_private.py", "session", "views", "core", "components", "sections", "assets"):
+    for path in python_files("app.py", "page.py", "server", "session", "views", "core", "components", "sections", "assets"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
@@ -114,11 +114,12 @@ def _imported(path: Path) -> list[tuple[int, str]]:
 
 
 def test_components_take_values_and_callbacks_not_the_session():
-    """A component is plain data in, widgets out: it never imports the session package (nor Streamlit's
-    private API); its keys, values and callbacks come from its caller (a section or page.py)."""
+    """A component is plain data in, widgets out: it never imports the session package (nor the server's
+    machinery, Streamlit's private API included); its keys, values and callbacks come from its caller
+    (a section or page.py)."""
     offending = [f"{path.relative_to(ROOT)}:{line} imports {name}"
                  for path in sorted((ROOT / "components").rglob("*.py"))
-                 for line, name in _imported(path) if name in ("session", "streamlit_private")]
+                 for line, name in _imported(path) if name in ("session", "server")]
     assert not offending, "\n".join(offending)
 
 
@@ -126,6 +127,39 @@ def test_the_import_scan_finds_the_session_wherever_it_is_imported(tmp_path):
     """The scan above sees each way of importing it (it would pass on a scan that sees nothing)."""
     sample = tmp_path / "sample.py"
     sample.write_text("import session\nfrom session import Keys\nfrom session.keys import Keys\n"
-                      "def f():\n    import streamlit_private\nimport sessions\n", encoding="utf-8")
-    assert _imported(sample) == [(1, "session"), (2, "session"), (3, "session"), (5, "streamlit_private"),
+                      "def f():\n    from server import streamlit_private\nimport sessions\n", encoding="utf-8")
+    assert _imported(sample) == [(1, "session"), (2, "session"), (3, "session"), (5, "server"),
                                  (6, "sessions")]
+
+
+# The layers, bottom up: core/ is the domain (vocabulary, batches, model, training, projection,
+# lessons, state, exports) and imports none of the app; server/ is the server's machinery (work
+# budget, lanes, turn, memory admission, upkeep, warm-up, hooks, Streamlit's private API).
+ABOVE_CORE = ("server", "streamlit", "session", "components", "sections", "views", "page", "app", "support", "tests",
+              "bench")
+SERVER_HOLDS = ("budget", "turn", "admission", "upkeep", "warm", "hooks", "streamlit_private", "downloads")
+
+
+def test_core_imports_nothing_above_it():
+    """The domain never reaches up: a lab that must be admitted, given a lane or stopped is given its
+    work by its caller (core/work.py), never looks it up in the server."""
+    offending = [f"{path.relative_to(ROOT)}:{line} imports {name}"
+                 for path in sorted((ROOT / "core").rglob("*.py"))
+                 for line, name in _imported(path) if name in ABOVE_CORE]
+    assert not offending, "\n".join(offending)
+
+
+def test_the_server_package_holds_the_machinery_and_nothing_else_does():
+    """server/ holds the budget, the turn, the admission, upkeep, the warm-up and Streamlit's private
+    API; none of them is left at the top level or in core/."""
+    assert {p.stem for p in (ROOT / "server").glob("*.py")} >= set(SERVER_HOLDS)
+    for name in SERVER_HOLDS + ("memory", "server_hooks"):
+        assert not (ROOT / f"{name}.py").exists() and not (ROOT / "core" / f"{name}.py").exists(), name
+
+
+def test_the_layer_scan_sees_every_way_up(tmp_path):
+    """The scan above sees an import of the server or of Streamlit however it is written."""
+    sample = tmp_path / "sample.py"
+    sample.write_text("from server.budget import BUDGET\nimport server\ndef f():\n    import streamlit as st\n"
+                      "from server import turn\nfrom .budget import x\n", encoding="utf-8")
+    assert [name for _, name in _imported(sample) if name in ABOVE_CORE] == ["server", "server", "streamlit", "server"]

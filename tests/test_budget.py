@@ -1,4 +1,4 @@
-"""The server's work budget (core/budget.py): admission, refusal, queueing and cancellation.
+"""The server's work budget (server/budget.py): admission, refusal, queueing and cancellation.
 
 Waits are conditions on events (a job has started, a lane is free), bounded in time; no sleep
 stands for a result. The labs are the test suite's own (conftest.make_lab); their weights are
@@ -13,8 +13,8 @@ import time
 import pytest
 import torch
 
-from core import budget as B
-from core.memory import Admissions
+from server import budget as B
+from server.admission import Admissions
 from core.problems import InputError
 from support.labs import make_lab
 
@@ -192,7 +192,7 @@ def test_a_job_that_overruns_its_estimate_is_stopped(monkeypatch):
 
 def test_a_cancelled_run_keeps_exactly_the_steps_it_took():
     """Through the real Lab: a Run cancelled after its 3rd step is at step 3, W bitwise torch's 3 steps."""
-    lab = make_lab(embedding_dim=4, seed=5)
+    lab = make_lab(embedding_dim=4, seed=5, work=B.BUDGET)  # its Run checks the budget's job between steps
     ref = make_lab(embedding_dim=4, seed=5)
     wanted = {"left": 3}
 

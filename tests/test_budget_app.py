@@ -16,9 +16,9 @@ from streamlit.testing.v1 import AppTest
 
 from components.i18n import problem_text, t
 from core import exports, limits
-from core.budget import BUDGET
+from server.budget import BUDGET
 from core.explorer import PREVIEW_STEPS, preview_steps
-from core.memory import recipe_step_cost
+from core.cost import recipe_step_cost
 from tests.apptest_helpers import APP
 
 EXPENSIVE = {"section": "train", "lang": "en", "preset": "reviews_en", "embedding_dim": "512", "pooling": "lstm",

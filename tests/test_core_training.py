@@ -255,27 +255,31 @@ def test_a_run_stopped_by_an_exception_still_keeps_the_latest_w(monkeypatch):
 
 
 def test_a_lab_the_machine_cannot_hold_is_refused_before_anything_is_allocated(monkeypatch):
-    import core.memory as memory
+    import core.cost as memory
     from core.problems import InputError
+    from server import admission
+    from server.budget import Budget
 
     head = 2 * 301  # the 2-class head: weight and bias
     assert memory.lab_bytes(100_000, 300, "adam") == 4 * (4 * (30_000_000 + head) + 2 * 30_000_000)
     assert memory.lab_bytes(10, 4, "sgd") == 4 * (2 * (40 + 2 * 5) + memory.limits.SNAPSHOT_BUDGET_FLOATS)
-    assert memory.memory_problems(100_000, 300, "adam", available=64 * 2**30) == []
-    (p,) = memory.memory_problems(100_000, 300, "adam", available=2**30)
+    assert admission.memory_problems(100_000, 300, "adam", available=64 * 2**30) == []
+    (p,) = admission.memory_problems(100_000, 300, "adam", available=2**30)
     assert p.code == "server_memory" and p.params["free_mb"] == 1024 and p.params["need_mb"] > 686
-    assert memory.memory_problems(6, 3, "adam", available=0) == []  # small labs are never refused
-    monkeypatch.setattr(memory, "CHECK_ABOVE_BYTES", 0)
-    monkeypatch.setattr(memory, "available_bytes", lambda: 2**20)
+    assert admission.memory_problems(6, 3, "adam", available=0) == []  # small labs are never refused
+    monkeypatch.setattr(admission, "CHECK_ABOVE_BYTES", 0)
+    monkeypatch.setattr(admission, "available_bytes", lambda: 2**20)
+    work = Budget(admissions=admission.Admissions())  # the lab's work admits it (core/work.py)
     with pytest.raises(InputError) as e:
-        make_lab()
+        make_lab(work=work)
     assert [p.code for p in e.value.problems] == ["server_memory"]
-    monkeypatch.setattr(memory, "available_bytes", lambda: None)  # unknown (not Linux): nothing is refused
-    assert make_lab().steps == 0
+    assert make_lab().steps == 0  # no work given: core alone admits every lab
+    monkeypatch.setattr(admission, "available_bytes", lambda: None)  # unknown (not Linux): nothing is refused
+    assert make_lab(work=work).steps == 0
 
 
 def test_free_memory_is_the_nearer_of_the_machine_and_the_containers_cgroup_limit(tmp_path, monkeypatch):
-    import core.memory as memory
+    import server.admission as memory
 
     def cgroup(name, limit, usage):
         (tmp_path / f"{name}.limit").write_text(limit)

@@ -230,7 +230,7 @@ def test_the_images_command_and_health_check_follow_the_port_and_the_sub_path(tm
     log = open(tmp_path / "server.log", "wb")
     server = subprocess.Popen([sys.executable, *cmd[1:]], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 180  # the server warms before it says ok (warm.py)
+        deadline = time.monotonic() + 180  # the server warms before it says ok (server/warm.py)
         while probe(env) != 0:
             assert server.poll() is None, (tmp_path / "server.log").read_text(errors="replace")[-2000:]
             assert time.monotonic() < deadline, "the health check never passed against the image's command"

@@ -18,7 +18,7 @@ import torch
 from components.i18n import strings
 from core import limits
 from core.batch import parse_sentences
-from core.memory import recipe_step_cost
+from core.cost import recipe_step_cost
 from core.problems import InputError
 from core.saved import (MAX_ENTRIES, MAX_OFFERS, MAX_SAVED_CHARS, MAX_SUMMARY_CHARS, Found, Kept, is_current,
                         newest_first, read_found, read_report, restore_found, saved_at_text, saved_entry, summary)
@@ -219,7 +219,7 @@ def test_past_five_thousand_steps_the_link_the_file_and_the_keeper_still_work(mo
     and restored bitwise (the answer key: the W the lab reached in twelve runs of 500 steps, which
     the file carries and its replay must give back bit for bit). The link and the kept entry carry
     the same state as the file, without its tensors: the same replay."""
-    from core import budget
+    from server import budget
     from core.share_link import from_query_params, to_query_params
     from core.state import export_state, parse_state, restore
 
@@ -244,7 +244,7 @@ def test_past_five_thousand_steps_the_link_the_file_and_the_keeper_still_work(mo
 
 
 def test_past_the_replay_budget_the_export_names_the_most_steps_that_fit():
-    from core.memory import work_problems
+    from core.cost import work_problems
     from core.state import export_state
 
     recipe = make_recipe()
@@ -260,7 +260,7 @@ def test_past_the_replay_budget_the_export_names_the_most_steps_that_fit():
 
 def test_the_schema_bound_on_steps_is_never_the_one_that_binds():
     """MAX_STEPS only bounds the number: even a step of the cheapest recipe reaches the replay budget first."""
-    from core.memory import work_problems
+    from core.cost import work_problems
 
     rows = [("<PAD>", 0, "pad"), ("<UNK>", 1, "unk"), ("a", 2, "")]
     lines = parse_sentences("a | x\n", ("x", "y"))

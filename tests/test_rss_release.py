@@ -1,4 +1,4 @@
-"""A gone session's memory: `Lab.release` and upkeep.py's `release_state` and `_gone_sessions`."""
+"""A gone session's memory: `Lab.release` and server/upkeep.py's `release_state` and `_gone_sessions`."""
 
 from __future__ import annotations
 
@@ -11,14 +11,15 @@ import torch
 from streamlit.runtime.state.common import TESTING_KEY
 from streamlit.testing.v1.element_tree import ElementTree
 
-import upkeep
-from core.memory import ADMISSIONS
+from server import upkeep
+from server.admission import ADMISSIONS
+from server.budget import BUDGET
 from tests.apptest_helpers import stage_w, start
 from support.labs import make_lab
 
 
 def test_a_released_lab_holds_no_tensor_whoever_refers_to_it():
-    lab = make_lab(optimizer="adam", embedding_dim=8)
+    lab = make_lab(optimizer="adam", embedding_dim=8, work=BUDGET)  # admitted as the app's labs are
     lab.run(3)
     lab.load_parameters({"embedding.weight": torch.ones_like(lab.weight)})  # an import's copy, kept as an event
     params = list(lab.model.parameters())  # held elsewhere, as a closure of the page would

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from tests.apptest_helpers import shown  # noqa: E402
-from core import limits, memory
+from core import cost as memory, limits
 from core import share_link as L
 from core import state as S
 from core import training
@@ -92,7 +92,9 @@ def test_a_run_over_the_click_budget_is_refused_before_its_first_step_naming_wha
 def test_what_a_lab_holds_after_stepping_is_within_what_it_was_promised(pooling, optimizer):
     rows = ONE_WORD + [(f"w{i}", i, "") for i in range(3, 300)]
     r = recipe(rows, "w3 w4 w5 | 0\nw6 w7 | 1\nw8 | 0", embedding_dim=16, pooling=pooling, optimizer=optimizer)
-    lab = Lab(r)
+    from server.budget import BUDGET
+
+    lab = Lab(r, BUDGET)  # admitted as the app's labs are: its ticket names the promise
     lab.step()  # gradient, optimizer state and a second snapshot now exist
     params = sum(p.numel() for p in lab.model.parameters())
     assert memory.recipe_step_cost(r).params == params  # the model counts every parameter torch has
@@ -104,23 +106,26 @@ def test_what_a_lab_holds_after_stepping_is_within_what_it_was_promised(pooling,
 def test_admission_sets_aside_what_admitted_labs_will_still_allocate(monkeypatch):
     """A pretend machine of 400 MB whose free memory is what the live labs do not hold: labs are admitted
     until the next one would not fit once every admitted lab has stepped, and then they all step."""
-    ledger = memory.Admissions()
-    monkeypatch.setattr(training, "ADMISSIONS", ledger)
-    monkeypatch.setattr(memory, "CHECK_ABOVE_BYTES", 0)
-    monkeypatch.setattr(memory, "RESERVE_BYTES", 16 * 2**20)
+    from server import admission
+    from server.budget import Budget
+
+    ledger = admission.Admissions()
+    work = Budget(admissions=ledger)
+    monkeypatch.setattr(admission, "CHECK_ABOVE_BYTES", 0)
+    monkeypatch.setattr(admission, "RESERVE_BYTES", 16 * 2**20)
     total, labs = 400 * 2**20, []
-    monkeypatch.setattr(memory, "available_bytes", lambda: total - sum(l.held_bytes() for l in labs))
+    monkeypatch.setattr(admission, "available_bytes", lambda: total - sum(l.held_bytes() for l in labs))
     rows = [("<UNK>", 0, "unk"), ("<PAD>", 1, "pad")] + [(f"w{i}", i, "") for i in range(2, 50_000)]
     r = recipe(rows, "w2 w3 | 0\nw4 | 1", embedding_dim=100, optimizer="adam")  # 20 MB of W
     with pytest.raises(InputError) as e:
         for _ in range(100):
-            labs.append(Lab(r))
+            labs.append(Lab(r, work))
     assert [p.code for p in e.value.problems] == ["server_memory"] and 2 <= len(labs) < 10
-    promised_alone = memory.memory_problems(50_000, 100, "adam", k=2, t=2, available=total - sum(l.held_bytes() for l in labs))
+    promised_alone = admission.memory_problems(50_000, 100, "adam", k=2, t=2, available=total - sum(l.held_bytes() for l in labs))
     assert promised_alone == []  # what the old check saw: free memory left, another lab admitted
     for one in labs:
         one.step()  # gradient, Adam's moments, a second snapshot: allocated now
-    assert sum(l.held_bytes() for l in labs) + memory.RESERVE_BYTES <= total
+    assert sum(l.held_bytes() for l in labs) + admission.RESERVE_BYTES <= total
     assert ledger.promised() <= sum(max(0, t.need - t.held()) for t in list(ledger._tickets))
     del labs[:], one
     assert ledger.promised() == 0  # a dropped lab's promise goes with it

@@ -1,4 +1,4 @@
-"""The guard of server_hooks.py: what it reads of Streamlit's runtime is still there and still means
+"""The guard of server/hooks.py: what it reads of Streamlit's runtime is still there and still means
 what it did (Streamlit 1.67). A Streamlit upgrade that moves any of it fails here, not in a class.
 
 Each check plays the real object: a ScriptRequests asked to stop, a Runtime's methods, the session
@@ -17,9 +17,9 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests, ScriptRequestType
 from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext, get_script_run_ctx
 
-import server_hooks
-from core.budget import Budget
-from core.memory import Admissions
+from server import hooks as server_hooks
+from server.budget import Budget
+from server.admission import Admissions
 
 
 def test_streamlit_is_the_version_the_hooks_were_read_from():

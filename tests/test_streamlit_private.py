@@ -1,4 +1,4 @@
-"""The guard of streamlit_private.py: each private name the adapter reads is still where it reads it.
+"""The guard of server/streamlit_private.py: each private name the adapter reads is still where it reads it.
 
 The adapter degrades quietly at run time (a page must not crash over it), so an upgrade that moved
 an internal would silently stop the app from following Back/Forward or from releasing a closed
@@ -14,8 +14,8 @@ import inspect
 import threading
 from pathlib import Path
 
-import streamlit_private as private
-import upkeep
+from server import streamlit_private as private
+from server import upkeep
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +39,7 @@ def test_the_script_run_context_still_names_the_fragments_a_run_reruns():
     def app():
         import streamlit as st
 
-        import streamlit_private
+        from server import streamlit_private
 
         st.button("go", key="go", on_click=lambda: st.session_state.update(seen=streamlit_private.fragment_interaction()))
 
@@ -134,7 +134,7 @@ class _Session:
 
 
 def test_streamlit_still_has_what_the_warm_up_calls():
-    """warm.py's throwaway sessions: the runtime's session calls, the rerun message's address and
+    """server/warm.py's throwaway sessions: the runtime's session calls, the rerun message's address and
     the finished run's status, as streamlit_private.throwaway_run uses them."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -157,8 +157,8 @@ def test_streamlit_still_has_what_the_warm_up_calls():
 def test_nothing_else_in_the_app_reads_streamlit_internals():
     """No app module but the adapter imports streamlit.runtime or reads a private attribute of an object
     it did not define (``x._name`` where x is not ``self``/``cls``)."""
-    roots = [p for p in ROOT.glob("*.py") if p.name != "streamlit_private.py"]
-    assert {"app.py", "page.py", "upkeep.py", "warm.py"} <= {p.name for p in roots}
+    roots = [p for p in [*ROOT.glob("*.py"), *(ROOT / "server").glob("*.py")] if p.name != "streamlit_private.py"]
+    assert {"app.py", "page.py", "upkeep.py", "warm.py", "hooks.py"} <= {p.name for p in roots}
     for path in roots + [ROOT / n for n in ("session", "components", "sections", "views", "core")]:
         for file in (path.rglob("*.py") if path.is_dir() else [path]):
             tree = ast.parse(file.read_text(encoding="utf-8"))

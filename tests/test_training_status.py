@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from assets import presets
 from core.explorer import Explorer
-from core.memory import slow_step
+from core.cost import slow_step
 
 
 def test_a_step_of_the_large_table_is_announced_and_a_chapter_step_is_not():

@@ -1,4 +1,4 @@
-"""The interpreter's turn (core/turn.py): one run at a time, first come first served, re-entrant,
+"""The interpreter's turn (server/turn.py): one run at a time, first come first served, re-entrant,
 given back by laned jobs, never a trap; and a click's fragment run takes it, a full run of the page not.
 
 Waits are conditions on events and on the turn's own line, bounded in time; no sleep stands for a result.
@@ -9,15 +9,20 @@ from __future__ import annotations
 import logging
 import threading
 
-from streamlit.testing.v1 import AppTest
+from streamlit.runtime.fragment import MemoryFragmentStorage
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext, add_script_run_ctx
+from streamlit.runtime.state import SafeSessionState, SessionState
 
-from core import budget as B
+from assets import presets
 from core.explorer import Explorer
-from core.memory import Admissions
-from core.turn import TURN, Turn
+from sections import training_section
+from server import budget as B
+from server.admission import Admissions
+from server.budget import BUDGET
+from server.turn import TURN, Turn
 from tests.apptest_helpers import APP
-from views import reruns
-import streamlit_private
 
 WAIT_S = 10.0
 
@@ -232,32 +237,52 @@ def test_runs_when_takes_the_turn_only_when_its_condition_holds():
     assert not turn.mine()
 
 
-def step_in_turn(monkeypatch, fragment_run: bool) -> list[bool]:
-    """Click Step under AppTest, the run seen as a fragment's or not; whether each Step held the turn."""
-    seen = []
-    step = Explorer.step
+def run_of(fragment: bool) -> ScriptRunContext:
+    """A script run's context as Streamlit's script runner makes one: a fragment's run (a click in the
+    training view, as the browser sends it) names the fragments it runs; the page's run names none."""
+    return ScriptRunContext(session_id="learner", _enqueue=lambda msg: None, query_string="",
+                            session_state=SafeSessionState(SessionState(), lambda: None),
+                            uploaded_file_mgr=MemoryUploadedFileManager("/upload"), main_script_path=APP, user_info={},
+                            fragment_storage=MemoryFragmentStorage(), pages_manager=PagesManager(APP),
+                            fragment_ids_this_run=[training_section.STAGE_PART] if fragment else None)
 
-    def watched(self):
-        seen.append(TURN.mine())
-        return step(self)
 
-    monkeypatch.setattr(Explorer, "step", watched)
-    monkeypatch.setattr(streamlit_private, "fragment_interaction", lambda: fragment_run)
-    monkeypatch.setattr(reruns, "stage_alone_after_click", lambda *_: False)  # AppTest runs the page either way
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["section"] = "train"
-    at.run()
-    at.button(key="step").click().run()
-    assert not at.exception
+def script_thread(fragment: bool, work) -> threading.Thread:
+    """A thread running ``work`` as a script run does: Streamlit's run context attached to it."""
+    th = threading.Thread(target=work, daemon=True)
+    add_script_run_ctx(th, run_of(fragment))
+    th.start()
+    return th
+
+
+def test_a_clicks_fragment_run_steps_in_its_turn_and_a_full_run_of_the_page_takes_none():
+    """Three learners' runs in three threads, through the training view's own gate (``in_turn``, which
+    reads Streamlit's run context): while one click's run holds the turn, a second click's run waits in
+    line, and a full run of the page (opening it, a knob, another view) goes on and steps without the
+    turn; once the first is done, the second steps in its turn."""
+    first, second, page_run = (Explorer.from_preset(presets.load(presets.DEFAULT), BUDGET) for _ in range(3))
+    inside, release, seen = threading.Event(), threading.Event(), {}
+
+    def step(name: str, ex: Explorer, hold: bool = False):
+        @training_section.in_turn
+        def run() -> None:
+            if hold:
+                inside.set()
+                release.wait(WAIT_S)
+            seen[name] = (TURN.mine(), ex.step())
+        return run
+
+    threads = [script_thread(True, step("first", first, hold=True))]
+    assert inside.wait(WAIT_S), "the first click's run did not start"
+    threads.append(script_thread(True, step("second", second)))
+    until(lambda: TURN.waiting() == 1, "the second click's run waits in line")
+    threads.append(script_thread(False, step("page", page_run)))
+    threads[-1].join(WAIT_S)
+    assert seen == {"page": (False, [])}, seen  # the page's run stepped without the turn, the second still waits
+    assert TURN.waiting() == 1
+    release.set()
+    for th in threads:
+        th.join(WAIT_S)
+    assert seen == {"first": (True, []), "second": (True, []), "page": (False, [])}, seen
+    assert [ex.lab.steps for ex in (first, second, page_run)] == [1, 1, 1]
     assert not TURN.mine() and TURN.waiting() == 0
-    return seen
-
-
-def test_a_clicks_fragment_run_steps_in_its_turn(monkeypatch):
-    assert step_in_turn(monkeypatch, fragment_run=True) == [True]
-
-
-def test_a_full_run_of_the_page_takes_no_turn(monkeypatch):
-    """Opening a page, a knob, another view: at a costly setting such a run can take a second, which
-    the class's Steps would wait out in line."""
-    assert step_in_turn(monkeypatch, fragment_run=False) == [False]

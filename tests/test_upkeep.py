@@ -1,4 +1,4 @@
-"""upkeep.py: one thread per process, the import-time objects out of the collector's sight, glibc's thresholds fixed."""
+"""server/upkeep.py: one thread per process, the import-time objects out of the collector's sight, glibc's thresholds fixed."""
 
 import platform
 import subprocess
@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 
-import upkeep
+from server import upkeep
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_start_once_freezes_once_and_starts_one_thread():
     code = """
-import gc, threading, upkeep
+import gc, threading
+from server import upkeep
 assert gc.get_freeze_count() == 0
 upkeep.start_once()
 frozen = gc.get_freeze_count()
@@ -33,7 +34,8 @@ def test_start_once_maps_large_blocks_on_their_own_even_after_a_larger_one_was_f
     """glibc raises its mmap threshold to the size of a mapped block that is freed; upkeep fixes it,
     so a 20 MiB block after a freed 30 MiB one is still mapped on its own (and unmapped when freed)."""
     code = """
-import ctypes, sys, upkeep
+import ctypes, sys
+from server import upkeep
 if sys.argv[1] == "upkeep":
     upkeep.start_once()
 class Mallinfo2(ctypes.Structure):
@@ -64,7 +66,8 @@ def test_a_full_collection_runs_after_a_release_or_once_a_minute_not_every_round
 
 def test_python_s_own_full_collections_are_left_to_the_upkeep_thread():
     code = """
-import gc, upkeep
+import gc
+from server import upkeep
 before = gc.get_threshold()
 upkeep.start_once()
 print(*before, *gc.get_threshold())
@@ -84,7 +87,7 @@ def test_the_flush_loops_pause_is_streamlits_for_a_few_sessions_and_grows_with_a
 
 
 def test_pace_flushes_sets_the_pause_for_the_sessions_connected():
-    import streamlit_private as private
+    from server import streamlit_private as private
 
     class Manager:  # what private.connected_sessions reads of Streamlit's session manager
         def __init__(self, n):
@@ -102,7 +105,7 @@ def test_pace_flushes_sets_the_pause_for_the_sessions_connected():
 
 
 def test_pace_now_without_a_server_leaves_the_pause_alone():
-    import streamlit_private as private
+    from server import streamlit_private as private
 
     own = private.flush_interval()
     assert upkeep.pace_now() is None and private.flush_interval() == own

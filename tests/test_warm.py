@@ -1,4 +1,4 @@
-"""warm.py: the server warms itself at start in throwaway sessions, and says "warming up" until then."""
+"""server/warm.py: the server warms itself at start in throwaway sessions, and says "warming up" until then."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 import urllib.error
 import urllib.request
 
-import warm
+from server import warm
 from support.server import free_port, stop_process
 from tests.e2e.helpers import ROOT
 

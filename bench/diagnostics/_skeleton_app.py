@@ -91,7 +91,7 @@ def stepped() -> None:
     """Step's callback: count it, and name the stage's part to rerun (a browser's fragment run only)."""
     st.session_state["steps"] = st.session_state.get("steps", 0) + 1
     if not BAR_INSIDE:
-        import streamlit_private
+        from server import streamlit_private
 
         if streamlit_private.fragment_interaction():
             st.rerun("live")
@@ -151,7 +151,7 @@ def view() -> None:
 
 
 def main() -> None:
-    import streamlit_private
+    from server import streamlit_private
 
     streamlit_private.cache_theme_messages()  # as the app's page does
     st.set_page_config(page_title="skeleton", layout="wide")

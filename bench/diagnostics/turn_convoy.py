@@ -1,4 +1,4 @@
-"""Why the server's runs take turns (core/turn.py): chapter Steps in N threads at once, free and in turn.
+"""Why the server's runs take turns (server/turn.py): chapter Steps in N threads at once, free and in turn.
 
     python bench/diagnostics/turn_convoy.py                 # 1, 8 and 32 threads, 3 rounds (~30 s)
     python bench/diagnostics/turn_convoy.py --threads 16 --rounds 5
@@ -7,7 +7,7 @@ Each thread is one learner's run: some pure-Python work (a stand-in for Streamli
 own, about as long as a Step), then `Explorer.step` on its own chapter explorer, then the same
 Python work again; every thread does ``--steps`` of them. Each torch operation lets go of the
 interpreter's lock, so with many threads runnable each operation waits for the lock to come back.
-"free": the threads run as Streamlit's script threads do; "turn": each run holds `core.turn.Turn`
+"free": the threads run as Streamlit's script threads do; "turn": each run holds `server.turn.Turn`
 (one at a time, first come first served), as the page's runs do. With ``--beside``, one more
 thread does Python work outside every turn the whole time, as the server's event loop does.
 Torch runs one thread per operation, as in the server. Printed per round, interleaved: the
@@ -33,7 +33,7 @@ from _common import fmt_ratio, machine_note, table  # noqa: E402
 
 from assets import presets  # noqa: E402
 from core.explorer import Explorer  # noqa: E402
-from core.turn import Turn  # noqa: E402
+from server.turn import Turn  # noqa: E402
 from page import TORCH_THREADS  # noqa: E402
 
 

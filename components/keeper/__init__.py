@@ -28,6 +28,7 @@ from core.problems import InputError
 from core.saved import (MAX_ENTRIES, MAX_SAVED_CHARS, Found, Kept, Report, is_current, newest_first, read_found,
                         read_report, restore_found, saved_at_text, summary)
 from core.state import AppState, Restored
+from core.work import FREE, Work
 
 _HERE = Path(__file__).resolve().parent
 HTML = '<div class="keeper-host"></div>'
@@ -97,7 +98,7 @@ def watch(lang: str, slot: Slot, key: str, write: bool = True) -> dict | None:
 
 def offer(lang: str, slot: Slot, report: dict | None, keys: OfferKeys, answered: int,
           on_answer: Callable[[int], None], on_restore: Callable[[AppState, Restored], None],
-          memo: Memo = no_memo, where: Any = None) -> None:
+          memo: Memo = no_memo, where: Any = None, work: Work = FREE) -> None:
     """Offer back what the browser kept (``report``, what `watch` returned), in ``where`` (a container
     made near the top of the page; else here): one button per kept work that differs from the page's,
     newest first, saying whose tab, how many steps, when and its first sentence; and a button to
@@ -106,7 +107,8 @@ def offer(lang: str, slot: Slot, report: dict | None, keys: OfferKeys, answered:
 
     ``answered``: the number of the last report the learner answered (-1: none); an answer calls
     ``on_answer(report's number)``, and a restore ``on_restore(state, restored)`` too (the state is
-    applied on the next run), then the page reruns. ``memo`` keeps each report's reading.
+    applied on the next run), then the page reruns. ``memo`` keeps each report's reading; a restored
+    lab is given ``work`` (core/work.py).
     """
     if report is None:
         return
@@ -132,7 +134,7 @@ def offer(lang: str, slot: Slot, report: dict | None, keys: OfferKeys, answered:
     for kept, f in offers:
         if box.button(_label(lang, kept, f), key=keys.restore + kept.slot, icon=":material/restore:",
                       type="primary"):
-            _restore(lang, rep, f, box, on_answer, on_restore)
+            _restore(lang, rep, f, box, on_answer, on_restore, work)
         first = summary(f)
         if first:
             box.caption(md_escape(first))
@@ -152,9 +154,9 @@ def _label(lang: str, kept: Kept, found: Found) -> str:
 
 
 def _restore(lang: str, rep: Report, found: Found, box: Any, on_answer: Callable[[int], None],
-             on_restore: Callable[[AppState, Restored], None]) -> None:
+             on_restore: Callable[[AppState, Restored], None], work: Work) -> None:
     try:
-        restored = restore_found(found)
+        restored = restore_found(found, work)
     except InputError as e:
         box.caption(t(lang, "keeper.unreadable", why=problem_text(lang, e.problems[0])))
         return

@@ -199,7 +199,7 @@ def _two_seeds(lab: Lab) -> dict:
         return {}
     directions = []
     for seed in (seed_a, seed_b):
-        run = Lab(replace(recipe, config=replace(recipe.config, seed=seed)))
+        run = Lab(replace(recipe, config=replace(recipe.config, seed=seed)), lab.work)
         for _ in range(SEED_STEPS):  # no bookkeeping, no snapshots: only the weights are read
             run.step(record=False, snapshot=False)
         d = sentiment_direction(run)

@@ -1,5 +1,5 @@
 """The app on a server too busy for a download: every download's job is refused when its button is
-clicked (``server_busy``), as core.budget refuses one that waited its turn in vain. The page is the
+clicked (``server_busy``), as server.budget refuses one that waited its turn in vain. The page is the
 app's own (page.main); only the budget the downloads ask is replaced.
 """
 
@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import core.exports as exports  # noqa: E402
+from server import downloads  # noqa: E402
 from core.problems import InputError, Problem  # noqa: E402
 
 
@@ -24,7 +24,7 @@ class _Busy:
                                                   "lanes": 1})])
 
 
-exports.BUDGET = _Busy()
+downloads.BUDGET = _Busy()
 
 import page  # noqa: E402
 

@@ -14,17 +14,7 @@ from support.server import NO_WATCHER, Server
 
 from .helpers import ARTIFACTS, VIEWPORT, open_app, record_sent, unavailable_reason
 
-SERVER_START_S = 180  # the server warms itself before its health check says ok (warm.py)
-E2E_RERUNS = 1  # a browser test that fails is run once more, and pytest's summary counts it as rerun
-
-
-def pytest_collection_modifyitems(items):
-    """Each browser test may run once more after a failure (pytest-rerunfailures): two workers, each
-    driving a server and Chromium on two cores, sometimes leave a page redrawn too late for a wait
-    (bench/RESULTS.md, History, says how often). A test that fails twice still fails the suite."""
-    for item in items:
-        if "e2e" in item.keywords and item.get_closest_marker("flaky") is None:
-            item.add_marker(pytest.mark.flaky(reruns=E2E_RERUNS))
+SERVER_START_S = 180  # the server warms itself before its health check says ok (server/warm.py)
 
 
 def _serve(env: dict[str, str], log_name: str):

@@ -1,6 +1,6 @@
 """A clean stop: SIGTERM ends the server within seconds with exit status 0, whatever is running.
 
-Before the stop handler (server_hooks.py), a server stopped while a learner's Run was inside torch
+Before the stop handler (server/hooks.py), a server stopped while a learner's Run was inside torch
 died in ``Fatal Python error: Aborted`` / ``terminate called without an active exception`` (exit
 status 134, -6 from Python's side): ``docker stop`` aborted it. Here a real ``streamlit run
 app.py`` on a free loopback port serves one browser tab that starts a long Run (E = 512, LSTM

@@ -1,4 +1,4 @@
-"""A download the server refuses when it is clicked (a busy server: core.budget found no lane) says
+"""A download the server refuses when it is clicked (a busy server: server.budget found no lane) says
 so under its button in the page's language, with what to do, instead of Streamlit's "Failed to
 generate file for download" (components/widget_text.py rewrites it), and the page goes on working.
 """

@@ -1,7 +1,7 @@
 """Every use of Streamlit's private API, in one place (Streamlit is pinned, requirements.txt).
 
 The app needs a few things Streamlit does not offer publicly: whether Back/Forward started this
-run (the address), and, for upkeep.py, the sessions that can never run again and what to clear
+run (the address), and, for server/upkeep.py, the sessions that can never run again and what to clear
 when one is gone. Each is a small function here; nothing else in the app imports
 ``streamlit.runtime`` or reads a private attribute of Streamlit's objects.
 tests/test_streamlit_private.py fails loudly when an upgrade moves any of them.
@@ -155,7 +155,7 @@ def clear_widget_callbacks(state) -> None:
 
 
 def runtime():
-    """The server's runtime (warm.py opens its throwaway sessions on it)."""
+    """The server's runtime (server/warm.py opens its throwaway sessions on it)."""
     from streamlit.runtime import Runtime
 
     return Runtime.instance()
@@ -214,7 +214,7 @@ def throwaway_run(rt, loop: asyncio.AbstractEventLoop, address: str, timeout: fl
         _on_loop(loop, lambda: rt.close_session(session_id), 10.0)
 
 
-# ---- the work budget (server_hooks.py) ------------------------------------------------------------
+# ---- the work budget (server/hooks.py) ------------------------------------------------------------
 def this_run() -> tuple[str | None, object | None]:
     """(the session id, the ScriptRequests) of the script run this thread executes, or (None, None)."""
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx

@@ -2,12 +2,12 @@
 
 One learner's heavy job (the axes' preview at E = 512 with an LSTM, a Run of hundreds of such
 steps, the replay of an imported file, W as CSV at 100k × 300, loading the 100k example) must not
-stall the class. So every such job is estimated before it runs (core/memory.py's cost model) and:
+stall the class. So every such job is estimated before it runs (core/cost.py's cost model) and:
 
 - takes one of a few *lanes* (one per core the class can spare, `default_lanes`), waiting a
   bounded time for one, or is refused with ``server_busy``; a job estimated under
   ``LIGHT_SECONDS`` (a chapter-sized Step or Run) runs at once, outside the lanes;
-- sets its memory aside in the same admission that counts the labs (`core.memory.ADMISSIONS`),
+- sets its memory aside in the same admission that counts the labs (`server.admission.ADMISSIONS`),
   or is refused with ``job_memory``;
 - gives way at each checkpoint while it holds a lane (pauses as long as it ran, ``YIELD_RATIO``:
   about half a core), so the class keeps the rest;
@@ -18,12 +18,14 @@ stall the class. So every such job is estimated before it runs (core/memory.py's
 
     >>> with BUDGET.job("run", seconds=40.0) as job:     # a lane, or InputError("server_busy")
     ...     for i in range(n):
-    ...         lab.step(); checkpoint()                  # Cancelled when the session ended
+    ...         lab.step(); BUDGET.checkpoint()           # Cancelled when the session ended
 
 The session a job belongs to, and the test that tells whether it still wants it, come from
-``Budget.binder`` (server_hooks.py reads them off the script thread's Streamlit context); a job
-built in another thread (a download built when its button is clicked) names them itself. Like ADMISSIONS this holds numbers, events
-and weak references, never a learner's data. Nothing here imports streamlit.
+``Budget.binder`` (server/hooks.py reads them off the script thread's Streamlit context); a job
+built in another thread (a download built when its button is clicked) names them itself. A lab is
+given BUDGET as its work (core/work.py: `Budget.admit`, `Budget.job`, `Budget.checkpoint`). Like
+ADMISSIONS this holds numbers, events and weak references, never a learner's data. Nothing here
+imports streamlit.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ import time
 from contextlib import contextmanager, nullcontext
 from typing import Callable, Iterator
 
-from core.memory import ADMISSIONS, Admissions
 from core.problems import InputError, Problem
-from core.turn import TURN
+from core.work import Cancelled
+from server.admission import ADMISSIONS, Admissions, Ticket
+from server.turn import TURN
 
 LIGHT_SECONDS = 0.25  # jobs estimated below this take no lane (a Step, a Run of the chapter)
 WAIT_SECONDS = 5.0  # how long a job waits for a lane before it is refused
@@ -60,11 +63,6 @@ def default_lanes() -> int:
     except (AttributeError, OSError):
         cores = os.cpu_count() or 2
     return max(1, cores - 1)
-
-
-class Cancelled(InputError):
-    """A job stopped between two steps or chunks; ``problems[0]`` names why (``job_cancelled``,
-    ``job_overrun``, ``server_stopping``) with the job's kind."""
 
 
 class Job:
@@ -146,7 +144,7 @@ class Budget:
     # ---- whose work this thread does --------------------------------------------------------
     def bound(self) -> tuple[str | None, Alive | None]:
         """The session the calling thread works for and its still-wanted test, from ``binder`` (set by
-        the server's hooks, server_hooks.py); (None, None) without one."""
+        the server's hooks, server/hooks.py); (None, None) without one."""
         if self.binder is None:
             return None, None
         try:
@@ -160,6 +158,11 @@ class Budget:
         return stack[-1] if stack else None
 
     # ---- admission ------------------------------------------------------------------------
+    def admit(self, recipe) -> Ticket:
+        """A new lab's memory ticket (`Admissions.admit`): what a lab given this budget asks first
+        (core/work.py)."""
+        return self._admissions.admit(recipe)
+
     @contextmanager
     def job(self, kind: str, seconds: float, nbytes: int = 0, wait_seconds: float | None = None,
             owner: str | None = None, alive: Alive | None = None) -> Iterator[Job]:
@@ -177,7 +180,7 @@ class Budget:
             raise Cancelled([Problem("server_stopping", {"kind": kind})])
         if nbytes > 0:
             job._ticket = self._admissions.reserve(int(nbytes))  # InputError("job_memory")
-        # a laned job waits and runs without the interpreter's turn (core/turn.py), taken again once the lane is free
+        # a laned job waits and runs without the interpreter's turn (server/turn.py), taken again once the lane is free
         with TURN.outside() if heavy else nullcontext():
             if heavy:
                 self._take_lane(job, self.wait_seconds if wait_seconds is None else wait_seconds)
@@ -255,8 +258,3 @@ class Budget:
 
 
 BUDGET = Budget()
-
-
-def checkpoint() -> None:
-    """`Budget.checkpoint` of the server's budget: what `core.training.Lab` calls between steps."""
-    BUDGET.checkpoint()

@@ -1,7 +1,7 @@
 """The server's hooks into Streamlit's runtime: whether a session still wants its work, and a clean stop.
 
-The work budget's hooks into the server (core/budget.py). What they read of Streamlit's runtime is
-in streamlit_private.py (Streamlit is pinned); tests/test_server_hooks.py fails if it moves.
+The work budget's hooks into the server (server/budget.py). What they read of Streamlit's runtime is
+in server/streamlit_private.py (Streamlit is pinned); tests/test_server_hooks.py fails if it moves.
 
 - A session's work is no longer wanted once its run was asked to stop: Streamlit asks exactly
   then when the tab's websocket closes (``SessionManager.disconnect_session`` calls
@@ -34,8 +34,8 @@ import threading
 import time
 from typing import Callable
 
-import streamlit_private as private
-from core.budget import BUDGET, Budget
+from server import streamlit_private as private
+from server.budget import BUDGET, Budget
 
 STOP_WAIT_SECONDS = 2.0  # how long a stop waits for running jobs to reach a checkpoint
 RUNTIME_STOP_SECONDS = 2.0  # then how long for Streamlit's runtime to close its sessions

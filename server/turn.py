@@ -10,7 +10,7 @@ move) take the turn first: at most ``holders`` at a time, the others asleep in l
 they came. A page's full run (opening it, a knob, another view) does not take it: at a costly
 setting it can take a second, which the class would wait out behind it.
 
-A job that takes a lane of the work budget (core/budget.py: a long Run, a replay, the preview at
+A job that takes a lane of the work budget (server/budget.py: a long Run, a replay, the preview at
 a large size) gives the turn back while it waits for its lane and while it runs: lanes bound that
 work, and the class's Steps go on between its steps. A run that waits longer than ``wait_s`` for
 its turn goes on without one (a holder stuck past every bound must not stop the server).

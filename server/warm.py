@@ -24,8 +24,8 @@ import threading
 import time
 from contextlib import asynccontextmanager
 
-import streamlit_private as private
 from core import server_log
+from server import streamlit_private as private
 
 THREAD_NAME = "embedding-explorer-warm"
 WARM_TIMEOUT_S = 120.0  # for the whole warm-up; each view's run gets what is left
@@ -66,7 +66,7 @@ def _warm(loop: asyncio.AbstractEventLoop) -> None:
     try:
         import page  # torch, Plotly, pandas, Streamlit's elements and every module the page draws with
         from sections import lessons_section, share_section  # noqa: F401 - the views page.py imports when shown
-        import upkeep
+        from server import upkeep
 
         upkeep.start_once()  # freezes what is imported now, before the throwaway sessions build a lab
         page.torch_build.log_once()

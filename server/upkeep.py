@@ -18,7 +18,7 @@ its store yet) and gives back what they hold (`release_state`): each lab's tenso
 (`core.training.Lab.release`), so the memory is freed whoever still refers to the lab, and the
 session's state, widget callbacks and fragments are cleared. A connected session, a session that
 can still reconnect and a session whose script is still running are never touched.
-This reads Streamlit's private session manager, through streamlit_private.py: where it is not as
+This reads Streamlit's private session manager, through server/streamlit_private.py: where it is not as
 expected the thread releases nothing and goes on collecting and trimming.
 
 The first call also fixes two of glibc's malloc thresholds (``mallopt``): a block of MMAP_THRESHOLD
@@ -32,7 +32,7 @@ measured is in bench/RESULTS.md).
 
 Each round also paces Streamlit's message flush loop to the class (`flush_pause`): after each
 cycle, which visits every connected session, the loop pauses; with a class connected and its
-clicks served one after another (core/turn.py), a short pause made the loop visit all of them for
+clicks served one after another (server/turn.py), a short pause made the loop visit all of them for
 nearly every message. The pause grows with the sessions connected, from Streamlit's own for a few
 (a learner alone waits no longer for the stage) to MAX_FLUSH_S; each page's full run sets it too
 (`pace_now`), so a class is paced as it arrives.
@@ -52,9 +52,9 @@ import threading
 import time
 import weakref
 
-import streamlit_private as private
-from core.budget import BUDGET
 from core.explorer import Explorer
+from server import streamlit_private as private
+from server.budget import BUDGET
 
 PERIOD_S = 10.0
 FULL_EVERY_S = 60.0  # a full collection at least this often, when no session was released before it
