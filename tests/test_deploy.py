@@ -48,7 +48,7 @@ def validate(path: Path) -> subprocess.CompletedProcess:
 def test_the_kubernetes_manifest_validates_and_a_broken_one_does_not(tmp_path):
     done = validate(DEPLOY / "kubernetes.yaml")
     assert done.returncode == 0, done.stdout + done.stderr
-    for kind in ("deployment", "service", "ingress"):
+    for kind in ("deployment", "poddisruptionbudget", "service", "ingress"):
         assert f"passed for resource {kind}/embedding-explorer" in done.stdout + done.stderr
     broken = tmp_path / "broken.yaml"  # the validator does read the schema: a wrong type fails
     broken.write_text((DEPLOY / "kubernetes.yaml").read_text(encoding="utf-8").replace(
@@ -73,6 +73,30 @@ def test_the_kubernetes_recipe_is_sticky_probed_and_bounded():
     backend = m["Ingress"]["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
     assert backend["name"] == m["Service"]["metadata"]["name"]
     assert m["Service"]["spec"]["selector"] == m["Deployment"]["spec"]["selector"]["matchLabels"]
+
+
+def test_a_rollout_or_a_drain_ends_one_pod_at_a_time_after_its_pages_had_time():
+    """Readiness a busy pod does not fail, a PodDisruptionBudget, a preStop that drains and a grace
+    period that covers the drain and the server's own stop (server_hooks.py)."""
+    import server_hooks
+
+    m = manifests()
+    spec = m["Deployment"]["spec"]
+    pod = spec["template"]["spec"]
+    app = pod["containers"][0]
+    # Above the health check's slowest answer while a class presses Step at once (bench/bench_health.py,
+    # bench/RESULTS.md); Kubernetes' default timeout is 1 s.
+    assert app["readinessProbe"]["timeoutSeconds"] >= 5 and app["readinessProbe"]["failureThreshold"] >= 2
+    assert all(app[p].get("timeoutSeconds", 1) >= 5 for p in ("startupProbe", "livenessProbe"))
+    assert spec["strategy"]["rollingUpdate"] == {"maxSurge": 1, "maxUnavailable": 0}  # a new pod first
+    pdb = m["PodDisruptionBudget"]["spec"]
+    assert pdb["selector"] == spec["selector"] and pdb["maxUnavailable"] == 1 < spec["replicas"]
+    command = app["lifecycle"]["preStop"]["exec"]["command"]
+    assert command[0] == "sleep"
+    drain = int(command[1])
+    assert drain >= 15  # the Ingress controller learns the pod is gone; a Step or Run under way ends
+    stop = server_hooks.STOP_WAIT_SECONDS + server_hooks.RUNTIME_STOP_SECONDS
+    assert pod["terminationGracePeriodSeconds"] >= drain + stop + 5
 
 
 # ---- compose + HAProxy --------------------------------------------------------------------------
