@@ -344,3 +344,18 @@ def test_the_locked_torch_hash_is_the_wheel_this_machine_installs():
     for wheel in wheels:
         digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
         assert digest in listed, (wheel.name, digest)
+
+
+def test_the_sections_the_install_files_cite_exist():
+    """requirements.txt, pyproject.toml and the deploy scripts send readers to a document's section
+    by its heading (`README.md, "Installing elsewhere"`): that heading is there."""
+    cite = re.compile(r"((?:[\w-]+/)*[\w-]+\.md|README), \"([^\"]+)\"")
+    cited = []
+    for name in ("requirements.txt", "pyproject.toml", "scripts/lock.sh", "scripts/test.sh", "deploy/Dockerfile",
+                 "deploy/kubernetes.yaml", "deploy/nginx.conf", "deploy/haproxy.cfg"):
+        for doc, heading in cite.findall((ROOT / name).read_text(encoding="utf-8")):
+            doc = "README.md" if doc == "README" else doc
+            headings = re.findall(r"^#+ (.+)$", (ROOT / doc).read_text(encoding="utf-8"), re.M)
+            cited.append((name, doc, heading))
+            assert any(h == heading or h.startswith(heading + " (") for h in headings), (name, doc, heading)
+    assert ("requirements.txt", "README.md", "Installing elsewhere") in cited
