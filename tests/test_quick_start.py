@@ -60,6 +60,12 @@ def test_the_quick_start_makes_a_venv_first_and_needs_no_python_command_before_i
     assert re.fullmatch(r"python -m pip install --retries 1 -r requirements\.txt", steps[2])
     assert steps[3:] == ["python -m streamlit run app.py"]
     assert ".venv/" in (ROOT / ".gitignore").read_text(encoding="utf-8")  # git status stays clean
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    windows = re.search(r"On Windows[^\n]*:\n\n```\n(.*?)\n```", text[text.index("## Quick start"):], re.S)
+    assert windows, "the quick start states its Windows command"
+    assert [s.strip() for s in windows.group(1).split("&&")] == [  # the same steps, with the venv's python
+        "py -m venv .venv", r".venv\Scripts\python -m pip install --retries 1 -r requirements.txt",
+        r".venv\Scripts\python -m streamlit run app.py"]
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="the throwaway clone needs git")
