@@ -166,6 +166,53 @@ def test_docker_compose_validates_the_file_without_a_daemon():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+# ---- nginx ------------------------------------------------------------------------------------------
+def nginx_recipe() -> str:
+    """deploy/nginx.conf without its comments."""
+    lines = (DEPLOY / "nginx.conf").read_text(encoding="utf-8").splitlines()
+    return "\n".join(l for l in lines if not l.lstrip().startswith("#"))
+
+
+def test_nginx_is_sticky_by_a_cookie_it_sets_with_open_source_directives_only():
+    text = nginx_recipe()
+    assert not re.search(r"^\s*(sticky|ip_hash|health_check|zone_sync)\b", text, re.M)  # nginx Plus, or by address
+    assert re.search(r"^map \$cookie_SERVERID \$explorer_pool \{", text, re.M)
+    assert re.search(r"^map \$upstream_addr \$explorer_cookie \{", text, re.M)
+    assert re.search(r"^\s*proxy_pass http://\$explorer_pool;$", text, re.M)
+    assert re.search(r"^\s*add_header Set-Cookie \$explorer_cookie always;$", text, re.M)
+    # Each replica's own upstream has the other replica as its backup.
+    for own, other in (("8501", "8502"), ("8502", "8501")):
+        block = re.search(r"upstream explorer_app%s \{(.*?)\}" % ("1" if own == "8501" else "2"), text, re.S).group(1)
+        assert re.search(rf"server 127\.0\.0\.1:{own} ", block) and f"server 127.0.0.1:{other} backup;" in block
+    assert re.search(r"^\s*proxy_set_header Host \$http_host;$", text, re.M)  # $host drops the port
+    assert re.search(r"^\s*proxy_set_header Upgrade \$http_upgrade;$", text, re.M)
+    assert re.search(r"^\s*proxy_http_version 1\.1;$", text, re.M)
+    assert re.search(r"^\s*proxy_buffering off;$", text, re.M)
+    hours = re.search(r"^\s*proxy_read_timeout (\d+)h;$", text, re.M)
+    assert hours and int(hours.group(1)) >= 1  # a lesson's WebSocket is not cut
+    body = re.search(r"^\s*client_max_body_size (\d+)m;$", text, re.M)
+    assert body and int(body.group(1)) > upload_limit_mb()
+
+
+def nginx_test(tmp_path: Path, recipe: Path) -> subprocess.CompletedProcess:
+    """`nginx -t` of ``recipe`` read inside a minimal main configuration, as conf.d/ files are."""
+    main = tmp_path / "nginx.conf"
+    main.write_text(f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\nevents {{}}\n"
+                    f"http {{ access_log off; include {recipe}; }}\n", encoding="utf-8")
+    return subprocess.run([tool("nginx"), "-t", "-p", str(tmp_path), "-c", str(main)], capture_output=True, text=True,
+                          timeout=30)
+
+
+@pytest.mark.skipif(tool("nginx") is None, reason="nginx not installed (scripts/test.sh: apt-get, as root)")
+def test_nginx_accepts_the_recipe_and_rejects_a_broken_one(tmp_path):
+    done = nginx_test(tmp_path, DEPLOY / "nginx.conf")
+    assert done.returncode == 0 and "test is successful" in done.stderr, done.stderr
+    broken = tmp_path / "broken.conf"
+    broken.write_text((DEPLOY / "nginx.conf").read_text(encoding="utf-8").replace("proxy_buffering off;",
+                                                                               "proxy_buffering of;"), encoding="utf-8")
+    assert nginx_test(tmp_path, broken).returncode != 0
+
+
 # ---- Hugging Face Space, Streamlit Community Cloud ------------------------------------------------
 def front_matter(path: Path) -> dict:
     text = path.read_text(encoding="utf-8")

@@ -18,7 +18,6 @@ import re
 import shutil
 import subprocess
 import tempfile
-import tomllib
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
@@ -123,16 +122,6 @@ def learners(browser, cluster):
 
 
 state: dict = {}  # what the ordered tests of this module hand on: the killed replica, its learners
-
-
-def test_the_recipe_is_sticky_by_a_cookie_nginx_sets_without_commercial_directives():
-    text = CFG.read_text(encoding="utf-8")
-    assert not re.search(r"^\s*(sticky|ip_hash|health_check)\b", text, re.M)  # nginx Plus only, or by address
-    assert re.search(r"^\s*proxy_set_header Host \$http_host;$", text, re.M)
-    assert re.search(r"^\s*proxy_buffering off;$", text, re.M)
-    body = re.search(r"^\s*client_max_body_size (\d+)m;$", text, re.M)
-    limit = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))["server"]["maxUploadSize"]
-    assert body and int(body.group(1)) > limit  # imports up to Streamlit's limit (MB) pass
 
 
 def test_learners_spread_over_both_replicas_and_stay(cluster, learners):
