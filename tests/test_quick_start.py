@@ -68,7 +68,8 @@ def test_the_quick_start_makes_a_venv_first_and_needs_no_python_command_before_i
         r".venv\Scripts\python -m streamlit run app.py"]
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="the throwaway clone needs git")
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
+                    reason="the throwaway clone needs git and a git checkout")
 def test_the_quick_start_run_as_written_in_a_fresh_clone_installs_and_serves_the_page(tmp_path):
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True, timeout=120)
