@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerate deploy/requirements.lock: requirements.txt resolved for the image's Python (3.11,
-# Linux), every package pinned with its sha256 hashes (deploy/Dockerfile installs it with
+# Linux, amd64 and arm64), every package pinned with its sha256 hashes (deploy/Dockerfile installs it with
 # --require-hashes). Run it with the Python the image uses, where PyPI and PyTorch's CPU index
 # are reachable: pip-compile then records the hash of every torch 2.13.0+cpu wheel (amd64 and
 # arm64 images alike). Where the CPU index is not reachable it finds torch only on this machine's
@@ -23,4 +23,10 @@ python -m venv "$tools/venv"
   echo
   cat "$tools/lock"
 } > deploy/requirements.lock
-grep -A1 '^torch==' deploy/requirements.lock
+grep -A3 '^torch==' deploy/requirements.lock
+# The image is built for linux/amd64 and linux/arm64: the lock needs a torch hash for each.
+if [ "$(sed -n '/^torch==/,/^[^ ]/p' deploy/requirements.lock | grep -c -- '--hash=')" -lt 2 ]; then
+  echo "warning: the lock holds one torch wheel's hash only (PyTorch's CPU index was not reachable);" \
+       "an image for the other platform will not build: run this where download.pytorch.org is reachable" >&2
+  exit 1
+fi

@@ -5,13 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian's packages (no browser or binary download): Chromium and CJK fonts for the real-browser
-# tests; haproxy for the load-balancer test (tests/e2e/test_load_balancer.py runs deploy/haproxy.cfg);
-# docker-compose to validate deploy/compose.yaml (no Docker daemon: --no-install-recommends keeps
-# the engine out).
+# tests; haproxy and nginx for the load-balancer tests (tests/e2e/test_load_balancer.py runs
+# deploy/haproxy.cfg, tests/e2e/test_nginx.py deploy/nginx.conf, each on a loopback port of its
+# own); docker-compose to validate deploy/compose.yaml (no Docker daemon: --no-install-recommends
+# keeps the engine out).
 browser=() servers=()
 [ -x /usr/bin/chromium ] || browser+=(chromium)
 fc-list 2>/dev/null | grep -qi "Noto Sans CJK" || browser+=(fonts-noto-cjk)
 command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || servers+=(haproxy)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || servers+=(nginx)
 command -v docker-compose >/dev/null || servers+=(docker-compose)
 if [ $(( ${#browser[@]} + ${#servers[@]} )) -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -86,14 +86,25 @@ def serve_component_files(name: str, folder, html: str, css: str, js: str) -> bo
         rt = Runtime.instance() if Runtime.exists() else None
         if type(rt) is not Runtime or not isinstance(rt.bidi_component_registry, BidiComponentManager):
             return False
-        registry = rt.bidi_component_registry
-        current = registry.get(name)
-        if current is not None and current.js_url == js:
-            return False
-        registry._manifest_handler._asset_roots[name] = Path(folder).resolve()
-        registry.register(registry.build_definition_with_validation(component_key=name, html=html, css=css, js=js))
+        return serve_from_folder(rt.bidi_component_registry, name, Path(folder), html, css, js)
     except (ImportError, AttributeError, RuntimeError):
         return False
+
+
+def serve_from_folder(manager, name: str, folder, html: str, css: str, js: str) -> bool:
+    """`serve_component_files` on the server's component manager ``manager``: the definition the
+    component declared inline at import is replaced in place (the registry's ``update_component``,
+    the path Streamlit's own file watcher takes), so the log gets no "already registered.
+    Overwriting" warning, which ``register`` gives for any second definition of a name."""
+    current = manager.get(name)
+    if current is not None and current.js_url == js:
+        return False
+    manager._manifest_handler._asset_roots[name] = folder.resolve()
+    definition = manager.build_definition_with_validation(component_key=name, html=html, css=css, js=js)
+    if current is None:
+        manager.register(definition)
+    else:
+        manager._registry.update_component(definition)
     return True
 
 

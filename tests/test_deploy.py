@@ -48,7 +48,7 @@ def validate(path: Path) -> subprocess.CompletedProcess:
 def test_the_kubernetes_manifest_validates_and_a_broken_one_does_not(tmp_path):
     done = validate(DEPLOY / "kubernetes.yaml")
     assert done.returncode == 0, done.stdout + done.stderr
-    for kind in ("deployment", "service", "ingress"):
+    for kind in ("deployment", "poddisruptionbudget", "service", "ingress"):
         assert f"passed for resource {kind}/embedding-explorer" in done.stdout + done.stderr
     broken = tmp_path / "broken.yaml"  # the validator does read the schema: a wrong type fails
     broken.write_text((DEPLOY / "kubernetes.yaml").read_text(encoding="utf-8").replace(
@@ -73,6 +73,30 @@ def test_the_kubernetes_recipe_is_sticky_probed_and_bounded():
     backend = m["Ingress"]["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
     assert backend["name"] == m["Service"]["metadata"]["name"]
     assert m["Service"]["spec"]["selector"] == m["Deployment"]["spec"]["selector"]["matchLabels"]
+
+
+def test_a_rollout_or_a_drain_ends_one_pod_at_a_time_after_its_pages_had_time():
+    """Readiness a busy pod does not fail, a PodDisruptionBudget, a preStop that drains and a grace
+    period that covers the drain and the server's own stop (server_hooks.py)."""
+    import server_hooks
+
+    m = manifests()
+    spec = m["Deployment"]["spec"]
+    pod = spec["template"]["spec"]
+    app = pod["containers"][0]
+    # Above the health check's slowest answer while a class presses Step at once (bench/bench_health.py,
+    # bench/RESULTS.md); Kubernetes' default timeout is 1 s.
+    assert app["readinessProbe"]["timeoutSeconds"] >= 5 and app["readinessProbe"]["failureThreshold"] >= 2
+    assert all(app[p].get("timeoutSeconds", 1) >= 5 for p in ("startupProbe", "livenessProbe"))
+    assert spec["strategy"]["rollingUpdate"] == {"maxSurge": 1, "maxUnavailable": 0}  # a new pod first
+    pdb = m["PodDisruptionBudget"]["spec"]
+    assert pdb["selector"] == spec["selector"] and pdb["maxUnavailable"] == 1 < spec["replicas"]
+    command = app["lifecycle"]["preStop"]["exec"]["command"]
+    assert command[0] == "sleep"
+    drain = int(command[1])
+    assert drain >= 15  # the Ingress controller learns the pod is gone; a Step or Run under way ends
+    stop = server_hooks.STOP_WAIT_SECONDS + server_hooks.RUNTIME_STOP_SECONDS
+    assert pod["terminationGracePeriodSeconds"] >= drain + stop + 5
 
 
 # ---- compose + HAProxy --------------------------------------------------------------------------
@@ -140,6 +164,53 @@ def test_docker_compose_validates_the_file_without_a_daemon():
                           capture_output=True, text=True, timeout=60,
                           env={k: v for k, v in os.environ.items() if not k.startswith("DOCKER_")})
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ---- nginx ------------------------------------------------------------------------------------------
+def nginx_recipe() -> str:
+    """deploy/nginx.conf without its comments."""
+    lines = (DEPLOY / "nginx.conf").read_text(encoding="utf-8").splitlines()
+    return "\n".join(l for l in lines if not l.lstrip().startswith("#"))
+
+
+def test_nginx_is_sticky_by_a_cookie_it_sets_with_open_source_directives_only():
+    text = nginx_recipe()
+    assert not re.search(r"^\s*(sticky|ip_hash|health_check|zone_sync)\b", text, re.M)  # nginx Plus, or by address
+    assert re.search(r"^map \$cookie_SERVERID \$explorer_pool \{", text, re.M)
+    assert re.search(r"^map \$upstream_addr \$explorer_cookie \{", text, re.M)
+    assert re.search(r"^\s*proxy_pass http://\$explorer_pool;$", text, re.M)
+    assert re.search(r"^\s*add_header Set-Cookie \$explorer_cookie always;$", text, re.M)
+    # Each replica's own upstream has the other replica as its backup.
+    for own, other in (("8501", "8502"), ("8502", "8501")):
+        block = re.search(r"upstream explorer_app%s \{(.*?)\}" % ("1" if own == "8501" else "2"), text, re.S).group(1)
+        assert re.search(rf"server 127\.0\.0\.1:{own} ", block) and f"server 127.0.0.1:{other} backup;" in block
+    assert re.search(r"^\s*proxy_set_header Host \$http_host;$", text, re.M)  # $host drops the port
+    assert re.search(r"^\s*proxy_set_header Upgrade \$http_upgrade;$", text, re.M)
+    assert re.search(r"^\s*proxy_http_version 1\.1;$", text, re.M)
+    assert re.search(r"^\s*proxy_buffering off;$", text, re.M)
+    hours = re.search(r"^\s*proxy_read_timeout (\d+)h;$", text, re.M)
+    assert hours and int(hours.group(1)) >= 1  # a lesson's WebSocket is not cut
+    body = re.search(r"^\s*client_max_body_size (\d+)m;$", text, re.M)
+    assert body and int(body.group(1)) > upload_limit_mb()
+
+
+def nginx_test(tmp_path: Path, recipe: Path) -> subprocess.CompletedProcess:
+    """`nginx -t` of ``recipe`` read inside a minimal main configuration, as conf.d/ files are."""
+    main = tmp_path / "nginx.conf"
+    main.write_text(f"pid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\nevents {{}}\n"
+                    f"http {{ access_log off; include {recipe}; }}\n", encoding="utf-8")
+    return subprocess.run([tool("nginx"), "-t", "-p", str(tmp_path), "-c", str(main)], capture_output=True, text=True,
+                          timeout=30)
+
+
+@pytest.mark.skipif(tool("nginx") is None, reason="nginx not installed (scripts/test.sh: apt-get, as root)")
+def test_nginx_accepts_the_recipe_and_rejects_a_broken_one(tmp_path):
+    done = nginx_test(tmp_path, DEPLOY / "nginx.conf")
+    assert done.returncode == 0 and "test is successful" in done.stderr, done.stderr
+    broken = tmp_path / "broken.conf"
+    broken.write_text((DEPLOY / "nginx.conf").read_text(encoding="utf-8").replace("proxy_buffering off;",
+                                                                               "proxy_buffering of;"), encoding="utf-8")
+    assert nginx_test(tmp_path, broken).returncode != 0
 
 
 # ---- Hugging Face Space, Streamlit Community Cloud ------------------------------------------------

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from support.tracked import tracked_named
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 APP_CODE = [*sorted(ROOT.glob("*.py")), *sorted((ROOT / "server").rglob("*.py")), *sorted((ROOT / "session").rglob("*.py")),
@@ -154,6 +156,6 @@ def test_every_document_a_comment_cites_exists():
                         ROOT / "tests" / "e2e" / name, ROOT / "core" / name, ROOT / "components" / name]
                 if name in ELSEWHERE:
                     continue
-                if not any(p.exists() for p in here) and not list(ROOT.glob(f"*/**/{name}")):
+                if not any(p.exists() for p in here) and not tracked_named(name):
                     missing.append(f"{_rel(path)}:{line}: {name}")
     assert not missing, "files cited that do not exist:\n" + "\n".join(missing)

@@ -184,7 +184,8 @@ def image_env() -> dict[str, str]:
 
 def test_dockerfile_installs_the_lock_with_hashes_and_runs_as_a_user_with_cpu_torch():
     ins = instructions()
-    assert re.fullmatch(r"python:3\.11-slim\S*", ins[0][1]), ins[0]  # the Python the lock was made for
+    # The Python the lock was made for, pinned by its index's digest (deploy/README.md, "The base image").
+    assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm@sha256:[0-9a-f]{64}", ins[0][1]), ins[0]
     copies = [a for w, a in ins if w == "COPY"]
     assert copies[0] == "deploy/requirements.lock deploy/"  # alone first: a code edit keeps the install layer
     runs = [a for w, a in ins if w == "RUN"]
@@ -312,6 +313,7 @@ def test_the_lock_pins_every_package_with_hashes_and_satisfies_the_requirements(
     for req in requirement_lines("requirements.txt"):
         assert req.specifier.contains(locked[canonicalize_name(req.name)]), (req, locked.get(req.name))
     assert entries["torch"][0] == "2.13.0+cpu"  # the CPU build, and none of the CUDA build's companions
+    assert len(set(entries["torch"][1])) >= 2  # its linux/amd64 and linux/arm64 wheels (deploy/README.md, "The lock")
     from core.torch_build import GPU_ONLY
 
     assert not [n for n in locked if GPU_ONLY.fullmatch(n)]
@@ -342,3 +344,18 @@ def test_the_locked_torch_hash_is_the_wheel_this_machine_installs():
     for wheel in wheels:
         digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
         assert digest in listed, (wheel.name, digest)
+
+
+def test_the_sections_the_install_files_cite_exist():
+    """requirements.txt, pyproject.toml and the deploy scripts send readers to a document's section
+    by its heading (`README.md, "Installing elsewhere"`): that heading is there."""
+    cite = re.compile(r"((?:[\w-]+/)*[\w-]+\.md|README), \"([^\"]+)\"")
+    cited = []
+    for name in ("requirements.txt", "pyproject.toml", "scripts/lock.sh", "scripts/test.sh", "deploy/Dockerfile",
+                 "deploy/kubernetes.yaml", "deploy/nginx.conf", "deploy/haproxy.cfg"):
+        for doc, heading in cite.findall((ROOT / name).read_text(encoding="utf-8")):
+            doc = "README.md" if doc == "README" else doc
+            headings = re.findall(r"^#+ (.+)$", (ROOT / doc).read_text(encoding="utf-8"), re.M)
+            cited.append((name, doc, heading))
+            assert any(h == heading or h.startswith(heading + " (") for h in headings), (name, doc, heading)
+    assert ("requirements.txt", "README.md", "Installing elsewhere") in cited

@@ -96,6 +96,38 @@ def test_a_components_folder_is_still_where_streamlit_serves_its_files_from():
         assert (folder / c.JS_FILE).is_file()
 
 
+def test_serving_a_components_files_replaces_its_inline_definition_without_a_warning():
+    """The stage and the keeper are declared inline at import, then served from their folder: the
+    replacement takes the file-served definition and logs no "already registered. Overwriting"
+    (which a second ``register`` of the same name does log, as the control below shows)."""
+    import logging
+
+    from streamlit.components.v2.component_manager import BidiComponentManager
+
+    import components.keeper as keeper
+    import components.stage as stage
+
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    log = logging.getLogger("streamlit.components.v2.component_registry")
+    log.addHandler(handler)
+    try:
+        for c in (stage, keeper):
+            mgr = BidiComponentManager()
+            mgr.register(mgr.build_definition_with_validation(component_key=c.NAME, html=c.HTML, css=c.CSS,
+                                                              js="export default () => {}"))  # as at import
+            folder = Path(c.__file__).parent
+            assert private.serve_from_folder(mgr, c.NAME, folder, c.HTML, c.CSS, c.JS_FILE) is True
+            assert mgr.get(c.NAME).js_url == c.JS_FILE and mgr.get(c.NAME).js_content is None
+            assert private.serve_from_folder(mgr, c.NAME, folder, c.HTML, c.CSS, c.JS_FILE) is False  # once
+        assert [r.getMessage() for r in records if r.levelno >= logging.WARNING] == []
+        mgr.register(mgr.build_definition_with_validation(component_key=keeper.NAME, html="", css=None, js="x()"))
+        assert any("already registered" in r.getMessage() for r in records)  # what register itself logs
+    finally:
+        log.removeHandler(handler)
+
+
 def test_streamlit_still_has_what_upkeep_reads():
     """Through a real manager and store: the session manager, its lock and store, a session's
     script runner and fragments, a state's widget callbacks."""

@@ -448,6 +448,19 @@ def button(page, key: str):
     return page.locator(f".st-key-{key} button:visible").first
 
 
+def export_button(page, lang: str):
+    """The share view's button that downloads the state as JSON (a file Streamlit serves from /media/)."""
+    return page.locator(".st-key-export_state").get_by_role("button", name=label(lang, "share.export_state"))
+
+
+def import_state(page, path) -> None:
+    """On the share view: upload the file at ``path`` (to /_stcore/upload_file) and apply it."""
+    page.locator(".st-key-import_state input[type=file]").set_input_files(str(path))
+    apply = button(page, "import_apply")
+    wait_js(page, "() => { const b = document.querySelector('.st-key-import_apply button'); return b && !b.disabled; }")
+    apply.click()
+
+
 def click_token(page, selector: str) -> None:
     """Click a node on the stage (``selector`` inside it) and wait until the server's answer is drawn.
     A token not selected yet is clicked until the browser has sent the selection (`click_until_sent`)."""

@@ -13,8 +13,9 @@ import urllib.parse
 import numpy as np
 import pytest
 
-from .helpers import (alerts, assert_healthy, button, label, lookup_tables, open_app, run_steps, section, set_sentences,
-                      stage, stage_ids, step_once, unavailable_reason, wait_js, wait_stage, wait_step)
+from .helpers import (alerts, assert_healthy, button, export_button, import_state, label, lookup_tables, open_app,
+                      run_steps, section, set_sentences, stage, stage_ids, step_once, unavailable_reason, wait_js,
+                      wait_stage, wait_step)
 
 _reason = unavailable_reason()
 if _reason:
@@ -24,10 +25,6 @@ pytestmark = pytest.mark.e2e
 
 CHAPTER_TEXT = "영화 정말 좋다 | 긍정\n영화 나쁘다 | 부정"
 CHAPTER_IDS = [[2, 0, 3], [2, 4, 1]]
-
-
-def export_button(page, lang: str):
-    return page.locator(".st-key-export_state").get_by_role("button", name=label(lang, "share.export_state"))
 
 
 def open_share(page, lang: str) -> None:
@@ -70,13 +67,6 @@ def wait_info(page, text: str) -> None:
     wait_js(page, "(s) => texts('stAlertContentInfo').some(x => x.includes(s))", text)
 
 
-def upload(page, path) -> None:
-    page.locator(".st-key-import_state input[type=file]").set_input_files(str(path))
-    apply = button(page, "import_apply")
-    wait_js(page, "() => { const b = document.querySelector('.st-key-import_apply button'); return b && !b.disabled; }")
-    apply.click()
-
-
 def test_export_then_import_restores_the_same_weights(share_wired, new_page, tmp_path):
     a = new_page("ko-KR")
     train(a, "ko", 12)
@@ -101,13 +91,13 @@ def test_export_then_import_restores_the_same_weights(share_wired, new_page, tmp
     open_share(b, "ko")
     bad = tmp_path / "bad.json"
     bad.write_text('{"version": 2}', encoding="utf-8")
-    upload(b, bad)
+    import_state(b, bad)
     wait_js(b, "(t) => texts('stAlertContentError').some(x => x.includes(t))", label("ko", "err.import_title"))
     np.testing.assert_array_equal(w_matrix(b), w_b)
 
     # ... and A's file restores A's state bit for bit, replayed to the same step.
     open_share(b, "ko")
-    upload(b, path)
+    import_state(b, path)
     wait_info(b, label("ko", "share.imported", steps=12))
     np.testing.assert_array_equal(w_matrix(b), w_file)
     section(b, "ko", "train")
