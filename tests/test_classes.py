@@ -20,7 +20,9 @@ from components.charts import legend_names
 from core import lessons
 from core.batch import parse_sentences
 from core.classes import classes_of, resolve
+from core.codegen import script_for
 from core.explorer import Explorer
+from core.notebook import notebook_for
 from core.problems import InputError
 from core.projector_tsv import metadata_tsv
 from core.saved import read_found, restore_found, saved_entry
@@ -225,6 +227,16 @@ def test_the_projector_metadata_legend_and_predictions_name_the_classes():
     assert [row[1] for row in rows] == ["스포츠", "정치", "음식"] * 2
     probs = lab.predict().numpy()
     assert [row[2] for row in rows] == [r.classes[int(np.argmax(p))] for p in probs]
+
+
+def test_the_script_and_notebook_name_the_classes_and_size_the_head():
+    lab = trained_own()
+    script = script_for(lab.recipe, lab.steps, lab.pad_edits)
+    cells = "\n".join(c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+                      for c in json.loads(notebook_for(script, lambda key: key))["cells"])
+    for text in (script, cells):
+        assert "CLASSES = ['스포츠', '정치', '음식']" in text and "N_CLASSES = 3" in text
+        assert f"LABELS = {list(lab.recipe.labels)!r}" in text
 
 
 def test_every_lesson_runs_on_three_classes_and_on_one():
