@@ -29,6 +29,7 @@ naming its line (`label_problems`).
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import replace
 from typing import Sequence
 
@@ -69,6 +70,13 @@ def resolve(labels: Sequence[str | None], example: Sequence[str]) -> tuple[tuple
     return tuple(names), tuple(None if t is None else index[key(t)] for t in labels)
 
 
+def _control(text: str) -> bool:
+    """A control, format or unassigned character other than whitespace (which names fold to one
+    space) and the zero-width joiner of emoji sequences: the rule tokens follow (core/batch.py)."""
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and ch != "\u200d"
+               for ch in "".join(text.split()))
+
+
 def label_problems(labels: Sequence[tuple[int, str]], example: Sequence[str]) -> list[Problem]:
     """What is wrong with (line number, label as written) pairs: empty, too long, unprintable, or a
     class past `limits.MAX_CLASSES` (named at the line where it first appears)."""
@@ -79,7 +87,7 @@ def label_problems(labels: Sequence[tuple[int, str]], example: Sequence[str]) ->
         elif len(text.strip()) > limits.MAX_CLASS_CHARS:
             problems.append(Problem("label_too_long", {"line": no, "label": text.strip()[:12] + "…",
                                                        "n": len(text.strip()), "max": limits.MAX_CLASS_CHARS}))
-        elif invisible_only(text.strip()) or not text.strip().isprintable():
+        elif invisible_only(text.strip()) or _control(text):
             problems.append(Problem("label_unprintable", {"line": no, "codes": code_points(text.strip())}))
     if problems:
         return problems
