@@ -114,7 +114,7 @@ def editors(lang: str, ex: Explorer) -> None:
         edited = vocab_table(lang, base, locked="vocab" in ex.problems)
         listed = inputs.token_list_loader(lang, Keys.TOKEN_LIST, Keys.TOKEN_LIST_FILE, Keys.TOKEN_LIST_LOAD)
     with right:
-        inputs.sentences_area(lang, ex.classes, Keys.SENTENCES)
+        inputs.sentences_area(lang, ex.classes, Keys.SENTENCES, ex.example_classes)
     base.drawn_start = edited.start
     update_vocab(ex, base, edited)
     if listed is not None:

@@ -157,10 +157,14 @@ def token_list_loader(lang: str, text_key: str, file_key: str, button_key: str) 
         return Problem("list_not_text")
 
 
-def sentences_area(lang: str, classes: tuple[str, ...], key: str) -> str:
-    """One sentence per line, tokens split on whitespace, optional ' | label'."""
-    return st.text_area(t(lang, "sent.title"), key=key, height=180,
-                        help=md(lang, "sent.help", classes=" / ".join(classes), max=limits.MAX_SENTENCES))
+def sentences_area(lang: str, classes: tuple[str, ...], key: str, example: tuple[str, ...] | None = None) -> str:
+    """One sentence per line, tokens split on whitespace, optional ' | label'; below it, the classes
+    the labels define (``classes``). ``example``: the example's classes, which a label may name by number."""
+    text = st.text_area(t(lang, "sent.title"), key=key, height=180,
+                        help=md(lang, "sent.help", classes=" / ".join(classes if example is None else example),
+                                classes_max=limits.MAX_CLASSES, max=limits.MAX_SENTENCES))
+    st.caption(md(lang, "sent.classes", n=len(classes), classes=" · ".join(classes)))
+    return text
 
 
 def show_notices(lang: str, notices: list[tuple[str, dict]]) -> None:

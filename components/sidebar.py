@@ -60,5 +60,6 @@ def config_inputs(lang: str, mode_key: str, elsewhere: dict | None = None) -> di
     with st.expander(t(lang, "side.limits")):
         st.markdown(t(lang, "side.limits_text", v=limits.MAX_VOCAB, e=limits.MAX_EMBEDDING_DIM, ve=limits.MAX_TABLE_FLOATS,
                       b=limits.MAX_SENTENCES, t=limits.MAX_TOKENS_PER_SENTENCE, chars=limits.MAX_TEXT_CHARS,
-                      steps=limits.MAX_STEPS_PER_CLICK, mb=limits.MAX_IMPORT_BYTES // 1_000_000))
+                      steps=limits.MAX_STEPS_PER_CLICK, mb=limits.MAX_IMPORT_BYTES // 1_000_000,
+                      classes=limits.MAX_CLASSES, label=limits.MAX_CLASS_CHARS))
     return values

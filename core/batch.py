@@ -9,8 +9,9 @@ Worked example (the chapter's, C16), with the vocabulary of `core.vocab`::
     batch.mask     # tensor([[T, T, T], [T, T, F]])      True where a real token stands
     batch.lengths  # tensor([3, 2])                      (B,)
 
-A line is ``tokens separated by whitespace``, optionally followed by ``| label``, where the
-label is a class name or its number. Empty lines are skipped.
+A line is ``tokens separated by whitespace``, optionally followed by ``| label``. The labels
+define the classes (core/classes.py: the example's classes, by name or number, or your own).
+Empty lines are skipped.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 import torch
 
 from core import limits
+from core.classes import resolve_lines
 from core.invisible import code_points, invisible_only
 from core.problems import Problem, require
 from core.vocab import Vocab
@@ -33,6 +35,7 @@ class Line:
     tokens: tuple[str, ...]
     label: int | None
     line_no: int  # 1-based line in the text area, for messages
+    label_text: str | None = None  # the label as written (core/classes.py reads the classes from these)
 
 
 @dataclass(frozen=True)
@@ -79,19 +82,14 @@ def parse_sentences(text: str, classes: tuple[str, ...] | list[str] = ()) -> lis
         problems.append(Problem("no_sentences"))
     if len(lines) > limits.MAX_SENTENCES:
         problems.append(Problem("too_many_sentences", {"n": len(lines), "max": limits.MAX_SENTENCES}))
+    lines = resolve_lines(lines, classes, problems)
     require(problems)
     return lines
 
 
-def _parse_label(text: str, classes, no: int, problems: list[Problem]) -> int | None:
-    text = text.strip()
-    names = [c.strip().casefold() for c in classes]
-    if text.casefold() in names:
-        return names.index(text.casefold())
-    if text.isdigit() and text.isascii() and int(text) < len(classes):
-        return int(text)
-    problems.append(Problem("label_unknown", {"line": no, "label": text[:20], "choices": " / ".join(classes)}))
-    return None
+def _parse_label(text: str, classes, no: int, problems: list[Problem]) -> str:
+    """The label as written; `core.classes.resolve_lines` reads the classes once every line is read."""
+    return text.strip()
 
 
 def _check_tokens(tokens: tuple[str, ...], no: int, problems: list[Problem]) -> None:

@@ -39,6 +39,7 @@ from core.projection import Frame, axis_ranges, fit_frame, spectrum_is_flat, thi
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
 from core.work import FREE, Cancelled, Work
+from core.classes import token_classes  # noqa: F401 (re-exported)
 
 # The frame is fitted on a preview: a private copy of this lab trained PREVIEW_STEPS steps ahead
 # (the same recipe trains bitwise the same way, so the learner's own steps pass through those
@@ -138,6 +139,11 @@ class Explorer:
     _facts: tuple[str, LabFacts | None] = ("", None)  # (lab uid, its facts): by uid, never holding the lab
     _near: tuple[str, dict] = ("", {})  # (lab uid, (step, token, k, PAD edits) → neighbours)
     _versions: int = 0
+    example_classes: tuple[str, ...] | None = None  # what a label names by number (core/classes.py): the loaded lab's
+
+    def __post_init__(self) -> None:
+        if self.example_classes is None:
+            self.example_classes = self.lab.recipe.classes
 
     # ---- construction ----------------------------------------------------------------------
     @classmethod
@@ -147,7 +153,8 @@ class Explorer:
         classes = tuple(preset["classes"])
         lines = parse_sentences(preset["sentences"], classes)
         config = Config(**preset.get("config", {}))
-        return cls(Lab(Recipe.of(vocab, lines, classes, config), work), preset["sentences"], preset["id"])
+        return cls(Lab(Recipe.of(vocab, lines, classes, config), work), preset["sentences"], preset["id"],
+                   example_classes=classes)
 
     @classmethod
     def from_lab(cls, lab: Lab, text: str, preset_id: str = "import") -> "Explorer":
@@ -176,12 +183,12 @@ class Explorer:
         return {k.name: getattr(self.config, k.name) for k in KNOBS}
 
     def apply_text(self, text: str) -> list[Problem]:
-        """New sentences (one per line, ``tokens | label``). On a problem nothing changes."""
+        """New sentences (one per line, ``tokens | label``; the labels define the classes). On a problem nothing changes."""
         try:
-            lines = parse_sentences(text, self.classes)
+            lines = parse_sentences(text, self.example_classes)
         except InputError as e:
             return self._refused("text", e.problems)
-        recipe = Recipe.of(self.vocab, lines, self.classes, self.config)
+        recipe = Recipe.of(self.vocab, lines, self.example_classes, self.config)
         return self._rebuild("text", recipe, text)
 
     def apply_vocab(self, rows: Sequence[Sequence]) -> list[Problem]:
@@ -461,27 +468,6 @@ class Explorer:
         ranges = axis_ranges([frame.transform(s) for s in _finite(snaps)], margin=RANGE_MARGIN)
         flat = basis == "initial" and spectrum_is_flat(frame, self.vocab.size, seed=self.config.seed)
         return _FrameState(frame, basis, steps, ranges, flat, self._versions, cut=cut)
-
-
-def token_classes(recipe: Recipe) -> np.ndarray:
-    """(V,) the class each token is most associated with, from the labelled sentences: the class of
-    the sentences it appears in most often; -1 for a token in no labelled sentence or in a tie
-    (and for PAD and UNK, which name no word). A fact about the data, not about W.
-
-    >>> token_classes(chapter_recipe)   # 영화 appears once in 긍정 and once in 부정: a tie
-    array([-1, -1, -1,  1,  0, -1])
-    """
-    vocab = recipe.vocab
-    counts = np.zeros((vocab.size, max(1, len(recipe.classes))), np.int64)  # (V, C)
-    for tokens, label in zip(recipe.sentences, recipe.labels):
-        if label is not None:
-            np.add.at(counts[:, label], vocab.encode(tokens), 1)
-    best = counts.argmax(axis=1)
-    top = counts.max(axis=1)
-    tie = (counts == top[:, None]).sum(axis=1) > 1
-    out = np.where((top > 0) & ~tie, best, -1)
-    out[[vocab.pad_id, vocab.unk_id]] = -1
-    return out
 
 
 def _finite(snaps: list[np.ndarray]) -> list[np.ndarray]:

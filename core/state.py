@@ -13,11 +13,11 @@ Worked example (the chapter's vocabulary, 7 steps trained)::
     restored.weights_verified                        # True: the file's W equals the replay's
     url = share_url("https://app.example/", to_query_params(state))   # ...?s=eNqrVi...
 
-The JSON (``version`` 1; every field below is required unless marked optional)::
+The JSON (``version`` 2; every field below is required unless marked optional)::
 
-    {"version": 1, "lang": "ko",
+    {"version": 2, "lang": "ko",
      "vocab": [["<UNK>", 0, "unk"], ["<PAD>", 1, "pad"], ["영화", 2, ""], ...],   # [token, id, role]
-     "classes": ["부정", "긍정"],
+     "classes": ["부정", "긍정"],                                    # the lab's, in index order
      "sentences": "영화 정말 좋다 | 긍정\\n영화 나쁘다 | 부정",
      "config": {"embedding_dim": 3, "seed": 0, "pooling": "masked_mean", "optimizer": "adam",
                 "lr": 0.1, "weight_decay": 0.0, "batch_size": 0, "fixed_len": null},
@@ -29,6 +29,11 @@ The JSON (``version`` 1; every field below is required unless marked optional)::
 Tensors are stored as base64 (standard alphabet, with padding) of their little-endian float32
 bytes in row-major order: exact to the bit, and 4/3 the size of the raw bytes, where decimal
 text would be 3-4 times larger. Floats written as JSON numbers (lr, PAD vectors) are finite.
+
+``classes`` are the lab's classes, which its sentences' labels define (core/classes.py) with
+``classes`` taken as the example's: so a file's sentences must define exactly its classes, or it
+is refused (``import_classes_mismatch``). Version 1 (classes fixed by the example, at least two)
+reads the same way: its labels were all the example's classes, which are then the lab's.
 
 Nothing in here imports streamlit; every problem is an `InputError` whose `Problem` codes have
 sentences in ``assets/strings/state.json`` (``err.import_*``, ``err.share_*``).
@@ -45,6 +50,7 @@ from pydantic import ValidationError
 
 from core import limits
 from core.batch import parse_sentences
+from core.classes import key as class_key
 from core.invisible import invisible_only
 from core.problems import InputError, Problem, require
 from core.cost import work_problems
@@ -54,6 +60,7 @@ from core.work import FREE, Work
 
 from core.state_schema import (  # noqa: F401  (re-exported: the schema is part of this module's API)
     SCHEMA_VERSION,
+    VERSIONS,
     MAX_STEPS,
     MAX_PAD_EDITS,
     MAX_SCHEMA_ERRORS,
@@ -76,7 +83,7 @@ def export_state(recipe: Recipe, sentences_text: str, lang: str, lab: Lab, inclu
     or would push the file past `limits.MAX_IMPORT_BYTES`.
 
     >>> export_state(recipe, "영화 정말 좋다 | 긍정\\n영화 나쁘다 | 부정", "ko", lab)[:40]
-    b'{"version":1,"lang":"ko","vocab":[["<UNK'
+    b'{"version":2,"lang":"ko","vocab":[["<UNK'
     """
     if lab.recipe != recipe:
         raise ValueError("export_state: lab was not made from this recipe")
@@ -162,9 +169,9 @@ def parse_state(data: bytes | str) -> AppState:
     `parse_sentences`, `Config.problems`, replay budget, tensor shapes). No other exception
     type leaves this function.
 
-    >>> parse_state(b'{"version": 2}')
+    >>> parse_state(b'{"version": 3}')
     Traceback (most recent call last):
-    core.problems.InputError: import_version {'found': '2', 'expected': 1}
+    core.problems.InputError: import_version {'found': '3', 'expected': '1, 2'}
     """
     try:
         obj = _load_json(data)
@@ -213,9 +220,9 @@ def _check_version(obj: Any) -> None:
     if not isinstance(obj, dict) or "version" not in obj:
         require([Problem("import_not_state")])
     v = obj["version"]
-    if type(v) is not int or v != SCHEMA_VERSION:
+    if type(v) is not int or v not in VERSIONS:
         shown = json.dumps(v[:20] if isinstance(v, str) else v) if isinstance(v, (str, int, float)) else type(v).__name__
-        require([Problem("import_version", {"found": _safe(shown)[:20], "expected": SCHEMA_VERSION})])
+        require([Problem("import_version", {"found": _safe(shown)[:20], "expected": ", ".join(map(str, VERSIONS))})])
 
 
 def _schema_problems(errors: list[dict[str, Any]], most: int = 5) -> list[Problem]:
@@ -284,7 +291,10 @@ def _checked(state: AppState) -> tuple[Recipe | None, list[Problem]]:
     problems += config.problems()
     if vocab is None or lines is None or problems:
         return None, problems
-    recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), tuple(state.classes), config)
+    recipe = Recipe.of(vocab, lines, tuple(state.classes), config)
+    if recipe.classes != tuple(state.classes):  # the file's sentences define other classes than it names
+        return None, [Problem("import_classes_mismatch", {"found": _safe(" / ".join(state.classes))[:120],
+                                                          "expected": _safe(" / ".join(recipe.classes))[:120]})]
     problems += recipe.problems() + _replay_problems(recipe, state) + _tensor_problems(recipe, state)
     return (None if problems else recipe), problems
 
@@ -293,7 +303,7 @@ def _class_problems(classes: Sequence[str]) -> list[Problem]:
     """Class names must be usable as labels: not blank, no ``|``, no control characters, unique."""
     problems, seen = [], set()
     for i, name in enumerate(classes, start=1):
-        key = name.strip().casefold()
+        key = class_key(name)
         if not key or "|" in name or not name.isprintable() or invisible_only(name):  # blank, even if not spaces
             problems.append(Problem("import_class_name", {"index": i, "name": _safe(name)[:20]}))
         elif key in seen:

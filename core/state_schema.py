@@ -22,7 +22,8 @@ from core.problems import Problem, require
 from core.training import Config
 from core.vocab import ROLES
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the classes are those the labels define (core/classes.py); version 1 files still load
+VERSIONS = (1, 2)
 # Limits of this module. They belong with the others in core/limits.py (not ours to edit yet).
 # A bound on the number a state may hold, checked before anything else; what may be replayed is
 # decided by the replay budget (core.cost.work_problems, limits.MAX_REPLAY_SECONDS), which even the
@@ -40,6 +41,7 @@ _F32 = Annotated[float, Field(allow_inf_nan=False, ge=-F32_MAX, le=F32_MAX)]
 _Token = Annotated[str, Field(min_length=1, max_length=limits.MAX_TOKEN_CHARS)]
 _VocabRow = Annotated[tuple[_Token, Annotated[_Int, Field(ge=0, lt=limits.MAX_VOCAB)], Literal[ROLES]],
                       Strict(False)]  # a JSON array [token, id, role]; its items stay strict
+_ClassName = Annotated[str, Field(min_length=1, max_length=limits.MAX_CLASS_CHARS)]
 _ParamName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_.]{0,39}$")]
 
 
@@ -107,12 +109,12 @@ class TensorData(_Strict):
 
 
 class AppState(_Strict):
-    """One learner's whole state, version 1 (see the module docstring for the JSON)."""
+    """One learner's whole state, version 2 or 1 (see core/state.py's docstring for the JSON)."""
 
-    version: Literal[1]
+    version: Literal[VERSIONS]
     lang: Literal["ko", "en"]
     vocab: Annotated[list[_VocabRow], Field(min_length=1, max_length=limits.MAX_VOCAB)]
-    classes: Annotated[list[_Token], Field(min_length=2, max_length=limits.MAX_CLASSES)]
+    classes: Annotated[list[_ClassName], Field(min_length=1, max_length=limits.MAX_CLASSES)]
     sentences: Annotated[str, Field(max_length=limits.MAX_TEXT_CHARS)]
     config: StateConfig
     steps: Annotated[_Int, Field(ge=0, le=MAX_STEPS)]

@@ -33,6 +33,7 @@ from torch import nn
 
 from core import limits
 from core.batch import Batch, Line, make_batch
+from core.classes import classes_of
 from core.knobs import KNOBS, OPTIMIZERS  # noqa: F401  (OPTIMIZERS re-exported)
 from core.cost import lab_problems, recipe_step_cost, work_problems
 from core.model import ToyClassifier
@@ -68,8 +69,8 @@ class Recipe:
 
     @classmethod
     def of(cls, vocab: Vocab, lines: Sequence[Line], classes: Sequence[str], config: Config) -> "Recipe":
-        """The recipe of parsed sentence lines (core.batch.parse_sentences) with a vocabulary and a config."""
-        return cls(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), tuple(classes), config)
+        """The recipe of parsed lines (core.batch.parse_sentences with the example's ``classes``): their labels define its classes."""
+        return cls(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes_of(lines, classes), config)
 
     def problems(self) -> list[Problem]:
         p = self.config.problems()
@@ -194,10 +195,8 @@ class Lab:
         return list(self._problems) + ([self.diverged] if self.diverged is not None else [])
 
     def _label_problems(self) -> list[Problem]:
-        missing = [i for i, label in enumerate(self.recipe.labels) if label is None]
-        if missing:
-            return [Problem("labels_missing", {"n": len(missing)})]
-        return []
+        missing = sum(label is None for label in self.recipe.labels)
+        return [Problem("labels_missing", {"n": missing})] if missing else []
 
     def step_rows(self, step: int) -> torch.Tensor:
         """Sentence indices used by step number ``step`` (1-based): all, or the next k in turn. (K,)"""

@@ -88,7 +88,7 @@ def test_invalid_vocabulary_keeps_the_last_valid_state_and_says_why(at):
 
 
 def test_invalid_sentences_keep_the_text_and_the_last_valid_batch(at):
-    bad = "영화 좋다 | 최고\n | 긍정"
+    bad = "영화 좋다 |\n | 긍정"
     at.text_area(key="sentences").input(bad).run()
     assert not at.exception
     msgs = " ".join(errors(at))

@@ -54,7 +54,7 @@ def test_import_restores_the_same_page_and_bitwise_the_same_weights():
 
 
 @pytest.mark.parametrize("bad", [
-    b"not json", b'{"version": 2}', b"\xff\xfe", b"[]",
+    b"not json", b'{"version": 3}', b"\xff\xfe", b"[]",
     json.dumps({"version": 1, "lang": "ko", "vocab": [["a", 0, "unk"]], "classes": ["x", "y"], "sentences": "a",
                 "config": {"lr": -1}, "steps": 0}).encode(),
 ])

@@ -93,7 +93,10 @@ def test_emoji_and_right_to_left_tokens_are_tokens():
 @pytest.mark.parametrize("text, code", [
     ("", "no_sentences"),
     ("\n  \n", "no_sentences"),
-    ("영화 좋다 | 최고", "label_unknown"),
+    ("영화 좋다 | ", "label_empty"),
+    ("영화 좋다 | " + "긴" * 41, "label_too_long"),
+    ("영화 | \u200b", "label_unprintable"),
+    ("\n".join(f"영화 | c{i}" for i in range(21)), "too_many_classes"),
     (" | 긍정", "line_only_label"),
     ("a\x00b", "line_control"),
     ("x" * 200_001, "text_too_long"),

@@ -92,7 +92,7 @@ def test_a_bad_edit_changes_nothing_and_its_problems_stay_until_fixed(chapter):
     ex = chapter
     ex.step()
     lab, text = ex.lab, ex.text
-    assert [p.code for p in ex.apply_text("영화 좋다 | 없는라벨")] == ["label_unknown"]
+    assert [p.code for p in ex.apply_text("영화 좋다 | " + "긴" * 41)] == ["label_too_long"]
     assert [p.code for p in ex.apply_config({**ex.config_values(), "embedding_dim": 0})] == ["dim_range"]
     assert [p.code for p in ex.apply_vocab([("<UNK>", 0, "unk"), ("a", 0, "")])][:1]
     assert ex.lab is lab and ex.text == text and lab.steps == 1

@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from components.i18n import problem_text, strings
 from tests.apptest_helpers import shown  # noqa: E402
+from core import limits
 from core.batch import make_batch, parse_sentences
+from core.classes import classes_of, key as class_key
 from core.problems import InputError
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
@@ -69,7 +71,10 @@ def test_any_text_is_valid_or_explained(text):
         assert_explained(e)
         return
     assert lines and all(l.tokens for l in lines)
-    assert all(l.label in (None, 0, 1) for l in lines)
+    classes = classes_of(lines, CLASSES)  # the example's, or the labels' own (core/classes.py)
+    assert 1 <= len(classes) <= limits.MAX_CLASSES
+    assert all(l.label is None or class_key(classes[l.label]) == class_key(l.label_text) or
+               (classes == CLASSES and l.label_text.isdigit() and int(l.label_text) == l.label) for l in lines)
 
 
 @given(rows, texts, st.integers(-2, 9), st.floats(allow_nan=True, allow_infinity=True, min_value=None))
@@ -78,8 +83,7 @@ def test_lab_builds_from_any_valid_input_and_matches_torch(r, text, dim, lr):
     try:
         vocab = Vocab.from_rows(r)
         lines = parse_sentences(text, CLASSES)
-        lab = Lab(Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), CLASSES,
-                         Config(embedding_dim=dim, lr=lr)))
+        lab = Lab(Recipe.of(vocab, lines, CLASSES, Config(embedding_dim=dim, lr=lr)))
     except InputError as e:
         assert_explained(e)
         return

@@ -168,7 +168,7 @@ def _del(path: str):
 
 
 BAD_FIELDS = [  # (change, expected code, expected detail or None)
-    (_set("version", 2), "import_version", None),
+    (_set("version", 3), "import_version", None),
     (_set("version", "1"), "import_version", None),
     (_set("version", True), "import_version", None),
     (_set("surprise", 1), "import_extra", "surprise"),
@@ -194,11 +194,14 @@ BAD_FIELDS = [  # (change, expected code, expected detail or None)
     (_set("vocab.0.2", ""), "no_pad", None),
     (_set("vocab", [["a", i, ""] for i in range(limits.MAX_VOCAB + 1)]), "import_range", "vocab"),
     (_set("sentences", "x " * (limits.MAX_TEXT_CHARS // 2 + 1)), "import_range", "sentences"),
-    (_set("sentences", "영화 | 중립"), "label_unknown", None),
+    (_set("sentences", "영화 | 중립"), "import_classes_mismatch", None),  # its labels define other classes
+    (_set("sentences", "영화 | " + "긴" * 41), "label_too_long", None),
     (_set("sentences", "영화 좋다"), "labels_missing", None),
     (_set("classes", ["부정", " 부정 "]), "import_class_duplicate", None),
     (_set("classes", ["a|b", "c"]), "import_class_name", None),
-    (_set("classes", ["하나"]), "import_range", "classes"),
+    (_set("classes", []), "import_range", "classes"),
+    (_set("classes", [f"c{i}" for i in range(limits.MAX_CLASSES + 1)]), "import_range", "classes"),
+    (_set("classes", ["부정", "긍" * (limits.MAX_CLASS_CHARS + 1)]), "import_range", "classes[1]"),
     (_set("pad_edits.0.step", 8), "import_pad_step", None),
     (_set("pad_edits.0.vector", [1.0, 2.0]), "import_pad_length", None),
     (_set("pad_edits.0.vector", [1e39, 0.0, 0.0, 0.0]), "import_range", "pad_edits[0].vector[0]"),

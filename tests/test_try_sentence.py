@@ -33,7 +33,7 @@ def test_after_20_steps_a_tried_sentence_is_W20_looked_up_and_the_lab_is_unchang
 
 def test_bad_text_gives_problems_never_an_exception():
     lab = make_lab()
-    for text, code in (("   ", "no_sentences"), ("영화 | 없는라벨", "label_unknown"),
+    for text, code in (("   ", "no_sentences"), ("영화 | " + "긴" * 41, "label_too_long"),
                        ("x" * 65, "line_token_too_long"), ("영화\u0007", "line_control"),
                        (" ".join(["영화"] * 300), "line_too_long")):
         tried = try_sentence(lab, text)
