@@ -159,3 +159,35 @@ def test_the_documented_training_gives_the_apps_losses_and_w_bitwise(example, op
         assert torch.equal(torch.tensor(losses), torch.tensor(ref.losses)), (extra, losses, ref.losses)
         assert torch.equal(w, ref.embedding.weight.detach()), extra
         assert len(set(ref.losses)) > 1, "training moved nothing: the comparison would prove little"
+
+
+@pytest.mark.parametrize("optimizer", ["momentum", "adamw"])
+def test_run_a_hand_set_pad_row_and_reset_are_as_documented(optimizer):
+    """Run N is N steps; the PAD row set by hand is written in place between steps, the optimizer's
+    state kept, and weight decay then moves it; Reset starts again from the seed."""
+    from assets import presets
+    from core.explorer import Explorer
+
+    tokens, unk, pad, classes, sentences, labels, knobs = read_example("chapter")
+    chosen = {**knobs, "optimizer": optimizer, "weight_decay": 0.1, "batch_size": 1}
+    ref = SpecLoop(tokens, unk, pad, classes, sentences, labels, chosen)
+    ex = Explorer.from_preset(presets.load("chapter"))
+    assert ex.apply_config({**ex.config_values(), "optimizer": optimizer, "weight_decay": 0.1, "batch_size": 1}) == []
+    for _ in range(3):
+        ref.step()
+    assert ex.run(3) == []
+    with torch.no_grad():
+        ref.embedding.weight[pad] = torch.tensor([0.5, -1.0, 2.0])
+    assert ex.set_pad([0.5, -1.0, 2.0]) == []
+    for _ in range(4):
+        ref.step()
+    assert ex.run(4) == []
+    assert torch.equal(torch.tensor(ex.lab.losses), torch.tensor(ref.losses))
+    assert torch.equal(ex.lab.weight.detach(), ref.embedding.weight.detach())
+    assert not torch.equal(ref.embedding.weight[pad], torch.tensor([0.5, -1.0, 2.0]))  # decay moved it
+
+    ex.reset()
+    fresh = SpecLoop(tokens, unk, pad, classes, sentences, labels, chosen)
+    fresh.step()
+    assert ex.step() == []
+    assert ex.lab.losses == fresh.losses and torch.equal(ex.lab.weight.detach(), fresh.embedding.weight.detach())
