@@ -22,6 +22,7 @@ from core.notebook import notebook_for
 from core.sheet_cells import read_weights_csv
 from core.state import parse_state, restore
 from support.labs import CHAPTER_TEXT, make_lab
+from tests.test_exports import download, media  # noqa: F401 (media is a fixture)
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +81,31 @@ def test_the_notebook_is_the_one_the_page_built_with_its_own_strings(lab, lang):
 
     assert cells(downloads.file_bytes("notebook", lab, CHAPTER_TEXT, lang)) == cells(notebook_for(code, partial(t, lang)))
     assert downloads.file_bytes("code", lab, CHAPTER_TEXT, lang) == code.encode("utf-8")
+
+
+
+def test_each_button_of_the_share_view_gives_these_bytes(media):  # noqa: F811 (media: the fixture)
+    """The page's download buttons, clicked through Streamlit's media storage (as tests/test_exports.py
+    does), give exactly what core.downloads gives a script for the session's explorer."""
+    from tests.apptest_helpers import start
+
+    at = start("en")
+    at.number_input(key="batch_size").set_value(1).run()
+    at.button_group(key="section").set_value("train").run()
+    at.button(key="step").click().run()
+    at.button_group(key="section").set_value("share").run()
+    ex = at.session_state["_ws"]
+    assert not at.exception and ex.lab.steps == 1
+    for kind in downloads.KINDS:
+        expected = downloads.file_bytes(kind, ex.lab, ex.text, "en")
+        if kind == "code":  # previewed, so built on every run: its bytes are stored before any click
+            (button,) = [b for b in at.get("download_button") if b.key == "export_code"]
+            stored = media[-1][1].get_file(button.proto.url.rsplit("/", 1)[-1].split(".")[0])
+            data, name = stored.content, stored.filename
+        else:
+            data, name = download(at, media, f"export_{kind}")
+        assert name == downloads.FILE_NAMES[kind]
+        if kind == "notebook":
+            data, expected = ([{k: v for k, v in c.items() if k != "id"} for c in json.loads(d)["cells"]]
+                              for d in (data, expected))
+        assert data == expected, kind
