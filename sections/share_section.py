@@ -11,16 +11,12 @@ import session
 from components import inputs, share
 from components.busy import busy
 from components.i18n import problem_text, t
-from core import exports
-from core.codegen import script_for
-from core.notebook import notebook_for
+from core import downloads, exports
 from core.problems import InputError
-from core.projector_tsv import metadata_tsv, vectors_tsv
 from core.share_link import share_url, to_query_params
 from core.state import export_state, parse_state, restore
-from core.weights_csv import weights_csv
 from core.explorer import Explorer
-from server import downloads, hooks as server_hooks
+from server import downloads as budgeted, hooks as server_hooks
 from server.budget import BUDGET
 from session import Keys
 
@@ -37,22 +33,23 @@ def render(lang: str, ex: Explorer) -> None:
     recipe = lab.recipe
     text = ex.text
     try:
-        code = script_for(recipe, lab.steps, lab.pad_edits, lang=lang)
+        code = downloads.script(lab, lang)
     except InputError as e:
         code = "# " + t(lang, "err.labels_missing", **e.problems[0].params) if e.problems else ""
     v, e = lab.weight.shape
     size = (v, e, session.memo("token_bytes", (lab.uid,), lambda: exports.token_bytes(recipe.vocab.tokens)))
     owner = server_hooks.session_of_this_thread()[0]
-    job = partial(downloads.deferred, v=v, e=e, token_bytes=size[2], owner=owner,
+    job = partial(budgeted.deferred, v=v, e=e, token_bytes=size[2], owner=owner,
                   alive=server_hooks.alive_from_anywhere(owner))  # each file a job of the server's budget
-    files = share.Downloads(  # every file but the previewed script is built only when its button is clicked
-        state=job("state", lambda: export_state(recipe, text, lang, lab)),
+    # Every file but the previewed script is built only when its button is clicked, by core.downloads:
+    # the same functions a script calls (docs/scripting.md, "Reading a download's bytes").
+    files = share.Downloads(
+        state=job("state", lambda: downloads.state(lab, text, lang)),
         code=code,
-        w_csv=job("w_csv", lambda: weights_csv(recipe.vocab, lab.weight.detach(), BUDGET)),
-        projector_vectors=job("projector_vectors", lambda: vectors_tsv(lab.weight, BUDGET)),
-        projector_metadata=job("projector_metadata",
-                               lambda: metadata_tsv(recipe.vocab, lab.batch, recipe.labels, recipe.classes)),
-        notebook=job("notebook", lambda: notebook_for(code, partial(t, lang))),
+        w_csv=job("w_csv", lambda: downloads.w_csv(lab)),
+        projector_vectors=job("projector_vectors", lambda: downloads.projector_vectors(lab)),
+        projector_metadata=job("projector_metadata", lambda: downloads.projector_metadata(lab)),
+        notebook=job("notebook", lambda: downloads.notebook(code, lang)),
         refused=tuple((kind, problem_text(lang, p)) for kind in ("w_csv", "projector_vectors")
                       if (p := exports.export_problem(kind, *size)) is not None),
     )

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from support import apptest as support_apptest
+
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
@@ -50,9 +52,8 @@ def component_data(el) -> dict:
 
 def stage(at: AppTest) -> dict:
     """The stage's data (components/stage/README.md): the custom component is an UnknownElement whose
-    ``proto.bytes`` is exactly the data the app gave it, as JSON."""
-    (el,) = [e for e in at.get("bidi_component") if e.proto.component_name == "embedding_stage"]
-    return component_data(el)
+    ``proto.bytes`` is exactly the data the app gave it, as JSON (support.apptest.stage)."""
+    return support_apptest.stage(at)
 
 
 def stage_w(at: AppTest) -> tuple[list[int], np.ndarray]:

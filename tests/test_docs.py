@@ -51,7 +51,8 @@ def test_readme_is_short_and_gives_the_two_commands():
     assert "\nbash scripts/test.sh\n" in ci, "CI runs exactly the test command README gives"
 
 
-@pytest.mark.parametrize("doc", ["README.md", "docs/scripting.md", "docs/tests.md", "docs/guide.md", "bench/README.md"])
+@pytest.mark.parametrize("doc", ["README.md", "docs/scripting.md", "docs/tests.md", "docs/guide.md", "docs/training.md",
+                                 "bench/README.md"])
 def test_every_file_a_document_links_exists(doc):
     text = (ROOT / doc).read_text(encoding="utf-8")
     cited = set(re.findall(r"\]\(([^)#\s]+)\)", text))  # Markdown links and images

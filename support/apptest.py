@@ -1,0 +1,28 @@
+"""Reading the page under Streamlit's AppTest through its public API only (docs/scripting.md).
+
+A custom component (the stage, the keeper, the guide …) is an ``UnknownElement`` in AppTest: found
+by its widget key with ``at.get_by_key(key)``, its data is the JSON the app gave it, in the
+element's ``proto.bytes`` (the stage and the keeper send bytes) or ``proto.json`` (the others).
+``at.get("bidi_component")`` lists every custom component on the page, so filter by key.
+
+    >>> from support.apptest import stage
+    >>> data = stage(at)                  # the stage's data: components/stage/README.md
+    >>> data["ids"], data["w"]["rows"]    # the lookup view's (B, T) ids and the rows of W it shows
+"""
+
+from __future__ import annotations
+
+import json
+
+
+
+def component_data(at, key: str):
+    """The data the app gave the custom component keyed ``key``, as it sent it (JSON)."""
+    proto = at.get_by_key(key).proto
+    return json.loads(proto.bytes or proto.json or "null")
+
+
+def stage(at) -> dict:
+    """The stage's data (key ``stage``): on the lookup view ``ids``, ``w``, ``out`` …; on the training
+    view ``scatter``, ``w``, ``loss`` … (components/stage/README.md and CONTRACT.md)."""
+    return component_data(at, "stage")
