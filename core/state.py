@@ -24,7 +24,9 @@ The JSON (``version`` 1; every field below is required unless marked optional)::
      "steps": 7,
      "pad_edits": [{"step": 2, "vector": [0.5, -1.0, 2.0]}],         # optional, default []
      "weights": {"shape": [6, 3], "data": "<base64>"},               # optional: W, (V, E)
-     "model": {"head.weight": {"shape": [2, 3], "data": "..."}, ...}} # optional: all but W
+     "model": {"head.weight": {"shape": [2, 3], "data": "..."}, ...},  # optional: all but W
+     "pretrained": {"tokens": ["영화"], "vectors": {"shape": [1, 3], "data": "..."}, "freeze": true}}
+                                                 # optional: rows of W from a vector file (core/pretrained.py)
 
 Tensors are stored as base64 (standard alphabet, with padding) of their little-endian float32
 bytes in row-major order: exact to the bit, and 4/3 the size of the raw bytes, where decimal
@@ -48,6 +50,7 @@ from core.batch import parse_sentences
 from core.invisible import invisible_only
 from core.problems import InputError, Problem, require
 from core.memory import work_problems
+from core.pretrained_state import from_data, to_data
 from core.training import Lab, Recipe, replay
 from core.vocab import Vocab
 
@@ -83,7 +86,7 @@ def export_state(recipe: Recipe, sentences_text: str, lang: str, lab: Lab, inclu
     fields = dict(version=SCHEMA_VERSION, lang=lang, vocab=recipe.vocab.rows(), classes=list(recipe.classes),
                   sentences=_text_for(recipe, sentences_text), steps=lab.steps,
                   config=StateConfig(**{k: getattr(recipe.config, k) for k in StateConfig.model_fields}),
-                  pad_edits=[PadEdit(step=s, vector=list(v)) for s, v in lab.pad_edits])
+                  pad_edits=[PadEdit(step=s, vector=list(v)) for s, v in lab.pad_edits], pretrained=to_data(recipe.pretrained))
     if include_weights:
         data = _dumps(_build(**fields, **_tensors_of(lab)))
         if len(data) <= limits.MAX_IMPORT_BYTES:
@@ -281,9 +284,12 @@ def _checked(state: AppState) -> tuple[Recipe | None, list[Problem]]:
         problems += e.problems
     config = state.config.to_config()
     problems += config.problems()
+    pretrained, more = from_data(state.pretrained, config.embedding_dim)  # rows of W from a vector file
+    problems += more
     if vocab is None or lines is None or problems:
         return None, problems
-    recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), tuple(state.classes), config)
+    recipe = Recipe(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), tuple(state.classes), config,
+                    pretrained)
     problems += recipe.problems() + _replay_problems(recipe, state) + _tensor_problems(recipe, state)
     return (None if problems else recipe), problems
 
