@@ -49,7 +49,6 @@ NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # decimal text: no nan, i
 _NUMBERS = {sep: re.compile(rf"{NUMBER}(?:{sep}{NUMBER})*") for sep in (" ", "\t")}
 _NUMBER = re.compile(NUMBER)
 _HEADER = re.compile(r"(\d{1,9}) (\d{1,9})")
-F32_MAX = float(np.finfo(np.float32).max)
 SHOWN_CHARS = 20  # of a bad field, quoted in a message
 
 
@@ -117,11 +116,12 @@ def _numbers(name: str, no: int, fields: list[str], sep: str, dim: int | None) -
         col, bad = next(((i, f) for i, f in enumerate(fields, start=1) if not _NUMBER.fullmatch(f)), (1, ""))
         code = "vec_not_finite" if bad.strip("+-").lower() in ("nan", "inf", "infinity") else "vec_number"
         require([Problem(code, {"file": name, "line": no, "column": col, "text": _shown(bad)})])
-    values = np.array([float(f) for f in fields], dtype=np.float64)  # Python's float of each text
-    if np.abs(values).max(initial=0.0) > F32_MAX:  # finite text beyond float32: it would become inf
-        col = int(np.argmax(np.abs(values) > F32_MAX)) + 1
+    with np.errstate(over="ignore"):  # Python's float of each text, rounded to the nearest float32
+        values = np.array([float(f) for f in fields], dtype=np.float64).astype(np.float32)
+    if not np.isfinite(values).all():  # finite text beyond float32's range became inf
+        col = int(np.argmin(np.isfinite(values))) + 1
         require([Problem("vec_not_finite", {"file": name, "line": no, "column": col, "text": _shown(fields[col - 1])})])
-    return values.astype(np.float32)  # round to nearest: the float32 the file means
+    return values
 
 
 def _word2vec(name: str, text: str, wanted: Collection[str]) -> VectorFile:
