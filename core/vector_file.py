@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Collection, Sequence
 
 import numpy as np
@@ -46,7 +47,7 @@ from core import limits
 from core.problems import Problem, require
 
 NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # decimal text: no nan, inf, underscores or hex
-_NUMBERS = {sep: re.compile(rf"{NUMBER}(?:{sep}{NUMBER})*") for sep in (" ", "\t")}
+_NUMBERS = MappingProxyType({sep: re.compile(rf"{NUMBER}(?:{sep}{NUMBER})*") for sep in (" ", "\t")})  # read-only
 _NUMBER = re.compile(NUMBER)
 _HEADER = re.compile(r"(\d{1,9}) (\d{1,9})")
 SHOWN_CHARS = 20  # of a bad field, quoted in a message
@@ -115,12 +116,12 @@ def _numbers(name: str, no: int, fields: list[str], sep: str, dim: int | None) -
     if not _NUMBERS[sep].fullmatch(sep.join(fields)):
         col, bad = next(((i, f) for i, f in enumerate(fields, start=1) if not _NUMBER.fullmatch(f)), (1, ""))
         code = "vec_not_finite" if bad.strip("+-").lower() in ("nan", "inf", "infinity") else "vec_number"
-        require([Problem(code, {"file": name, "line": no, "column": col, "text": _shown(bad)})])
+        require([Problem(code, {"file": name, "line": no, "column": col, "value": _shown(bad)})])
     with np.errstate(over="ignore"):  # Python's float of each text, rounded to the nearest float32
         values = np.array([float(f) for f in fields], dtype=np.float64).astype(np.float32)
     if not np.isfinite(values).all():  # finite text beyond float32's range became inf
         col = int(np.argmin(np.isfinite(values))) + 1
-        require([Problem("vec_not_finite", {"file": name, "line": no, "column": col, "text": _shown(fields[col - 1])})])
+        require([Problem("vec_not_finite", {"file": name, "line": no, "column": col, "value": _shown(fields[col - 1])})])
     return values
 
 
