@@ -16,11 +16,12 @@ Two formats, as other tools write them:
   marks the file's ``pad`` and ``unk`` rows, which then go to the vocabulary's PAD and UNK rows
   whatever they are called (special tokens are chosen by role, not by name).
 
-A number is decimal text (``-0.25``, ``1e-3``, ``3``): ``nan``, ``inf``, ``1_0`` or hex are refused,
-as is a finite number too large for float32. Its value is **Python's ``float`` of the text (the
-nearest double), cast to float32** (round to nearest even): what ``np.array(texts, np.float64)
-.astype(np.float32)`` gives, and, for the shortest text of a float32 (what this app writes), that
-float32 exactly.
+A number is decimal text (``-0.25``, ``1e-3``, ``3``): ``nan``, ``inf``, ``1_0`` or hex are refused
+on every line. The rows the vocabulary uses are then converted (the others are checked as text
+only), and a finite number too large for float32 is refused too. A value is **Python's ``float``
+of the text (the nearest double), cast to float32** (round to nearest even): what
+``np.array(texts, np.float64).astype(np.float32)`` gives, and, for the shortest text of a float32
+(what this app writes), that float32 exactly.
 
 Untrusted input, bounded: at most `limits.MAX_IMPORT_BYTES` bytes in all (checked before anything
 is read), UTF-8 (a NUL byte means binary, not text), at most `limits.MAX_EMBEDDING_DIM` numbers a
@@ -105,8 +106,9 @@ def _lines(text: str) -> list[tuple[int, str]]:
     return [(no, line.rstrip("\r")) for no, line in enumerate(text.split("\n"), start=1) if line.strip()]
 
 
-def _numbers(name: str, no: int, fields: list[str], sep: str, dim: int | None) -> np.ndarray:
-    """The float32 values of one line's number fields, or `InputError` naming the line (and column)."""
+def _numbers(name: str, no: int, fields: list[str], sep: str, dim: int | None, convert: bool = True) -> np.ndarray | None:
+    """The float32 values of one line's number fields (None unless ``convert``: a row no token of the
+    vocabulary uses is checked as text only), or `InputError` naming the line (and column)."""
     if not fields:
         require([Problem("vec_columns", {"file": name, "line": no, "n": 0, "e": dim or "E"})])
     if len(fields) > limits.MAX_EMBEDDING_DIM:
@@ -117,6 +119,8 @@ def _numbers(name: str, no: int, fields: list[str], sep: str, dim: int | None) -
         col, bad = next(((i, f) for i, f in enumerate(fields, start=1) if not _NUMBER.fullmatch(f)), (1, ""))
         code = "vec_not_finite" if bad.strip("+-").lower() in ("nan", "inf", "infinity") else "vec_number"
         require([Problem(code, {"file": name, "line": no, "column": col, "value": _shown(bad)})])
+    if not convert:
+        return None
     with np.errstate(over="ignore"):  # Python's float of each text, rounded to the nearest float32
         values = np.array([float(f) for f in fields], dtype=np.float64).astype(np.float32)
     if not np.isfinite(values).all():  # finite text beyond float32's range became inf
@@ -145,9 +149,9 @@ def _word2vec(name: str, text: str, wanted: Collection[str]) -> VectorFile:
         if token in seen:
             require([Problem("vec_duplicate", {"file": name, "line": no, "first": seen[token], "token": _shown(token)})])
         seen[token] = no
-        values = _numbers(name, no, fields[1:], " ", dim)
-        dim = len(values) if dim is None else dim
-        if token in wanted:
+        values = _numbers(name, no, fields[1:], " ", dim, convert=token in wanted)
+        dim = len(fields) - 1 if dim is None else dim
+        if values is not None:
             out[token] = values
     if count is not None and count != len(seen):
         require([Problem("vec_count", {"file": name, "count": count, "n": len(seen)})])
@@ -188,12 +192,13 @@ def _projector(vectors: tuple[str, str], meta: tuple[str, str], wanted: Collecti
         if token in seen:
             require([Problem("vec_duplicate", {"file": mname, "line": mno, "first": seen[token], "token": _shown(token)})])
         seen[token] = mno
-        values = _numbers(vname, no, line.strip("\t ").split("\t", limits.MAX_EMBEDDING_DIM + 1), "\t", dim)
-        dim = len(values) if dim is None else dim
         role = cells[role_col].strip() if role_col is not None else ""
+        fields = line.strip("\t ").split("\t", limits.MAX_EMBEDDING_DIM + 1)
+        values = _numbers(vname, no, fields, "\t", dim, convert=role in ("pad", "unk") or token in wanted)
+        dim = len(fields) if dim is None else dim
         if role in ("pad", "unk"):
             specials[role] = values
-        elif token in wanted:
+        elif values is not None:
             out[token] = values
     return VectorFile(dim, len(seen), out, specials, "projector")
 

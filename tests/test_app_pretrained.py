@@ -110,3 +110,12 @@ def test_an_exported_state_carries_the_rows_and_remove_goes_back_to_a_fresh_tabl
     torch.manual_seed(0)
     fresh = nn.Embedding(6, 5, padding_idx=1).weight.detach().numpy()
     np.testing.assert_array_equal(at.session_state["_ws"].lab.weight.detach().numpy(), fresh)
+
+
+def test_a_hostile_file_name_and_token_are_shown_as_text():
+    at = start("en")
+    data = "**s** 1 2 3\n[x](http://e.x/l) 1 2 3\n**s** 4 5 6\n".encode()
+    at = upload(at, ("[l](http://e.x/l).vec", data, "text/plain"))
+    shown = [e.value for e in at.get("error")]
+    assert any("line 3" in v for v in shown)
+    assert not any("](http" in v or "**s**" in v for v in shown)  # escaped, never a link or bold

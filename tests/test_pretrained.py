@@ -281,3 +281,14 @@ def test_the_exported_script_reproduces_the_pretrained_table_bitwise(name, print
     w = torch.tensor(out["W"], dtype=torch.float32)
     assert torch.equal(w.view(torch.int32), lab.weight.detach().view(torch.int32))
     assert (name == "frozen") == torch.equal(lab.weight.detach(), torch.from_numpy(lab.snapshots[0]))
+
+
+def test_the_keeper_keeps_the_rows_within_a_links_size():
+    from core.saved import read_found, restore_found, saved_entry
+
+    ex, _ = _applied(False)
+    ex.run(3)
+    entry = saved_entry(ex.recipe, ex.text, "ko", ex.lab, now_ms=1764524400000)
+    restored = restore_found(read_found(entry))
+    assert restored.recipe == ex.recipe and restored.recipe.pretrained.freeze is False
+    assert torch.equal(restored.lab.weight.detach().view(torch.int32), ex.lab.weight.detach().view(torch.int32))
