@@ -12,12 +12,12 @@ import streamlit as st
 
 from core import limits, pretrained_apply
 from core.problems import Problem
-from session.keys import Keys, Private
-from session.workspace import config_widgets
+from session.keys import Keys
+from session.workspace import config_widgets, current
 
 
 def _explorer():
-    return st.session_state[Private.EXPLORER]
+    return current()
 
 
 def uploaded_files() -> list[tuple[str, bytes]] | Problem:

@@ -292,3 +292,17 @@ def test_the_keeper_keeps_the_rows_within_a_links_size():
     restored = restore_found(read_found(entry))
     assert restored.recipe == ex.recipe and restored.recipe.pretrained.freeze is False
     assert torch.equal(restored.lab.weight.detach().view(torch.int32), ex.lab.weight.detach().view(torch.int32))
+
+
+def test_a_frozen_table_above_the_small_model_size_steps_too():
+    from core.training import SMALL_MODEL_FLOATS
+
+    vocab = [("<UNK>", 0, "unk"), ("<PAD>", 1, "pad")] + [(f"w{i}", i + 2, "") for i in range(200)]
+    text = "w1 w2 w3 | 긍정\nw4 zz | 부정"
+    ex = Explorer(make_lab(vocab, text, embedding_dim=3), text)
+    rows = RNG.normal(size=(3, 400)).astype(np.float32).astype(str)
+    assert apply_file(ex, [("big.vec", _w2v(["w1", "w4", "<PAD>"], rows))], True) == []
+    assert ex.lab.weight.numel() > SMALL_MODEL_FLOATS
+    w0 = ex.lab.weight.detach().clone()
+    assert ex.run(3) == [] and ex.lab.steps == 3 and len(set(ex.lab.losses)) == 3
+    assert torch.equal(ex.lab.weight.detach(), w0) and ex.lab.last.unused_grad_max == 0.0
