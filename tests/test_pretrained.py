@@ -304,5 +304,5 @@ def test_a_frozen_table_above_the_small_model_size_steps_too():
     assert apply_file(ex, [("big.vec", _w2v(["w1", "w4", "<PAD>"], rows))], True) == []
     assert ex.lab.weight.numel() > SMALL_MODEL_FLOATS
     w0 = ex.lab.weight.detach().clone()
-    assert ex.run(3) == [] and ex.lab.steps == 3 and len(set(ex.lab.losses)) == 3
+    assert ex.run(3) == [] and ex.lab.steps == 3 and ex.lab.losses[-1] < ex.lab.losses[0]  # the head learns
     assert torch.equal(ex.lab.weight.detach(), w0) and ex.lab.last.unused_grad_max == 0.0
