@@ -50,5 +50,5 @@ def demo_X9(lab: Lab) -> Demo:
     return Demo("X9", ok, facts, {"rows": rows})
 
 
-X9 = Lesson("X9", demo_X9, headline=("given_norm", "pad_grad_max"),
+X9 = Lesson("X9", demo_X9, headline=("given_norm", "pad_grad_max"), terms=("norm",),
             shown_only_if=only_if(from_file=lambda f: f["from_file"]))
