@@ -46,6 +46,7 @@ import numpy as np
 
 from core import limits
 from core.problems import Problem, require
+from core.sheet_cells import from_cell  # a metadata.tsv cell as the app writes it, read back
 
 NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # decimal text: no nan, inf, underscores or hex
 _NUMBERS = MappingProxyType({sep: re.compile(rf"{NUMBER}(?:{sep}{NUMBER})*") for sep in (" ", "\t")})  # read-only
@@ -164,8 +165,6 @@ def _projector(vectors: tuple[str, str], meta: tuple[str, str], wanted: Collecti
     """vectors.tsv rows ↔ metadata.tsv rows, in order; the header's ``token`` column (or the only
     column) names each row's token, its ``role`` column (if any) marks the PAD and UNK rows."""
     (vname, vtext), (mname, mtext) = vectors, meta
-    from core.sheet_cells import from_cell  # what the app writes into a cell, read back
-
     rows = [(no, line.split("\t")) for no, line in _lines(mtext)]
     if not rows:
         require([Problem("vec_empty", {"file": mname})])
