@@ -26,7 +26,7 @@ from core.explorer import Explorer
 from core.problems import Problem
 from core.url_state import SECTIONS
 from session import Keys
-from sections import guide_section, keeper_section, lookup_section, training_section
+from sections import guide_section, keeper_section, lookup_section, pretrained_section, training_section
 
 # One intra-op thread per torch op in the server. Every session's script runs in its own thread,
 # so the cores serve learners side by side, and no idle torch worker thread has to be woken at
@@ -113,6 +113,7 @@ def editors(lang: str, ex: Explorer) -> None:
     with left:
         edited = vocab_table(lang, base, locked="vocab" in ex.problems)
         listed = inputs.token_list_loader(lang, Keys.TOKEN_LIST, Keys.TOKEN_LIST_FILE, Keys.TOKEN_LIST_LOAD)
+        pretrained_section.render(lang, ex)  # a vector file's rows into W (from_pretrained)
     with right:
         inputs.sentences_area(lang, ex.classes, Keys.SENTENCES, ex.example_classes)
     base.drawn_start = edited.start

@@ -82,7 +82,7 @@ def main() -> None:
                              capture_output=True, text=True, check=True)
         got = json.loads(out.stdout.strip().splitlines()[-1])
         model = step_cost(v, e, b, t, pooling, optimizer)
-        kept = 4 * v * e  # each step also keeps a snapshot of W (core/memory.lab_bytes counts snapshots apart)
+        kept = 4 * v * e  # each step also keeps a snapshot of W (core/cost.lab_bytes counts snapshots apart)
         print(f"{name:28} {got['median_s'] * 1000:8.1f} {model.seconds * 1000:9.1f} "
               f"{got['peak_growth'] / 2**20:8.0f} {(model.step_bytes + kept) / 2**20:9.0f}")
     print("(peak MB: RSS growth from before the first step; model MB: gradient, optimizer state, activations "

@@ -123,7 +123,36 @@ CLASSES = {list(recipe.classes)!r}
 SENTENCES = [
 {sentences}
 ]
-LABELS = {list(recipe.labels)!r}"""
+LABELS = {list(recipe.labels)!r}""" + _pretrained_data(recipe, c)
+
+
+def _pretrained_data(recipe: Recipe, c: Mapping[str, str]) -> str:
+    """PRETRAINED (token → the file's float32 values, each written as the Python float equal to it,
+    so ``torch.tensor(..., dtype=torch.float32)`` gives the same bits) and FREEZE; '' without a file."""
+    p = recipe.pretrained
+    if p is None:
+        return ""
+    rows = "\n".join(f"    {t!r}: {row!r}," for t, row in zip(p.tokens, p.vectors().tolist()))
+    return f"""
+
+# ---- {c["pretrained"]}
+PRETRAINED = {{
+{rows}
+}}
+FREEZE = {p.freeze!r}"""
+
+
+def _pretrained_model(recipe: Recipe, c: Mapping[str, str]) -> str:
+    """The lines that put the file's rows into W and build the table with from_pretrained."""
+    if recipe.pretrained is None:
+        return ""
+    return f"""
+        W = self.embedding.weight.detach().clone()  # (V, E)
+        for token, vector in PRETRAINED.items():  # {c["pretrained_rows"]}
+            if token in vocab:
+                W[vocab[token]] = torch.tensor(vector, dtype=torch.float32)
+        # {c["from_pretrained"]}
+        self.embedding = nn.Embedding.from_pretrained(W, freeze=FREEZE, padding_idx=PAD)"""
 
 
 def _batch_code(recipe: Recipe, c: Mapping[str, str]) -> str:
@@ -152,7 +181,7 @@ class Classifier(nn.Module):
     def __init__(self):
         super().__init__()
         torch.manual_seed(SEED)  # {c["seed"]}
-        self.embedding = nn.Embedding(V, E, padding_idx=PAD)  # {c["embedding"]}
+        self.embedding = nn.Embedding(V, E, padding_idx=PAD)  # {c["embedding"]}{_pretrained_model(recipe, c)}
         torch.manual_seed(SEED + 1)  # {c["seed_head"]}{lstm}
         self.head = nn.Linear(E, N_CLASSES)
 

@@ -188,7 +188,7 @@ class Explorer:
             lines = parse_sentences(text, self.example_classes)
         except InputError as e:
             return self._refused("text", e.problems)
-        recipe = Recipe.of(self.vocab, lines, self.example_classes, self.config)
+        recipe = replace(Recipe.of(self.vocab, lines, self.example_classes, self.config), pretrained=self.recipe.pretrained)
         return self._rebuild("text", recipe, text)
 
     def apply_vocab(self, rows: Sequence[Sequence]) -> list[Problem]:

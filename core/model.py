@@ -41,15 +41,21 @@ class ToyClassifier(nn.Module):
     torch.Size([2, 2])
     """
 
-    def __init__(self, vocab_size: int, dim: int, n_classes: int, pad_id: int, seed: int, pooling: str = "masked_mean"):
+    def __init__(self, vocab_size: int, dim: int, n_classes: int, pad_id: int, seed: int, pooling: str = "masked_mean",
+                 table: torch.Tensor | None = None, freeze: bool = False):
         super().__init__()
         if pooling not in POOLINGS:
             raise ValueError(f"pooling must be one of {POOLINGS}")
+        if table is not None and tuple(table.shape) != (vocab_size, dim):
+            raise ValueError(f"table must be ({vocab_size}, {dim})")
         self.pooling = pooling
         # from_pretrained copies nothing and does not touch row pad_id (it does NOT zero it:
-        # C13), so we pass a table whose PAD row is already zero. freeze=False: it trains.
+        # C13, X9), so the seeded table's PAD row is zeroed beforehand. ``table``: W from a vector
+        # file (core/pretrained.py), kept as given; ``freeze``: W gets no gradient (torch's default
+        # is True; a table without a file trains).
         self.embedding = nn.Embedding.from_pretrained(
-            seeded_embedding_weight(vocab_size, dim, pad_id, seed), freeze=False, padding_idx=pad_id
+            seeded_embedding_weight(vocab_size, dim, pad_id, seed) if table is None else table,
+            freeze=freeze, padding_idx=pad_id,
         )
         g = torch.Generator().manual_seed(seed + 1)
         self.lstm = None

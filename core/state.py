@@ -24,7 +24,9 @@ The JSON (``version`` 2; every field below is required unless marked optional)::
      "steps": 7,
      "pad_edits": [{"step": 2, "vector": [0.5, -1.0, 2.0]}],         # optional, default []
      "weights": {"shape": [6, 3], "data": "<base64>"},               # optional: W, (V, E)
-     "model": {"head.weight": {"shape": [2, 3], "data": "..."}, ...}} # optional: all but W
+     "model": {"head.weight": {"shape": [2, 3], "data": "..."}, ...},  # optional: all but W
+     "pretrained": {"tokens": ["영화"], "vectors": {"shape": [1, 3], "data": "..."}, "freeze": true}}
+                                                 # optional: rows of W from a vector file (core/pretrained.py)
 
 Tensors are stored as base64 (standard alphabet, with padding) of their little-endian float32
 bytes in row-major order: exact to the bit, and 4/3 the size of the raw bytes, where decimal
@@ -42,7 +44,7 @@ sentences in ``assets/strings/state.json`` (``err.import_*``, ``err.share_*``).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 import torch
@@ -54,6 +56,7 @@ from core.classes import key as class_key
 from core.invisible import invisible_only
 from core.problems import InputError, Problem, require
 from core.cost import work_problems
+from core.pretrained_state import from_data, to_data
 from core.training import Lab, Recipe, replay
 from core.vocab import Vocab
 from core.work import FREE, Work
@@ -91,7 +94,7 @@ def export_state(recipe: Recipe, sentences_text: str, lang: str, lab: Lab, inclu
     fields = dict(version=SCHEMA_VERSION, lang=lang, vocab=recipe.vocab.rows(), classes=list(recipe.classes),
                   sentences=_text_for(recipe, sentences_text), steps=lab.steps,
                   config=StateConfig(**{k: getattr(recipe.config, k) for k in StateConfig.model_fields}),
-                  pad_edits=[PadEdit(step=s, vector=list(v)) for s, v in lab.pad_edits])
+                  pad_edits=[PadEdit(step=s, vector=list(v)) for s, v in lab.pad_edits], pretrained=to_data(recipe.pretrained))
     if include_weights:
         data = _dumps(_build(**fields, **_tensors_of(lab)))
         if len(data) <= limits.MAX_IMPORT_BYTES:
@@ -289,9 +292,11 @@ def _checked(state: AppState) -> tuple[Recipe | None, list[Problem]]:
         problems += e.problems
     config = state.config.to_config()
     problems += config.problems()
+    pretrained, more = from_data(state.pretrained, config.embedding_dim)  # rows of W from a vector file
+    problems += more
     if vocab is None or lines is None or problems:
         return None, problems
-    recipe = Recipe.of(vocab, lines, tuple(state.classes), config)
+    recipe = replace(Recipe.of(vocab, lines, tuple(state.classes), config), pretrained=pretrained)
     if recipe.classes != tuple(state.classes):  # the file's sentences define other classes than it names
         return None, [Problem("import_classes_mismatch", {"found": _safe(" / ".join(state.classes))[:120],
                                                           "expected": _safe(" / ".join(recipe.classes))[:120]})]

@@ -108,6 +108,15 @@ class TensorData(_Strict):
         return t
 
 
+class PretrainedData(_Strict):
+    """Rows of W from a vector file (core/pretrained.py): the tokens, their (K, E) float32 vectors, and
+    whether W trains (``freeze``: it does not)."""
+
+    tokens: Annotated[list[_Token], Field(min_length=1, max_length=limits.MAX_VOCAB)]
+    vectors: TensorData
+    freeze: Annotated[bool, Strict()]
+
+
 class AppState(_Strict):
     """One learner's whole state, version 2 or 1 (see core/state.py's docstring for the JSON)."""
 
@@ -121,6 +130,7 @@ class AppState(_Strict):
     pad_edits: Annotated[list[PadEdit], Field(default_factory=list, max_length=MAX_PAD_EDITS)]
     weights: TensorData | None = None
     model: Annotated[dict[_ParamName, TensorData], Field(max_length=8)] | None = None
+    pretrained: PretrainedData | None = None  # optional: a file written before it existed still loads
 
     def pad_edit_tuples(self) -> list[tuple[int, tuple[float, ...]]]:
         """``pad_edits`` in the form of ``Lab.pad_edits``: [(step, vector)]."""

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import uuid
-
 from dataclasses import dataclass, field, make_dataclass
 from typing import Callable, Sequence
 
@@ -37,6 +36,7 @@ from core.classes import classes_of
 from core.knobs import KNOBS, OPTIMIZERS  # noqa: F401  (OPTIMIZERS re-exported)
 from core.cost import lab_problems, recipe_step_cost, work_problems
 from core.model import ToyClassifier
+from core.pretrained import Pretrained, model_args
 from core.problems import Problem, require
 from core.vocab import Vocab
 from core.work import FREE, Work
@@ -66,6 +66,7 @@ class Recipe:
     labels: tuple[int | None, ...]
     classes: tuple[str, ...]
     config: Config = field(default_factory=Config)
+    pretrained: Pretrained | None = None  # rows of W from a vector file, and whether W trains (core/pretrained.py)
 
     @classmethod
     def of(cls, vocab: Vocab, lines: Sequence[Line], classes: Sequence[str], config: Config) -> "Recipe":
@@ -73,7 +74,7 @@ class Recipe:
         return cls(vocab, tuple(l.tokens for l in lines), tuple(l.label for l in lines), classes_of(lines, classes), config)
 
     def problems(self) -> list[Problem]:
-        p = self.config.problems()
+        p = self.config.problems() + (self.pretrained.problems(self.config.embedding_dim) if self.pretrained else [])
         if self.vocab.size * self.config.embedding_dim > limits.MAX_TABLE_FLOATS:
             p.append(Problem("table_too_large", {"v": self.vocab.size, "e": self.config.embedding_dim,
                                                  "max": limits.MAX_TABLE_FLOATS}))
@@ -156,7 +157,7 @@ class Lab:
         """Step 0: the seeded model, a fresh optimizer, an empty history."""
         cfg, vocab = self.recipe.config, self.recipe.vocab
         self.model = ToyClassifier(vocab.size, cfg.embedding_dim, max(2, len(self.recipe.classes)),
-                                   vocab.pad_id, cfg.seed, cfg.pooling)
+                                   vocab.pad_id, cfg.seed, cfg.pooling, **model_args(self.recipe))
         self.optimizer = make_optimizer(cfg.optimizer, self.model.parameters(), cfg.lr, cfg.weight_decay)
         self._weight = self.model.embedding.weight  # the same Parameter for the model's life (loads copy into it)
         self._params = tuple(self.model.parameters())
@@ -359,7 +360,7 @@ class Lab:
         The looked-up rows are saved, zeroed in place for one aminmax over the whole gradient, and
         written back bitwise before the optimizer reads it (no (V−K, E) gather copies).
         """
-        grad = self.weight.grad.detach()  # (V, E)
+        grad = self.weight.grad.detach() if self.weight.grad is not None else torch.zeros_like(self.weight)  # frozen: none
         if self._small:  # the same facts from numpy views: torch's dispatch would cost more than the work
             g, used = grad.numpy(), np.unique(ids.numpy())  # (V, E) view, (K',) sorted
             rest = np.delete(np.abs(g), used, axis=0)  # (V−K', E)

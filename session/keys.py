@@ -16,6 +16,8 @@ class Keys:
     VOCAB_FIND = "vocab_find"  # large vocabularies: jump the window to a token
     TOKEN_LIST, TOKEN_LIST_FILE, TOKEN_LIST_LOAD = "token_list", "token_list_file", "token_list_load"  # bulk vocabulary
     SENTENCES = "sentences"
+    PRETRAINED_FILE, PRETRAINED_APPLY = "pretrained_file", "pretrained_apply"  # a vector file into from_pretrained
+    PRETRAINED_FREEZE, PRETRAINED_REMOVE = "pretrained_freeze", "pretrained_remove"  # freeze W or train it; back to fresh
     EMBEDDING_DIM = "embedding_dim"
     SEED = "seed"
     PAD_MODE = "pad_mode"

@@ -77,8 +77,8 @@ def test_the_kubernetes_recipe_is_sticky_probed_and_bounded():
 
 def test_a_rollout_or_a_drain_ends_one_pod_at_a_time_after_its_pages_had_time():
     """Readiness a busy pod does not fail, a PodDisruptionBudget, a preStop that drains and a grace
-    period that covers the drain and the server's own stop (server_hooks.py)."""
-    import server_hooks
+    period that covers the drain and the server's own stop (server/hooks.py)."""
+    from server import hooks as server_hooks
 
     m = manifests()
     spec = m["Deployment"]["spec"]

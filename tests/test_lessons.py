@@ -614,7 +614,7 @@ def test_every_lesson_string_exists_in_both_languages_and_in_its_own_file():
 def test_the_registry_is_literal_and_complete():
     source = (ROOT / "core" / "lessons" / "__init__.py").read_text(encoding="utf-8")
     assert "globals()" not in source
-    assert LESSON_IDS == tuple(f"C{i}" for i in range(1, 17)) + tuple(f"X{i}" for i in range(1, 8))
+    assert LESSON_IDS == tuple(f"C{i}" for i in range(1, 17)) + tuple(f"X{i}" for i in range(1, 8)) + ("X9",)
     assert [unit.id for unit in lessons.LESSONS] == list(LESSON_IDS)
     for unit in lessons.LESSONS:  # each record names its own demo, and every headline is a fact it gives
         assert unit.demo.__name__ == f"demo_{unit.id}"
@@ -1167,3 +1167,34 @@ def test_the_word_norm_is_explained_on_every_lesson_page_that_shows_it():
             assert "norm" in unit.terms or inline, unit.id
         else:
             assert "norm" not in unit.terms, unit.id
+
+
+# ---- X9 (issue 36): from_pretrained's padding_idx -------------------------------------------------
+def test_X9_from_pretrained_keeps_the_pad_row_and_gives_it_no_gradient(lab):
+    d = run_demo("X9", lab)
+    assert d.verdict == HOLDS and d.facts["from_lab"] is False and d.facts["from_file"] is False
+    # torch, afresh: a non-zero PAD row given to from_pretrained is kept, and gets exactly zero gradient
+    w = W(lab)
+    w[0] = torch.tensor([1.5, -2.0, 0.25, 3.0])[: w.shape[1]]
+    emb = nn.Embedding.from_pretrained(w.clone(), freeze=False, padding_idx=0)
+    assert torch.equal(emb.weight[0], w[0])
+    (emb(lab.batch.ids) * torch.randn(*lab.batch.ids.shape, w.shape[1])).sum().backward()
+    assert emb.weight.grad[0].abs().max().item() == 0.0 == d.facts["pad_grad_max"]
+    assert d.facts["given_norm"] > 0 and d.facts["still_after_step"] and d.facts["rows_moved"] == d.facts["rows_looked_up"]
+
+
+def test_X9_on_a_table_whose_pad_row_came_from_a_vector_file():
+    from dataclasses import replace
+
+    from core.pretrained import match
+    from core.training import Lab
+    from core.vector_file import read_vectors
+
+    lab = make_lab()  # the chapter: PAD is "<PAD>", id 1
+    vocab = lab.recipe.vocab
+    m = match(read_vectors([("w.vec", "<PAD> 0.5 -1 2\n영화 1 1 1\n".encode())], vocab.index), vocab)
+    pre = Lab(replace(lab.recipe, pretrained=m.pretrained))
+    d = run_demo("X9", pre)
+    assert d.verdict == HOLDS and d.facts["from_lab"] and d.facts["from_file"]
+    assert d.facts["given_norm"] == pytest.approx(float(torch.tensor([0.5, -1.0, 2.0]).norm()))
+    assert torch.equal(pre.weight.detach()[1], torch.tensor([0.5, -1.0, 2.0]))  # the lab itself: not zeroed

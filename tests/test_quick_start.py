@@ -33,7 +33,7 @@ START_S = 300  # the venv, pip's resolution and the server's warm-up, on a loade
 
 def app_health(port: int) -> str:
     """What the served app's health check says: "ok", or "warming up" (a 503 that only app.py's own
-    middleware gives, warm.py: the app of the clone is being served), or "" when nothing answers."""
+    middleware gives, server/warm.py: the app of the clone is being served), or "" when nothing answers."""
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
         with opener.open(f"http://127.0.0.1:{port}/_stcore/health", timeout=5) as r:

@@ -1,4 +1,4 @@
-"""The chapter's claims (C1–C16) and the pitfalls after it (X1–X7) as live checks on a learner's Lab.
+"""The chapter's claims (C1–C16) and the pitfalls after it (X1–X7, X9) as live checks on a learner's Lab.
 
 Each lesson is one unit, a `Lesson` record written next to its demo: the demo (real torch code on
 private copies of the learner's current table and batch, returning a `Demo`: whether its check
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from core.lessons import learning, lookup, padding, pitfalls
+from core.lessons import learning, lookup, padding, pitfalls, pretrained
 from core.lessons.common import (  # noqa: F401
     CHAPTER_CODE,
     CHAPTER_IDS,
@@ -54,6 +54,7 @@ LESSONS: tuple[Lesson, ...] = (
     learning.C9, padding.C10, padding.C11, lookup.C12, padding.C13, lookup.C14, padding.C15,
     padding.C16,
     pitfalls.X1, pitfalls.X2, pitfalls.X3, pitfalls.X4, pitfalls.X5, pitfalls.X6, pitfalls.X7,
+    pretrained.X9,
 )
 LESSON_IDS: tuple[str, ...] = tuple(lesson.id for lesson in LESSONS)
 BY_ID: MappingProxyType = MappingProxyType({lesson.id: lesson for lesson in LESSONS})  # read-only
