@@ -35,8 +35,10 @@ from core.memory import recipe_step_cost
 from core.preview_budget import preview_steps  # noqa: F401 (re-exported)
 from core.neighbours import neighbours
 from core.problems import InputError, Problem
+from core.preprocessing import Preprocessing
 from core.predict import Answers, Guess, Verdict, answers, grade, make_guess
 from core.projection import Frame, axis_ranges, fit_frame, spectrum_is_flat, thin_steps
+from core.projection import finite_snapshots as _finite, widen_ranges as _widen
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
 
@@ -138,6 +140,8 @@ class Explorer:
     _facts: tuple[str, LabFacts | None] = ("", None)  # (lab uid, its facts): by uid, never holding the lab
     _near: tuple[str, dict] = ("", {})  # (lab uid, (step, token, k, PAD edits) → neighbours)
     _versions: int = 0
+    prep: Preprocessing = field(default_factory=Preprocessing)  # the tokenizer's state (core/preprocessing.py)
+    analyzer = property(lambda self: self.prep.analyzer)  # the morpheme analyzer, if loaded (core.morphemes)
 
     # ---- construction ----------------------------------------------------------------------
     @classmethod
@@ -178,11 +182,10 @@ class Explorer:
     def apply_text(self, text: str) -> list[Problem]:
         """New sentences (one per line, ``tokens | label``). On a problem nothing changes."""
         try:
-            lines = parse_sentences(text, self.classes)
+            lines, built = self.prep.prepare(parse_sentences(text, self.classes), self.config)
         except InputError as e:
             return self._refused("text", e.problems)
-        recipe = Recipe.of(self.vocab, lines, self.classes, self.config)
-        return self._rebuild("text", recipe, text)
+        return self._rebuild("text", Recipe.of(built or self.vocab, lines, self.classes, self.config), text)
 
     def apply_vocab(self, rows: Sequence[Sequence]) -> list[Problem]:
         """A new vocabulary from (token, id, role) rows as typed. On a problem nothing changes."""
@@ -215,7 +218,11 @@ class Explorer:
         problems = config.problems()
         if problems:
             return self._refused("config", problems)
-        return self._rebuild("config", replace(self.recipe, config=config), self.text)
+        try:  # a new tokenizer setting splits the sentences again and builds the vocabulary again
+            recipe = self.prep.recipe_for(self.recipe, lambda: parse_sentences(self.text, self.classes), config)
+        except InputError as e:
+            return self._refused("config", e.problems)
+        return self._rebuild("config", recipe, self.text)
 
     def apply_token_list(self, text: str) -> list[Problem]:
         """A whole new vocabulary from a pasted or uploaded token list (core.vocab.Vocab.from_token_list),
@@ -481,20 +488,4 @@ def token_classes(recipe: Recipe) -> np.ndarray:
     tie = (counts == top[:, None]).sum(axis=1) > 1
     out = np.where((top > 0) & ~tie, best, -1)
     out[[vocab.pad_id, vocab.unk_id]] = -1
-    return out
-
-
-def _finite(snaps: list[np.ndarray]) -> list[np.ndarray]:
-    """The snapshots whose every entry is finite (the first one always is: a fresh or imported table)."""
-    kept = [s for s in snaps if np.isfinite(s).all()]
-    return kept or snaps[:1]
-
-
-def _widen(old: list[tuple[float, float]], new: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Ranges covering both; a non-finite bound (points of a diverged W) never replaces a finite one."""
-    out = []
-    for (a, b), (c, d) in zip(old, new):
-        lo = min(a, c) if np.isfinite(c) else a
-        hi = max(b, d) if np.isfinite(d) else b
-        out.append((lo, hi))
     return out

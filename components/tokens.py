@@ -1,0 +1,62 @@
+"""The lookup view's preprocessing step: a sentence → its tokens → their ids, and each tokenizer's
+<UNK> rate side by side. Plain data in (views/tokens.py), widgets out; tokens are shown as table
+cells (text), never as Markdown or HTML."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pandas as pd
+import streamlit as st
+
+from components.i18n import md, t
+from components.safe_text import md_escape
+from core.tokenize import Rate
+from views.tokens import Strip
+
+MARK = "background-color: rgba(255, 196, 0, 0.45); font-weight: 600"  # the selected token, in all three rows
+UNK_STYLE = "color: #d62728"
+
+
+def token_strip(lang: str, strip: Strip, tokenizer: str, key: str, on_select: Callable[[int], None]) -> None:
+    """Three rows (the raw text each token came from, the token, its id), one column a token; the
+    selected token's column marked. Clicking a column selects that token everywhere (``on_select(id)``)."""
+    st.markdown(f"**{t(lang, 'tok.strip_title')}**")
+    st.caption(md(lang, "tok.strip_help", b=strip.b, tokenizer=t(lang, f"tok.{tokenizer}")) + " · " + md_escape(strip.text))
+    if not strip.tokens:
+        return
+    columns = [f"{i}" for i in range(len(strip.tokens))]
+    frame = pd.DataFrame([list(strip.pieces), list(strip.tokens), [str(i) for i in strip.ids]], columns=columns,
+                         index=[t(lang, "tok.raw"), t(lang, "tok.tokens"), t(lang, "tok.ids")])
+
+    def style(col: pd.Series) -> list[str]:
+        i = int(col.name)
+        base = MARK if strip.marked == i else ""
+        return [base, base, ";".join(s for s in (base, UNK_STYLE if strip.unknown[i] else "") if s)]
+
+    event = st.dataframe(frame.style.apply(style, axis=0), key=key, on_select="rerun",
+                         selection_mode="single-column", width="stretch", height="content")
+    cols = event.selection.columns if event is not None else []
+    if cols:
+        i = int(cols[0])
+        if 0 <= i < len(strip.ids):
+            on_select(strip.ids[i])
+    if any(strip.cut):
+        st.caption(t(lang, "tok.cut") + ": " + ", ".join(c for c, cut in zip(columns, strip.cut) if cut))
+
+
+def unk_rates(lang: str, rates: list[Rate], current: str, tried: bool) -> None:
+    """Each tokenizer's <UNK> count on the learner's sentences and on the tried sentence, side by side."""
+    st.caption(t(lang, "tok.rates_help"))
+    rows = []
+    for r in rates:
+        name = t(lang, f"tok.{r.tokenizer}")
+        rows.append({
+            t(lang, "tok.col.tokenizer"): t(lang, "tok.in_use", name=name) if r.tokenizer == current else name,
+            t(lang, "tok.col.vocab"): r.vocab_size,
+            t(lang, "tok.col.learner"): t(lang, "tok.rate", unk=r.unk, total=r.total, share=r.share),
+            t(lang, "tok.col.tried"): t(lang, "tok.rate", unk=r.tried_unk, total=len(r.tried_tokens),
+                                        share=r.tried_unk / max(1, len(r.tried_tokens))) if tried else t(lang, "tok.no_try"),
+            t(lang, "tok.col.tried_tokens"): " ".join(tok + ("*" if u else "") for tok, u in zip(r.tried_tokens, r.tried_unknown)),
+        })
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", height="content")
