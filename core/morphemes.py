@@ -15,38 +15,44 @@ import threading
 
 from core.tokenize import Analyzer, kiwi_analyzer
 
-_lock = threading.Lock()
-_ready = threading.Event()
-_thread: threading.Thread | None = None
-_result: dict[str, object] = {}  # "analyzer": the Analyzer, or "error": why it could not be loaded
+class _Loader:
+    """The one load of this process: its thread, and when it ends, the analyzer or why not."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ready = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.analyzer: Analyzer | None = None
+        self.error: str | None = None
+
+    def load(self) -> None:
+        try:
+            from kiwipiepy import Kiwi
+
+            kiwi = Kiwi()
+            kiwi.tokenize("영화")  # its first call builds the rest of its tables: part of loading
+            self.analyzer = kiwi_analyzer(kiwi)
+        except Exception as exc:  # not installed, or its model missing: the page says so
+            self.error = f"{type(exc).__name__}: {exc}"[:200]
+        finally:
+            self.ready.set()
 
 
-def _load() -> None:
-    try:
-        from kiwipiepy import Kiwi
-
-        kiwi = Kiwi()
-        kiwi.tokenize("영화")  # its first call builds the rest of its tables: part of loading
-        _result["analyzer"] = kiwi_analyzer(kiwi)
-    except Exception as exc:  # not installed, or its model missing: the page says so
-        _result["error"] = f"{type(exc).__name__}: {exc}"[:200]
-    finally:
-        _ready.set()
+_LOADER = _Loader()  # holds the analyzer only: no learner data
 
 
 def start() -> None:
     """Start loading in a daemon thread, once per process."""
-    global _thread
-    with _lock:
-        if _thread is None:
-            _thread = threading.Thread(target=_load, name="kiwi-load", daemon=True)
-            _thread.start()
+    with _LOADER.lock:
+        if _LOADER.thread is None:
+            _LOADER.thread = threading.Thread(target=_LOADER.load, name="kiwi-load", daemon=True)
+            _LOADER.thread.start()
 
 
 def analyzer() -> Analyzer | None:
     """The analyzer if it is loaded; else start loading it and return None."""
-    if _ready.is_set():
-        return _result.get("analyzer")  # type: ignore[return-value]
+    if _LOADER.ready.is_set():
+        return _LOADER.analyzer
     start()
     return None
 
@@ -54,15 +60,15 @@ def analyzer() -> Analyzer | None:
 def wait(seconds: float) -> Analyzer | None:
     """Load (if needed) and wait up to ``seconds`` for the analyzer; None if not ready or failed."""
     start()
-    _ready.wait(seconds)
-    return _result.get("analyzer")  # type: ignore[return-value]
+    _LOADER.ready.wait(seconds)
+    return _LOADER.analyzer
 
 
 def loading() -> bool:
     """Has the load started and not finished?"""
-    return _thread is not None and not _ready.is_set()
+    return _LOADER.thread is not None and not _LOADER.ready.is_set()
 
 
 def error() -> str | None:
     """Why the analyzer could not be loaded, once the load has ended."""
-    return _result.get("error")  # type: ignore[return-value]
+    return _LOADER.error

@@ -28,7 +28,7 @@ from typing import Callable, Iterable, Sequence
 from core import limits
 from core.batch import Line, _check_tokens
 from core.problems import require
-from core.knobs import TOKENIZERS  # noqa: F401  (the tokenizer knob's choices)
+from core.knobs import TOKENIZERS, knob
 from core.vocab import Vocab
 
 UNK_TOKEN, PAD_TOKEN = "<UNK>", "<PAD>"
@@ -137,12 +137,13 @@ def build_vocab(sentences: Iterable[Sequence[str]], min_count: int = 1, max_size
 
 @dataclass(frozen=True)
 class Settings:
-    """The knobs of preprocessing (core.knobs): which tokenizer, and how its vocabulary is built."""
+    """The knobs of preprocessing (core.knobs, whose defaults these are): which tokenizer, and how its
+    vocabulary is built."""
 
-    tokenizer: str = "whitespace"
-    subword_vocab: int = 100
-    vocab_min_count: int = 1
-    vocab_max_size: int = 5000
+    tokenizer: str = knob("tokenizer").default  # type: ignore[assignment]
+    subword_vocab: int = knob("subword_vocab").default  # type: ignore[assignment]
+    vocab_min_count: int = knob("vocab_min_count").default  # type: ignore[assignment]
+    vocab_max_size: int = knob("vocab_max_size").default  # type: ignore[assignment]
 
     @classmethod
     def of(cls, config) -> "Settings":

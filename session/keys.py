@@ -32,6 +32,10 @@ class Keys:
     WEIGHT_DECAY = "weight_decay"
     POOLING = "pooling"
     BATCH_SIZE = "batch_size"
+    TOKENIZER = "tokenizer"  # whitespace, morpheme or subword (core/tokenize.py)
+    SUBWORD_VOCAB = "subword_vocab"  # the subword tokenizer's most pieces
+    VOCAB_MIN_COUNT = "vocab_min_count"  # a built vocabulary keeps tokens seen this often
+    VOCAB_MAX_SIZE = "vocab_max_size"  # a built vocabulary's most rows
     TIMELINE = "timeline"
     PCA_DIMS = "pca_dims"
     PCA_CHART = "pca_chart"
