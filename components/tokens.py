@@ -4,8 +4,6 @@ cells (text), never as Markdown or HTML."""
 
 from __future__ import annotations
 
-from typing import Callable
-
 import pandas as pd
 import streamlit as st
 
@@ -18,9 +16,9 @@ MARK = "background-color: rgba(255, 196, 0, 0.45); font-weight: 600"  # the sele
 UNK_STYLE = "color: #d62728"
 
 
-def token_strip(lang: str, strip: Strip, tokenizer: str, key: str, on_select: Callable[[int], None]) -> None:
+def token_strip(lang: str, strip: Strip, tokenizer: str, key: str) -> None:
     """Three rows (the raw text each token came from, the token, its id), one column a token; the
-    selected token's column marked. Clicking a column selects that token everywhere (``on_select(id)``)."""
+    selected token's column marked. A column clicked reruns the page (`picked` names its token)."""
     st.markdown(f"**{t(lang, 'tok.strip_title')}**")
     st.caption(md(lang, "tok.strip_help", b=strip.b, tokenizer=t(lang, f"tok.{tokenizer}")) + " · " + md_escape(strip.text))
     if not strip.tokens:
@@ -34,15 +32,18 @@ def token_strip(lang: str, strip: Strip, tokenizer: str, key: str, on_select: Ca
         base = MARK if strip.marked == i else ""
         return [base, base, ";".join(s for s in (base, UNK_STYLE if strip.unknown[i] else "") if s)]
 
-    event = st.dataframe(frame.style.apply(style, axis=0), key=key, on_select="rerun",
-                         selection_mode="single-column", width="stretch", height="content")
-    cols = event.selection.columns if event is not None else []
-    if cols:
-        i = int(cols[0])
-        if 0 <= i < len(strip.ids):
-            on_select(strip.ids[i])
+    st.dataframe(frame.style.apply(style, axis=0), key=key, on_select="rerun",
+                 selection_mode="single-column", width="stretch", height="content")
     if any(strip.cut):
         st.caption(t(lang, "tok.cut") + ": " + ", ".join(c for c, cut in zip(columns, strip.cut) if cut))
+
+
+def picked(state: object) -> int | None:
+    """The position of the token whose column the strip's selection state (``{"selection": {"columns": ["2"]}}``) names."""
+    try:
+        return int(state["selection"]["columns"][0])  # type: ignore[index]
+    except (TypeError, KeyError, IndexError, ValueError):
+        return None
 
 
 def unk_rates(lang: str, rates: list[Rate], current: str, tried: bool) -> None:

@@ -29,13 +29,18 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
     vocab, batch = lab.recipe.vocab, lab.batch
     session.select_token_from_cell(ex)  # a cell picked in the tables below, before anything shows it
     b = session.sentence_shown(batch.shape[0])  # the picker sits below the stage; its value is known already
+    picked = (b, tokens.picked(session.get(Keys.TOKEN_STRIP)))  # a column clicked in the strip below
+    if picked[1] is not None and picked != session.get(Keys.TOKEN_STRIP_SEEN):  # followed once, before the stage
+        session.set_value(Keys.TOKEN_STRIP_SEEN, picked)
+        ids = token_strip(ex, b).ids
+        ex.select(ids[picked[1]] if 0 <= picked[1] < len(ids) else None)
     stage(lookup_data(ex, lang, sentence=b, height=STAGE_HEIGHT, present=present), key=Keys.STAGE,
           on_select=lambda: session.select_token_from_stage(ex))
     pipeline.sentence_picker(lang, batch, Keys.OUT_SENTENCE)
     st.markdown(t(lang, "pipe.shapes", b=batch.shape[0], t=batch.shape[1], e=lab.recipe.config.embedding_dim))
     v, e = lab.weight.shape
     st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
-    tokens.token_strip(lang, token_strip(ex, b), ex.config.tokenizer, Keys.TOKEN_STRIP, on_select=ex.select)
+    tokens.token_strip(lang, token_strip(ex, b), ex.config.tokenizer, Keys.TOKEN_STRIP)
     try_sentence_box(lang, lab, Keys.TRY_SENTENCE, split_for(ex))  # a new sentence through the current (maybe trained) W
     unk_rates(lang, ex)
     tables = st.expander(t(lang, "pipe.tables"), key=Keys.LOOKUP_TABLES, on_change="rerun")

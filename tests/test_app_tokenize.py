@@ -131,3 +131,15 @@ def test_an_address_asking_for_morpheme_opens_with_it(kiwi):
     assert not at.exception and not errors(at)
     assert explorer(at).config.tokenizer == "morpheme"
     assert explorer(at).recipe.sentences[0] == tuple(t.form for t in kiwi.tokenize("영화 정말 좋다"))
+
+
+def test_a_column_clicked_in_the_strip_selects_its_token_once(at):
+    with_sentence(at)
+    at.session_state["token_strip"] = {"selection": {"columns": ["1"], "rows": [], "cells": []}}
+    at.run()
+    assert not at.exception and explorer(at).selected_token == explorer(at).vocab.index.get("정말", 0)
+    explorer(at).select(2)  # a later click elsewhere (the stage, the tables): the strip does not take it back
+    at.run()
+    assert explorer(at).selected_token == 2
+    strip = at.dataframe(key="token_strip").value
+    assert list(strip.iloc[1]) == ["영화가", "정말", "좋았다"]

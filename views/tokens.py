@@ -38,10 +38,14 @@ def bodies(ex: Explorer) -> list[str]:
 
 def token_strip(ex: Explorer, b: int) -> Strip:
     """Sentence ``b``: raw text → tokens → ids, under the lab's tokenizer, the selected token marked."""
-    texts = bodies(ex)
-    b = min(max(0, b), len(texts) - 1)
-    text = texts[b]
-    spans = ex.prep.spans(text, ex.config, texts)
+    b = min(max(0, b), len(ex.recipe.sentences) - 1)
+    if ex.config.tokenizer == "whitespace":  # the words, as the lab has them: no need to read the text again
+        text = " ".join(ex.recipe.sentences[b])
+        spans = tokenize.split(text, "whitespace")
+    else:
+        texts = bodies(ex)
+        text = texts[b]
+        spans = ex.prep.spans(text, ex.config, texts)
     tokens = tuple(tok for tok, _, _ in spans)
     if tokens != ex.recipe.sentences[b]:  # the analyzer not loaded yet (a restored lab): the lab's own tokens
         spans = [(tok, 0, 0) for tok in ex.recipe.sentences[b]]
