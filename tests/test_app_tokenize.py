@@ -134,12 +134,12 @@ def test_an_address_asking_for_morpheme_opens_with_it(kiwi):
 
 
 def test_a_column_clicked_in_the_strip_selects_its_token_once(at):
-    with_sentence(at)
-    at.session_state["token_strip"] = {"selection": {"columns": ["1"], "rows": [], "cells": []}}
-    at.run()
-    assert not at.exception and explorer(at).selected_token == explorer(at).vocab.index.get("정말", 0)
+    at.session_state["token_strip"] = {"selection": {"columns": ["2"], "rows": [], "cells": []}}
+    at.run()  # the chapter's first sentence, 영화 정말 좋다: column 2 is 좋다, id 3
+    assert not at.exception and explorer(at).selected_token == 3
+    strip = at.dataframe(key="token_strip").value
+    assert list(strip.columns) == ["0", "1", "▶ 2"] and list(strip.iloc[2]) == ["2", "0 ✗", "3"]
     explorer(at).select(2)  # a later click elsewhere (the stage, the tables): the strip does not take it back
     at.run()
     assert explorer(at).selected_token == 2
-    strip = at.dataframe(key="token_strip").value
-    assert list(strip.iloc[1]) == ["영화가", "정말", "좋았다"]
+    assert list(at.dataframe(key="token_strip").value.columns) == ["▶ 0", "1", "2"]
