@@ -21,7 +21,7 @@ from components.busy import busy
 from components.page_lang import page_lang
 from components.widget_text import widget_text
 from components.i18n import LANGS, lang_from_locale, md, problem_text, t
-from core import torch_build
+from core import morphemes, torch_build
 from core.explorer import Explorer
 from core.problems import Problem
 from core.url_state import SECTIONS
@@ -32,6 +32,7 @@ from sections import guide_section, keeper_section, lookup_section, pretrained_s
 # so the cores serve learners side by side, and no idle torch worker thread has to be woken at
 # each click (bench/README.md, "threads", measures both sizes).
 TORCH_THREADS = 1
+MORPHEMES_WAIT_S = 120  # the longest a page waits for the morpheme analyzer to load
 
 
 def main() -> None:
@@ -68,9 +69,14 @@ def main() -> None:
     section = st.segmented_control(t(lang, "app.section"), SECTIONS, key=Keys.SECTION, required=True,
                                    format_func=lambda s: t(lang, f"section.{s}"), width="stretch",
                                    label_visibility="collapsed", help=t(lang, "help.section"))
+    wait_for_morphemes(lang, slot, ex, raw_config.get("tokenizer"))
     editors(lang, ex)
     if raw_config != ex.config_values() or "config" in ex.problems:
+        vocab = ex.vocab
         ex.apply_config(raw_config)
+        if ex.vocab is not vocab:  # a new tokenizer setting built the vocabulary again: the table shows it
+            session.rebase_editor(ex)
+            st.rerun()
     session.write_address(ex)  # the view, language, example and knobs now in effect
     show_address_problems(lang, ex.problems.pop("url", []))
     show_problems(lang, ex)
@@ -105,7 +111,11 @@ def editors(lang: str, ex: Explorer) -> None:
     base = session.editor_base()
     text = session.get(Keys.SENTENCES)  # the text area's value arrives before it is drawn: applied before
     if isinstance(text, str) and (text != ex.text or "text" in ex.problems):  # the box's label counts them
+        vocab = ex.vocab
         ex.apply_text(text)
+        if ex.vocab is not vocab:  # built from the new sentences' tokens (another tokenizer than whitespace)
+            session.rebase_editor(ex)
+            base = session.editor_base()
     drawn = (ex.vocab.size, len(ex.recipe.sentences))
     box = st.expander(t(lang, "inputs.title", v=f"{drawn[0]:,}", b=drawn[1]),
                       icon=":material/edit_note:", key=Keys.EDITORS)  # keyed: stays open when its counts change
@@ -124,6 +134,14 @@ def editors(lang: str, ex: Explorer) -> None:
         st.rerun()  # an edit of the table changed V after the label was drawn: the label says the new count
     for warning in ex.warnings():
         box.warning(problem_text(lang, warning), icon=":material/visibility:")
+
+
+def wait_for_morphemes(lang: str, slot, ex: Explorer, wanted: object) -> None:
+    """The morpheme tokenizer chosen (or in effect) before its analyzer is loaded: wait for it, once
+    per process, saying so in ``slot``. Only this session waits; the first page never loads it."""
+    if "morpheme" in (wanted, ex.config.tokenizer) and ex.analyzer() is None:
+        with busy(slot, t(lang, "tok.loading")):
+            morphemes.wait(MORPHEMES_WAIT_S)
 
 
 def vocab_table(lang: str, base: session.EditorBase, locked: bool) -> inputs.VocabEdit:

@@ -217,18 +217,19 @@ def tried_frame(lang: str, tried: Tried, unk_token: str) -> pd.DataFrame:
         t(lang, "lesson.fig.vector"): [vector_text(v) for v in tried.vectors]})
 
 
-def try_sentence_box(lang: str, lab: Lab, key: str) -> Tried | None:
+def try_sentence_box(lang: str, lab: Lab, key: str, split=None) -> Tried | None:
     """A "try a sentence" box: look a new sentence up in ``lab``'s current W and show the result.
 
     Nothing about the lab changes (batch, step count, W). The text stays in the box as typed; a
     problem with it is shown as a warning. Returns what was tried (None while the box is empty).
     Used by the lessons in TRYING (key `LessonKeys.try_box` + id) and by the lookup view, under its own key.
+    ``split``: the lab's tokenizer (core.try_sentence), None for whitespace.
     """
     text = st.text_input(t(lang, "lesson.try.label"), key=key, placeholder=t(lang, "lesson.try.placeholder"),
                          max_chars=2_000, help=t(lang, "help.try_sentence"))
     if not text.strip():
         return None
-    tried = try_sentence(lab, text)
+    tried = try_sentence(lab, text, split)
     for problem in tried.problems:
         st.warning(problem_text(lang, problem))
     if not tried.problems:
@@ -284,6 +285,7 @@ class View:
     present: bool = False
     selected: int | None = None
     frame: Callable[[], tuple[Any, int]] | None = None  # the training view's 2-D frame and its version (X7)
+    tokens: Callable[[], Any] | None = None  # the learner's sentences as typed and own table (X8: core.lessons.tokens.Source)
 
 
 def render_lesson(lang: str, demo: Demo, keys: LessonKeys, lab: Lab | None = None, view: View = View()) -> None:
@@ -324,6 +326,8 @@ def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo, view: V
     the lab's recipe and weights, which change only by a step, a PAD edit or a new lab.
     """
     frame, version = view.frame() if view.frame and lesson(lesson_id).uses_frame else (None, None)
+    if lesson_id == "X8":  # it reads the sentences as typed beside the lab, not a frame
+        frame, version = (view.tokens() if view.tokens else None), None
 
     def attempt() -> Demo | str:
         try:

@@ -50,7 +50,7 @@ def config_inputs(lang: str, mode_key: str, elsewhere: dict | None = None) -> di
     """
     elsewhere = elsewhere or {}
     values = {}
-    for group in ("layer", "training"):
+    for group in ("layer", "training", "tokens"):
         st.header(t(lang, f"side.{group}"))  # h2, after the title's h1
         for k in KNOBS:
             if k.name in elsewhere:

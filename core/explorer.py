@@ -34,8 +34,10 @@ from core.cost import recipe_step_cost
 from core.preview_budget import preview_steps  # noqa: F401 (re-exported)
 from core.neighbours import neighbours
 from core.problems import InputError, Problem
+from core.preprocessing import Preprocessing
 from core.predict import Answers, Guess, Verdict, answers, grade, make_guess
 from core.projection import Frame, axis_ranges, fit_frame, spectrum_is_flat, thin_steps
+from core.projection import finite_snapshots as _finite, widen_ranges as _widen
 from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
 from core.work import FREE, Cancelled, Work
@@ -144,6 +146,8 @@ class Explorer:
     def __post_init__(self) -> None:
         if self.example_classes is None:
             self.example_classes = self.lab.recipe.classes
+    prep: Preprocessing = field(default_factory=Preprocessing)  # the tokenizer's state (core/preprocessing.py)
+    analyzer = property(lambda self: self.prep.analyzer)  # the morpheme analyzer, if loaded (core.morphemes)
 
     # ---- construction ----------------------------------------------------------------------
     @classmethod
@@ -185,11 +189,11 @@ class Explorer:
     def apply_text(self, text: str) -> list[Problem]:
         """New sentences (one per line, ``tokens | label``; the labels define the classes). On a problem nothing changes."""
         try:
-            lines = parse_sentences(text, self.example_classes)
+            lines, built = self.prep.prepare(parse_sentences(text, self.example_classes), self.config)
         except InputError as e:
             return self._refused("text", e.problems)
-        recipe = replace(Recipe.of(self.vocab, lines, self.example_classes, self.config), pretrained=self.recipe.pretrained)
-        return self._rebuild("text", recipe, text)
+        recipe = Recipe.of(built or self.vocab, lines, self.example_classes, self.config)
+        return self._rebuild("text", replace(recipe, pretrained=self.recipe.pretrained), text)
 
     def apply_vocab(self, rows: Sequence[Sequence]) -> list[Problem]:
         """A new vocabulary from (token, id, role) rows as typed. On a problem nothing changes."""
@@ -222,7 +226,11 @@ class Explorer:
         problems = config.problems()
         if problems:
             return self._refused("config", problems)
-        return self._rebuild("config", replace(self.recipe, config=config), self.text)
+        try:  # a new tokenizer setting splits the sentences again and builds the vocabulary again
+            recipe = self.prep.recipe_for(self.recipe, lambda: parse_sentences(self.text, self.example_classes), config)
+        except InputError as e:
+            return self._refused("config", e.problems)
+        return self._rebuild("config", recipe, self.text)
 
     def apply_token_list(self, text: str) -> list[Problem]:
         """A whole new vocabulary from a pasted or uploaded token list (core.vocab.Vocab.from_token_list),
@@ -469,18 +477,3 @@ class Explorer:
         flat = basis == "initial" and spectrum_is_flat(frame, self.vocab.size, seed=self.config.seed)
         return _FrameState(frame, basis, steps, ranges, flat, self._versions, cut=cut)
 
-
-def _finite(snaps: list[np.ndarray]) -> list[np.ndarray]:
-    """The snapshots whose every entry is finite (the first one always is: a fresh or imported table)."""
-    kept = [s for s in snaps if np.isfinite(s).all()]
-    return kept or snaps[:1]
-
-
-def _widen(old: list[tuple[float, float]], new: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Ranges covering both; a non-finite bound (points of a diverged W) never replaces a finite one."""
-    out = []
-    for (a, b), (c, d) in zip(old, new):
-        lo = min(a, c) if np.isfinite(c) else a
-        hi = max(b, d) if np.isfinite(d) else b
-        out.append((lo, hi))
-    return out

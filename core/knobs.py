@@ -5,7 +5,8 @@ widgets (components/sidebar.py) are all derived from `KNOBS`, so a new knob is o
 plus its strings. A knob's ``name`` is at once the Config field, the JSON field and the widget key.
 
     >>> [k.name for k in KNOBS]
-    ['embedding_dim', 'seed', 'fixed_len', 'pooling', 'optimizer', 'lr', 'weight_decay', 'batch_size']
+    ['embedding_dim', 'seed', 'fixed_len', 'pooling', 'optimizer', 'lr', 'weight_decay', 'batch_size',
+     'tokenizer', 'subword_vocab', 'vocab_min_count', 'vocab_max_size']
     >>> knob("lr").check(20.0)
     Problem(code='lr_range', params={'value': '20.0', 'max': 10.0, 'min': 0.0, 'choices': ''})
 """
@@ -21,6 +22,7 @@ from core.model import POOLINGS
 from core.problems import Problem
 
 OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
+TOKENIZERS = ("whitespace", "morpheme", "subword")  # core/tokenize.py
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ class Knob:
     name: str
     kind: str
     default: object
-    group: str  # "layer" or "training": where the sidebar puts it
+    group: str  # "layer", "training" or "tokens": where the sidebar puts it
     problem: str  # Problem code when a value is refused (its sentence: assets/strings/errors.json)
     lo: float | None = None
     hi: float | None = None
@@ -94,6 +96,11 @@ KNOBS: tuple[Knob, ...] = (
     Knob("lr", "float", 0.1, "training", "lr_range", 0.0, limits.MAX_LR, lo_open=True, step=0.01, fmt="%.4f"),
     Knob("weight_decay", "float", 0.0, "training", "wd_range", 0.0, limits.MAX_WEIGHT_DECAY, step=0.01, fmt="%.4f"),
     Knob("batch_size", "int", 0, "training", "batch_size_range", 0, limits.MAX_SENTENCES),  # 0: every sentence
+    # Preprocessing (core/tokenize.py): how raw sentences become tokens, and the vocabulary built from them.
+    Knob("tokenizer", "choice", "whitespace", "tokens", "tokenizer_unknown", choices=TOKENIZERS, choice_prefix="tok"),
+    Knob("subword_vocab", "int", 100, "tokens", "subword_vocab_range", 10, 10_000, step=10),
+    Knob("vocab_min_count", "int", 1, "tokens", "min_count_range", 1, 1000),
+    Knob("vocab_max_size", "int", limits.MAX_VOCAB, "tokens", "max_size_range", 3, limits.MAX_VOCAB, step=100),
 )
 KNOB_NAMES: tuple[str, ...] = tuple(k.name for k in KNOBS)
 

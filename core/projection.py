@@ -139,3 +139,19 @@ def axis_ranges(points: list[np.ndarray], margin: float = 0.08) -> list[tuple[fl
     lo, hi = allp.min(axis=0), allp.max(axis=0)
     pad = np.maximum((hi - lo) * margin, 1e-6)
     return [(float(a), float(b)) for a, b in zip(lo - pad, hi + pad)]
+
+
+def finite_snapshots(snaps: list[np.ndarray]) -> list[np.ndarray]:
+    """The snapshots whose every entry is finite (the first one always is: a fresh or imported table)."""
+    kept = [s for s in snaps if np.isfinite(s).all()]
+    return kept or snaps[:1]
+
+
+def widen_ranges(old: list[tuple[float, float]], new: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Ranges covering both; a non-finite bound (points of a diverged W) never replaces a finite one."""
+    out = []
+    for (a, b), (c, d) in zip(old, new):
+        lo = min(a, c) if np.isfinite(c) else a
+        hi = max(b, d) if np.isfinite(d) else b
+        out.append((lo, hi))
+    return out

@@ -56,6 +56,8 @@ from core.classes import key as class_key
 from core.invisible import invisible_only
 from core.problems import InputError, Problem, require
 from core.cost import work_problems
+from core import morphemes
+from core.preprocessing import Preprocessing
 from core.pretrained_state import from_data, to_data
 from core.training import Lab, Recipe, replay
 from core.vocab import Vocab
@@ -74,6 +76,8 @@ from core.state_schema import (  # noqa: F401  (re-exported: the schema is part 
     _shape_text,
 )
 
+
+MORPHEMES_WAIT_S = 120  # a restored morpheme state waits this long at most for the analyzer to load
 
 # ---- export ----------------------------------------------------------------------------------
 def export_state(recipe: Recipe, sentences_text: str, lang: str, lab: Lab, include_weights: bool = True) -> bytes:
@@ -146,6 +150,8 @@ def _text_for(recipe: Recipe, text: str) -> str:
     """``text`` if it parses to the recipe's sentences and labels, else the recipe written out."""
     try:
         lines = parse_sentences(text, recipe.classes)
+        if recipe.config.tokenizer != "whitespace":  # the text the explorer split: its labels must agree
+            lines = [replace(l, tokens=s) for l, s in zip(lines, recipe.sentences)] if len(lines) == len(recipe.sentences) else []
         if tuple(l.tokens for l in lines) == recipe.sentences and tuple(l.label for l in lines) == recipe.labels:
             return text
     except InputError:
@@ -286,11 +292,12 @@ def _checked(state: AppState) -> tuple[Recipe | None, list[Problem]]:
         vocab = Vocab.from_rows(state.vocab)
     except InputError as e:
         problems += e.problems
-    try:
-        lines = parse_sentences(state.sentences, tuple(state.classes))
+    config = state.config.to_config()
+    try:  # split as the state's tokenizer splits them (its vocabulary is the stored one)
+        prep = Preprocessing(morphemes=lambda: morphemes.wait(MORPHEMES_WAIT_S))
+        lines, _ = prep.prepare(parse_sentences(state.sentences, tuple(state.classes)), config)
     except InputError as e:
         problems += e.problems
-    config = state.config.to_config()
     problems += config.problems()
     pretrained, more = from_data(state.pretrained, config.embedding_dim)  # rows of W from a vector file
     problems += more

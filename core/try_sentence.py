@@ -15,12 +15,13 @@ Worked example, on the chapter's lab (``<UNK>``=0, ``<PAD>``=1, 영화=2, 좋다
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
 
-from core.batch import parse_sentences
+from core.batch import Line, parse_sentences
 from core.problems import InputError, Problem
 from core.training import Lab
 
@@ -41,8 +42,10 @@ class Tried:
     problems: tuple[Problem, ...] = ()
 
 
-def try_sentence(lab: Lab, text: str) -> Tried:
-    """Look ``text`` (one sentence; line breaks count as spaces) up in the lab's current W."""
+def try_sentence(lab: Lab, text: str, split: Callable[[str], Sequence[str]] | None = None) -> Tried:
+    """Look ``text`` (one sentence; line breaks count as spaces) up in the lab's current W.
+    ``split``: the lab's tokenizer (core/tokenize.py), given the words joined by single spaces;
+    None: split on whitespace."""
     E = lab.recipe.config.embedding_dim
     empty = np.zeros((0, E), np.float32)
     try:
@@ -51,6 +54,8 @@ def try_sentence(lab: Lab, text: str) -> Tried:
         (line,) = parse_sentences(" ".join(str(text).split()), lab.recipe.classes)
     except InputError as exc:
         return Tried((), (), (), empty, lab.steps, tuple(exc.problems))
+    if split is not None:
+        line = replace(line, tokens=tuple(split(" ".join(line.tokens))))
     vocab = lab.recipe.vocab
     ids = vocab.encode(line.tokens)
     with torch.no_grad():

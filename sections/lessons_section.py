@@ -1,4 +1,4 @@
-"""Section 3: every claim of the chapter (C1–C16) and the pitfalls beyond it (X1–X7), live on the learner's data."""
+"""Section 3: every claim of the chapter (C1–C16) and the pitfalls beyond it (X1–X8), live on the learner's data."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ import session
 from components.i18n import t
 from components.lessons import LessonKeys, View, render_lessons, seed
 from components.memo import Memo, no_memo
+from core import morphemes
 from core.explorer import Explorer
 from core.training import Lab
 from session import Keys
+from views.tokens import lesson_source
+
+MORPHEMES_WAIT_S = 120  # the longest X8 waits for the morpheme analyzer to load
 
 KEYS = LessonKeys(picker=Keys.LESSON, prev=Keys.LESSON_PREV, next=Keys.LESSON_NEXT, predict=Keys.PREDICT_PREFIX,
                   reveal=Keys.REVEAL_PREFIX, try_box=Keys.TRY_PREFIX, figure=Keys.LESSON_FIGURE_PREFIX,
@@ -40,13 +44,23 @@ def render(lang: str, ex: Explorer) -> None:
 
     if session.get(Keys.PRESENT):
         st.html(f"<style>{PRESENT_CSS}</style>")
-    view = View(present=bool(session.get(Keys.PRESENT)), selected=ex.selected_token, frame=lambda: ex.frame(2))
+    view = View(present=bool(session.get(Keys.PRESENT)), selected=ex.selected_token, frame=lambda: ex.frame(2),
+                tokens=lambda: x8_source(lang, ex))
     with st.container(key=Keys.LESSONS):  # .st-key-lessons: presentation mode's larger lesson text (style.py)
         moved = lessons(ex.lab, lang, ex.lesson_mode, ex.lesson_index, memo=session.memo, view=view,
                         mode_picker=mode_picker)
         st.caption(t(lang, "lessons.intro"))
     if moved is not None:
         ex.lesson_index = moved
+
+
+def x8_source(lang: str, ex: Explorer):
+    """X8's reading of the learner's sentences, with the morpheme analyzer (loaded now if it is not)."""
+    analyzer = ex.analyzer()
+    if analyzer is None:
+        with st.spinner(t(lang, "tok.loading")):
+            analyzer = morphemes.wait(MORPHEMES_WAIT_S)
+    return lesson_source(ex, analyzer)
 
 
 def lessons(lab: Lab, lang: str, mode: str, index: int, memo: Memo = no_memo, view: View = View(),

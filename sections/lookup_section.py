@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import pipeline
+from components import pipeline, tokens
 from components.i18n import md, t
 from components.lessons import try_sentence_box
 from components.stage import stage
 from core.explorer import Explorer
 import session
 from session import Keys
+from core import morphemes
 from views.lookup import lookup_data
+from views.tokens import rates, split_for, token_strip
 
+MORPHEMES_WAIT_S = 120  # the longest the comparison waits for the morpheme analyzer to load
 STAGE_HEIGHT = 470  # px: below the view switch and the folded inputs, it fits a 1280×720 screen
 
 
@@ -26,13 +29,20 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
     vocab, batch = lab.recipe.vocab, lab.batch
     session.select_token_from_cell(ex)  # a cell picked in the tables below, before anything shows it
     b = session.sentence_shown(batch.shape[0])  # the picker sits below the stage; its value is known already
+    picked = (b, tokens.picked(session.get(Keys.TOKEN_STRIP)))  # a column clicked in the strip below
+    if picked[1] is not None and picked != session.get(Keys.TOKEN_STRIP_SEEN):  # followed once, before the stage
+        session.set_value(Keys.TOKEN_STRIP_SEEN, picked)
+        ids = token_strip(ex, b).ids
+        ex.select(ids[picked[1]] if 0 <= picked[1] < len(ids) else None)
     stage(lookup_data(ex, lang, sentence=b, height=STAGE_HEIGHT, present=present), key=Keys.STAGE,
           on_select=lambda: session.select_token_from_stage(ex))
     pipeline.sentence_picker(lang, batch, Keys.OUT_SENTENCE)
     st.markdown(t(lang, "pipe.shapes", b=batch.shape[0], t=batch.shape[1], e=lab.recipe.config.embedding_dim))
     v, e = lab.weight.shape
     st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
-    try_sentence_box(lang, lab, Keys.TRY_SENTENCE)  # a new sentence through the current (maybe trained) W
+    tokens.token_strip(lang, token_strip(ex, b), ex.config.tokenizer, Keys.TOKEN_STRIP)
+    try_sentence_box(lang, lab, Keys.TRY_SENTENCE, split_for(ex))  # a new sentence through the current (maybe trained) W
+    unk_rates(lang, ex)
     tables = st.expander(t(lang, "pipe.tables"), key=Keys.LOOKUP_TABLES, on_change="rerun")
     if not tables.open:  # built only while open: the stage shows the same numbers
         return
@@ -51,3 +61,18 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
                          ex.selected_token)
         st.markdown(f"**{t(lang, 'pipe.step4')}**")
         pipeline.output_frame(lang, lab.vectors()[b].numpy(), vocab, batch, b)
+
+
+def unk_rates(lang: str, ex: Explorer) -> None:
+    """Each tokenizer's <UNK> rate on the learner's sentences and on the tried one, built only while
+    its expander is open: it needs the morpheme analyzer, which the first page never loads."""
+    box = st.expander(t(lang, "tok.rates_title"), key=Keys.UNK_RATES, on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        analyzer = ex.analyzer()
+        if analyzer is None:
+            with st.spinner(t(lang, "tok.loading")):
+                analyzer = morphemes.wait(MORPHEMES_WAIT_S)
+        tried = str(session.get(Keys.TRY_SENTENCE) or "")
+        tokens.unk_rates(lang, rates(ex, tried, analyzer), ex.config.tokenizer, bool(tried.strip()))

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from assets import presets
 from core import limits
 from core.explorer import Explorer
-from core.knobs import KNOBS, OPTIMIZERS
+from core.knobs import KNOBS, OPTIMIZERS, TOKENIZERS
 from core.model import POOLINGS
 from core.problems import Problem
 from core.share_link import to_query_params
@@ -64,6 +64,10 @@ knob_values = st.fixed_dictionaries({
     "lr": st.floats(0, limits.MAX_LR, exclude_min=True, allow_subnormal=False),  # a knob refuses subnormals
     "weight_decay": st.floats(0, limits.MAX_WEIGHT_DECAY, allow_subnormal=False),
     "batch_size": st.integers(0, limits.MAX_SENTENCES),
+    "tokenizer": st.sampled_from(TOKENIZERS),
+    "subword_vocab": st.integers(10, 10_000),
+    "vocab_min_count": st.integers(1, 1000),
+    "vocab_max_size": st.integers(3, limits.MAX_VOCAB),
 })
 
 

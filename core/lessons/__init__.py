@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from core.lessons import learning, lookup, padding, pitfalls, pretrained
+from core.lessons import learning, lookup, padding, pitfalls, pretrained, tokens
 from core.lessons.common import (  # noqa: F401
     CHAPTER_CODE,
     CHAPTER_IDS,
@@ -53,7 +53,7 @@ LESSONS: tuple[Lesson, ...] = (
     lookup.C1, lookup.C2, lookup.C3, lookup.C4, lookup.C5, lookup.C6, learning.C7, learning.C8,
     learning.C9, padding.C10, padding.C11, lookup.C12, padding.C13, lookup.C14, padding.C15,
     padding.C16,
-    pitfalls.X1, pitfalls.X2, pitfalls.X3, pitfalls.X4, pitfalls.X5, pitfalls.X6, pitfalls.X7,
+    pitfalls.X1, pitfalls.X2, pitfalls.X3, pitfalls.X4, pitfalls.X5, pitfalls.X6, pitfalls.X7, tokens.X8,
     pretrained.X9,
 )
 LESSON_IDS: tuple[str, ...] = tuple(lesson.id for lesson in LESSONS)
@@ -61,15 +61,16 @@ BY_ID: MappingProxyType = MappingProxyType({lesson.id: lesson for lesson in LESS
 
 
 def lesson(lesson_id: str) -> Lesson:
-    """The lesson ``"C1"``..``"C16"``, ``"X1"``..``"X7"``; KeyError naming the choices otherwise."""
+    """The lesson ``"C1"``..``"C16"``, ``"X1"``..``"X8"``; KeyError naming the choices otherwise."""
     if lesson_id not in BY_ID:
         raise KeyError(f"unknown lesson {lesson_id!r}; one of {LESSON_IDS}")
     return BY_ID[lesson_id]
 
 
 def run_demo(lesson_id: str, lab: Lab, frame=None) -> Demo:
-    """The demonstration of one claim on ``lab``; ``frame``: the training view's 2-D PCA frame
-    (Explorer.frame), which X7 draws its fixed panel in, so PAD has ②'s coordinates there."""
+    """The demonstration of one claim on ``lab``; ``frame``: what a lesson reads beside the lab: the
+    training view's 2-D PCA frame (Explorer.frame), which X7 draws its fixed panel in, so PAD has ②'s
+    coordinates there; the learner's sentences as typed and own table (core.lessons.tokens.Source) for X8."""
     return lesson(lesson_id).run(lab, frame)
 
 
