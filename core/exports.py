@@ -4,7 +4,7 @@ W as CSV at 100,000 × 300 is hundreds of megabytes of text and many seconds of 
 clicks used to take several gigabytes of the server (bench/RESULTS.md). So each file built on click is estimated first (`export_cost`: an upper
 bound of its size, and CPU seconds per float measured by bench/bench_exports.py), refused above
 ``limits.MAX_EXPORT_BYTES`` with a message the page shows before anyone clicks
-(`export_problem`), and otherwise built as one job of the server's budget (server/downloads.py):
+(`export_problem`), and otherwise built as one job of the server's budget (server/download_jobs.py):
 a lane, its bytes set aside in the memory admission while it is built, stopped between chunks
 when its session ends or the server stops.
 """

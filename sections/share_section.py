@@ -16,7 +16,7 @@ from core.problems import InputError
 from core.share_link import share_url, to_query_params
 from core.state import export_state, parse_state, restore
 from core.explorer import Explorer
-from server import downloads as budgeted, hooks as server_hooks
+from server import download_jobs, hooks as server_hooks
 from server.budget import BUDGET
 from session import Keys
 
@@ -39,7 +39,7 @@ def render(lang: str, ex: Explorer) -> None:
     v, e = lab.weight.shape
     size = (v, e, session.memo("token_bytes", (lab.uid,), lambda: exports.token_bytes(recipe.vocab.tokens)))
     owner = server_hooks.session_of_this_thread()[0]
-    job = partial(budgeted.deferred, v=v, e=e, token_bytes=size[2], owner=owner,
+    job = partial(download_jobs.deferred, v=v, e=e, token_bytes=size[2], owner=owner,
                   alive=server_hooks.alive_from_anywhere(owner))  # each file a job of the server's budget
     # Every file but the previewed script is built only when its button is clicked, by core.downloads:
     # the same functions a script calls (docs/scripting.md, "Reading a download's bytes").

@@ -137,7 +137,7 @@ def test_the_import_scan_finds_the_session_wherever_it_is_imported(tmp_path):
 # budget, lanes, turn, memory admission, upkeep, warm-up, hooks, Streamlit's private API).
 ABOVE_CORE = ("server", "streamlit", "session", "components", "sections", "views", "page", "app", "support", "tests",
               "bench")
-SERVER_HOLDS = ("budget", "turn", "admission", "upkeep", "warm", "hooks", "streamlit_private", "downloads")
+SERVER_HOLDS = ("budget", "turn", "admission", "upkeep", "warm", "hooks", "streamlit_private", "download_jobs")
 
 
 def test_core_imports_nothing_above_it():

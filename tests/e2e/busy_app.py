@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from server import downloads  # noqa: E402
+from server import download_jobs  # noqa: E402
 from core.problems import InputError, Problem  # noqa: E402
 
 
@@ -24,7 +24,7 @@ class _Busy:
                                                   "lanes": 1})])
 
 
-downloads.BUDGET = _Busy()
+download_jobs.BUDGET = _Busy()
 
 import page  # noqa: E402
 
