@@ -22,7 +22,7 @@ from contextlib import nullcontext
 from assets import presets
 from core.explorer import Explorer
 from session.address import Busy, follow_address, history_navigation, write_address
-from session.editor import edit_pending, find_in_editor, refuse_large_edit
+from session.editor import edit_pending, find_in_editor, refuse_edit
 from session.kept import keep, kept, show_kept
 from session.keeper import answer_keeper, keeper_answered, keeper_opened, keeper_token
 from session.keys import TRANSLATED_CHOICES, Keys, Private
@@ -38,7 +38,7 @@ __all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answe
            "edit_pending", "editor_base", "ensure", "explorer", "find_in_editor", "flip", "follow_address", "forget",
            "get", "has", "history_navigation", "install", "keep", "keep_choices_across_language",
            "keeper_answered", "keeper_opened", "keeper_token", "kept", "load_chosen_preset", "load_preset",
-           "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "refuse_large_edit",
+           "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "refuse_edit",
            "select_token_from_cell", "select_token_from_chart", "select_token_from_picker",
            "select_token_from_stage", "sentence_shown", "set_value", "set_widgets", "show_kept", "show_knobs",
            "sync_token_picker", "update", "vocab_frame", "write_address")
