@@ -3,6 +3,9 @@ window a large table shows (components/inputs.py draws them)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import pandas as pd
 import streamlit as st
 
@@ -17,8 +20,8 @@ EDIT_FIELDS = ("edited_rows", "added_rows", "deleted_rows")
 # The table's columns and the longest text each cell may hold (the browser's editor takes no more:
 # components/inputs.py gives the same bounds as max_chars). "_index" is the row number: Streamlit
 # ignores it in an added row of a table numbered by a range, and it is never edited in place.
-CELL_CHARS = {"token": limits.MAX_TOKEN_CHARS, "id": 32, "role": 16}  # id: components.inputs.ID_CHARS
-ADDED_ONLY = {"_index": 32}
+CELL_CHARS = MappingProxyType({"token": limits.MAX_TOKEN_CHARS, "id": 32, "role": 16})  # id: components.inputs.ID_CHARS
+ADDED_CELL_CHARS = MappingProxyType({**CELL_CHARS, "_index": 32})
 
 
 def refuse_edit(shown_rows: int) -> Problem | None:
@@ -81,7 +84,7 @@ def edit_problem(pending: object, shown_rows: int) -> Problem | None:
     for row, cells in edited.items():
         if _position(row, shown_rows) is None or not _cells_fit(cells, CELL_CHARS):
             return invalid
-    if not all(_cells_fit(cells, CELL_CHARS | ADDED_ONLY) for cells in added):
+    if not all(_cells_fit(cells, ADDED_CELL_CHARS) for cells in added):
         return invalid
     return None
 
@@ -96,7 +99,7 @@ def _position(row: object, shown_rows: int, key: bool = True) -> int | None:
     return row if isinstance(row, int) and 0 <= row < shown_rows else None
 
 
-def _cells_fit(cells: object, columns: dict[str, int]) -> bool:
+def _cells_fit(cells: object, columns: Mapping[str, int]) -> bool:
     """Is ``cells`` a mapping of the table's columns to None, a number, or text within the column's length?"""
     if not isinstance(cells, dict) or len(cells) > len(columns):
         return False
