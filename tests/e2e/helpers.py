@@ -343,12 +343,13 @@ def pressed(key: str):
 
 
 def stage_selected(token: int, key: str = "stage"):
-    """A test of sent widget states: the stage reports ``token`` selected."""
+    """A test of sent widget states: the stage reports ``token`` selected (anywhere, or as an id-matrix cell)."""
     def test(states) -> bool:
         for w in states:
             if w.id.endswith("-" + key) and w.WhichOneof("value") == "json_value":
                 try:
-                    if json.loads(w.json_value).get("selected") == token:
+                    state = json.loads(w.json_value)
+                    if state.get("selected") == token or (state.get("cell") or {}).get("id") == token:
                         return True
                 except (ValueError, AttributeError):
                     pass

@@ -175,3 +175,28 @@ def test_screenshot_of_the_stage(new_page, view, lang):
     page.screenshot(path=str(SCREENSHOTS / f"app-{name}"))
     if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
         page.screenshot(path=str(ROOT / "docs" / name))
+
+
+@pytest.mark.parametrize("b,t", [(1, 1), (0, 2)])
+def test_a_cell_of_any_sentence_shows_its_output_rows_the_wire_and_the_card(ko_page, b, t):
+    """Issue 37, #3: selecting a token of the second sentence lit only its W row; the output stayed on
+    sentence 0, with no wire and no card. Every sentence's cell now brings its sentence's output."""
+    import numpy as np
+    import torch
+
+    from .helpers import chapter_w
+
+    page = ko_page
+    ids = [[2, 0, 3], [2, 4, 1]]
+    i = ids[b][t]
+    click_token(page, f".idcell[data-b='{b}'][data-t='{t}']")
+    s = wait_stage(page, "(s, a) => s.outTitle && s.outTitle.includes('b=' + a[0]) && s.wires >= 2", [b, i])
+    emb = torch.nn.Embedding.from_pretrained(torch.from_numpy(chapter_w()), padding_idx=1)
+    want = emb(torch.tensor(ids))[b].detach().numpy()
+    assert [r["id"] for r in s["out"]] == ids[b]  # that sentence's rows, in order
+    for row, ref in zip(s["out"], want):
+        np.testing.assert_allclose([float(c.replace("\u2212", "-")) for c in row["cells"]], ref, atol=0.005 + 1e-6)
+    assert s["wires"] == 2 * ids[b].count(i)  # cell → W row, W row → output row, for each place it sits
+    card = page.locator(f"{STAGE} .selnote .selline")
+    assert card.count() == 1 and f"out[{b}, {t}]" in card.inner_text()
+    assert str(i) in s["sel"]

@@ -68,12 +68,12 @@ function mount(parentElement) {
     const t = token(e);
     if (t && (e.key === "Enter" || e.key === " ")) {
       e.preventDefault();
-      select(st, Number(t.getAttribute("data-token")));
+      select(st, Number(t.getAttribute("data-token")), cellOf(t));
     }
   });
   root.addEventListener("click", (e) => {
     const t = token(e);
-    if (t) select(st, Number(t.getAttribute("data-token")));
+    if (t) select(st, Number(t.getAttribute("data-token")), cellOf(t));
   });
   // The id matrix and W's rows may scroll: the wires follow (scroll events reach the root when captured).
   root.addEventListener("scroll", () => {
@@ -119,12 +119,23 @@ function highlight(st, token, again) {
   }
 }
 
-// A click (or Enter) on a token: the one piece of state the server sees.
-function select(st, id) {
+// A click (or Enter) on a token: the one piece of state the server sees. On a cell of the id
+// matrix it is the cell ({"cell": {id, b, t, n}}), so that the output follows that cell's sentence
+// in the same rerun; `n` makes a click on the same cell again a new value (the learner may have
+// picked another sentence since). Anywhere else it is the id ({"selected": id}).
+function select(st, id, cell) {
   if (!Number.isInteger(id)) return;
   st.selected = id;
   markSelected(st);
-  if (st.setStateValue) st.setStateValue("selected", id);
+  if (!st.setStateValue) return;
+  if (cell) st.setStateValue("cell", { id, b: cell.b, t: cell.t, n: Date.now() });
+  else st.setStateValue("selected", id);
+}
+
+// The (b, t) of an id-matrix cell, or null for any other token node.
+function cellOf(node) {
+  if (!node.hasAttribute("data-b") || !node.hasAttribute("data-t") || !node.classList.contains("idcell")) return null;
+  return { b: Number(node.getAttribute("data-b")), t: Number(node.getAttribute("data-t")) };
 }
 
 function markSelected(st) {
