@@ -42,6 +42,9 @@ export function fillIds(st, d) {
       const tok = tokenOf(d, id);
       el("div", "idtok", c, tok);
       if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
+      // Read as one thing: "b=0, t=1: 정말, 번호 0, <UNK>" (the word as typed, its id, the id's token).
+      c.setAttribute("role", "button");
+      c.setAttribute("aria-label", cellName(d, i, j, typed[j], id, tok));
     }
     if (shown < t) el("div", "idh idmore", grid, "\u2026");
   };
@@ -113,4 +116,12 @@ function idColumns(st, p, ids, t) {
   const width = (text, size, weight) => { ctx.font = `${weight} ${size}px ${cs.fontFamily}`; return ctx.measureText(text).width; };
   const room = p.clientWidth - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0);
   return planIdColumns({ ids, t, fs, room }, width);
+}
+
+// A cell's accessible name, from the stage's words ("cell_name": "b={b}, t={t}: {typed}, 번호 {id}, {token}").
+function cellName(d, b, t, typed, id, tok) {
+  const pattern = words(d, "cell_name", "b={b}, t={t}: {typed}, id {id}, {token}");
+  const word = typed === undefined ? tok : String(typed);
+  const values = { b: String(b), t: String(t), typed: word, id: String(id), token: tok };
+  return pattern.replace(/\{(b|t|typed|id|token)\}/g, (_, k) => values[k]);
 }

@@ -69,6 +69,8 @@ function mount(parentElement) {
     if (t && (e.key === "Enter" || e.key === " ")) {
       e.preventDefault();
       select(st, Number(t.getAttribute("data-token")), cellOf(t));
+    } else if (t && e.key in STEPS && !e.altKey && !e.ctrlKey && !e.metaKey && moveFocus(st, t, e.key)) {
+      e.preventDefault();
     }
   });
   root.addEventListener("click", (e) => {
@@ -176,6 +178,46 @@ function theme(st) {
 // Draw data `d`: the layout rebuilt only when what it depends on changed, then every panel filled;
 // `animate` false (a resize, the theme, fonts) draws the points where they are going at once.
 function render(st, d, animate) {
+  const focused = focusedSelector(st); // a redraw replaces the nodes: focus goes back where it was
+  renderNodes(st, d, animate);
+  if (focused) {
+    const again = st.root.querySelector(focused);
+    if (again && again !== st.root.getRootNode().activeElement) again.focus({ preventScroll: true });
+  }
+}
+
+// A selector for the focused node of the stage, that finds its counterpart after a redraw, or null.
+function focusedSelector(st) {
+  const active = st.root.getRootNode().activeElement;
+  if (!active || !st.root.contains(active) || !active.hasAttribute("data-token")) return null;
+  const token = CSS.escape(active.getAttribute("data-token"));
+  if (active.classList.contains("idcell")) {
+    return `.idcell[data-b="${active.getAttribute("data-b")}"][data-t="${active.getAttribute("data-t")}"]`;
+  }
+  const panel = active.closest(".panel, .neigh");
+  const where = panel ? "." + Array.from(panel.classList).filter((c) => c !== "panel").join(".") + " " : "";
+  return `${where}[data-token="${token}"][tabindex]`;
+}
+
+// Arrow keys move between the id matrix's cells (and up and down W's rows), as in a table.
+const STEPS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+function moveFocus(st, node, key) {
+  const [db, dt] = STEPS[key];
+  let next = null;
+  if (node.classList.contains("idcell")) {
+    const b = Number(node.getAttribute("data-b")) + db, t = Number(node.getAttribute("data-t")) + dt;
+    next = st.root.querySelector(`.idcell[data-b="${b}"][data-t="${t}"]`);
+  } else if (node.classList.contains("wrow") && db !== 0) {
+    const rows = Array.from(node.parentElement.querySelectorAll(".wrow[tabindex]"));
+    next = rows[rows.indexOf(node) + db] || null;
+  }
+  if (!next) return false;
+  next.focus();
+  next.scrollIntoView({ block: "nearest", inline: "nearest" });
+  return true;
+}
+
+function renderNodes(st, d, animate) {
   st.data = d;
   st.renders += 1;
   const root = st.root;
