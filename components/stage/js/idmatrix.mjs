@@ -38,13 +38,15 @@ export function fillIds(st, d) {
       c.setAttribute("data-t", String(j));
       if (id === d.pad) c.classList.add("pad");
       if (id === d.unk) c.classList.add("unk");
-      el("div", "idnum", c, String(id));
-      const tok = tokenOf(d, id);
-      el("div", "idtok", c, tok);
-      if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
-      // Read as one thing: "b=0, t=1: 정말, 번호 0, <UNK>" (the word as typed, its id, the id's token).
+      // Read as one thing: "b=0, t=1: 정말, 번호 0, <UNK>" (the word as typed, its id, the id's token),
+      // a name from its content (a hidden line), the visible pieces hidden from screen readers: an
+      // aria-label would not contain the visible text, which speech input users say (WCAG 2.5.3).
       c.setAttribute("role", "button");
-      c.setAttribute("aria-label", cellName(d, i, j, typed[j], id, tok));
+      const tok = tokenOf(d, id);
+      el("span", "srname", c, cellName(d, i, j, typed[j], id, tok));
+      el("div", "idnum", c, String(id)).setAttribute("aria-hidden", "true");
+      el("div", "idtok", c, tok).setAttribute("aria-hidden", "true");
+      if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j])).setAttribute("aria-hidden", "true");
     }
     if (shown < t) el("div", "idh idmore", grid, "\u2026");
   };
