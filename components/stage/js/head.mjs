@@ -2,6 +2,7 @@
 // scatter and W side by side. The head's height is fixed (stage.css), so the plot's box never moves.
 import { el, sv } from "./dom.mjs";
 import { num, sig, words } from "./format.mjs";
+import { counterStep } from "./motion.mjs";
 import { legendLooks, shapePath } from "./paint.mjs";
 import { sparkPoints } from "./scale.mjs";
 
@@ -23,9 +24,9 @@ export function layoutTrain(st, d) {
   st.wPanel = el("section", "panel wpanel", body);
 }
 
-export function fillHeader(st, d) {
-  const s = d.scatter || {};
-  if (!st.anim) st.stepNum.textContent = String(num(s.step));
+export function fillHeader(st, d, animate) {
+  const step = counterStep(d, !!st.anim, animate);
+  if (step !== null) st.stepNum.textContent = String(step);
   const loss = Array.isArray(d.loss) ? d.loss.map(num) : [];
   const svgEl = st.lossSvg;
   svgEl.textContent = "";

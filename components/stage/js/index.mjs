@@ -238,7 +238,7 @@ function renderNodes(st, d, animate) {
     else layoutLookup(st, d);
   }
   if (mode === "train") {
-    fillHeader(st, d);
+    fillHeader(st, d, animate);
     fillW(st, st.wPanel, d, true);
     if (st.scatterPanel) drawScatter(st, d, animate);
     fillNeighbours(st, d);
