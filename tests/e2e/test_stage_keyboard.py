@@ -49,3 +49,24 @@ def test_cells_are_named_buttons_that_arrow_keys_move_between_and_focus_survives
     tree = page.locator(f"{STAGE} .idspanel").aria_snapshot()
     assert tree.count("button \"b=") == 6, tree
     assert_healthy(page)
+
+
+def test_no_image_on_the_training_stage_is_nameless_and_no_field_name_has_backticks(new_page):
+    """Issue 37, #9: the legend's six shape images had no name; a field name read '`W`에서'."""
+    from .helpers import section
+
+    page = new_page("ko-KR")
+    section(page, "ko", "train")
+    nameless = page.evaluate("""() => {
+      const host = document.querySelector('.st-key-stage');
+      let root = null;
+      for (const e of host.querySelectorAll('*')) if (e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]')) { root = e.shadowRoot; break; }
+      return Array.from(root.querySelectorAll('svg, img, [role="img"]')).filter(n =>
+        !n.closest('[aria-hidden="true"]') && !(n.getAttribute('aria-label') || n.getAttribute('alt') || n.querySelector('title'))
+        && (n.getAttribute('role') === 'img' || n.tagName.toLowerCase() === 'img' || n.classList.contains('icon') || n.classList.contains('spark')))
+        .map(n => n.outerHTML.slice(0, 80));
+    }""")
+    assert nameless == [], nameless
+    section(page, "ko", "lookup")
+    labels = page.evaluate("() => Array.from(document.querySelectorAll('textarea, input')).map(e => e.getAttribute('aria-label') || '')")
+    assert not [x for x in labels if "`" in x], labels

@@ -15,7 +15,8 @@ export function layoutTrain(st, d) {
   st.stepNum.setAttribute("data-testid", "stage-step");
   const loss = el("div", "lossbox", head);
   el("div", "losslabel", loss, words(d, "loss", "loss"));
-  st.lossSvg = sv("svg", { class: "spark", viewBox: "0 0 200 48", preserveAspectRatio: "none" }, loss);
+  st.lossSvg = sv("svg", { class: "spark", viewBox: "0 0 200 48", preserveAspectRatio: "none", role: "img",
+                           "aria-label": words(d, "loss", "loss") }, loss);
   st.lossNum = el("div", "lossnum", loss, "");
   st.legend = el("div", "legend", head);
   st.legend.setAttribute("aria-label", words(d, "legend_title", "legend"));
@@ -43,7 +44,8 @@ export function fillHeader(st, d, animate) {
 }
 
 function legendIcon(parent, lk) {
-  const s = sv("svg", { width: 26, height: 26, viewBox: "-13 -13 26 26", class: "icon" }, parent);
+  // Decorative: the words beside it name the kind of point (a screen reader reads those).
+  const s = sv("svg", { width: 26, height: 26, viewBox: "-13 -13 26 26", class: "icon", "aria-hidden": "true" }, parent);
   const r = Math.min(lk.r, 10);
   sv("path", { d: shapePath(lk.shape, r), fill: lk.fill, stroke: lk.stroke === "var(--bg)" ? "var(--fg-soft)" : lk.stroke,
                "stroke-width": lk.cls === "unused" ? 2 : 1.5 }, s);
