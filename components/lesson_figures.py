@@ -64,6 +64,9 @@ def _w(lang: str, key: str, **params) -> str:
 
 
 # ---- shared pieces ----------------------------------------------------------------------------------
+CELL_FONT_PX = 15  # a number written in a heatmap's cell: at least 14 px (issue 37)
+
+
 def _heatmap(z, labels: list[str], absmax: float | None = None, scale_title: str | None = None) -> go.Heatmap:
     """A heatmap of rows (labelled) × components on W's one diverging scale (components.palette),
     from -absmax to absmax (the stage's ends for a panel of W; the panel's own largest |value| when
@@ -75,7 +78,8 @@ def _heatmap(z, labels: list[str], absmax: float | None = None, scale_title: str
     bar = dict(title=dict(text=scale_title, side="top"), thickness=14, len=0.8, tickvals=[-end, 0, end],
                ticktext=[number(-end), "0", number(end)]) if scale_title else None
     return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(len(labels))), text=text,
-                      texttemplate="%{text}" if text else None, colorscale=colorscale(), zmin=-end, zmax=end,
+                      texttemplate="%{text}" if text else None, textfont=dict(size=CELL_FONT_PX),
+                      colorscale=colorscale(), zmin=-end, zmax=end,
                       showscale=scale_title is not None, colorbar=bar, hovertemplate="%{z:.4g}<extra></extra>")
 
 
@@ -91,7 +95,8 @@ def _box_row(fig: go.Figure, col: int, y: int, width: int, color: str, row: int 
 
 
 def _layout(fig: go.Figure, height: int) -> go.Figure:
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=60, b=40), showlegend=False,
+    # t: room for Plotly's mode bar above the subplot titles (it covered the right one's title).
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=80, b=40), showlegend=False,
                       font=dict(size=14))
     return fig
 

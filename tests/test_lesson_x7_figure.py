@@ -33,3 +33,13 @@ def test_step_labels_merge_only_runs_of_points_that_coincide():
     path = np.array([[0, 0], [0, 0], [1, 1], [1, 1.0001], [2, 2]], dtype=float)
     assert step_labels(path, [0, 1, 2, 3, 4], 0.01) == ["0\u20131", "", "2\u20133", "", "4"]
     assert step_labels(path[:1], [7], 0.01) == ["7"]
+
+
+def test_heatmap_numbers_are_at_least_14_px_and_titles_sit_below_the_mode_bar():
+    from components.lesson_figures import _heatmap, _layout
+    import plotly.graph_objects as go
+
+    trace = _heatmap([[0.5, -0.25]], ["a"])
+    assert trace.textfont.size >= 14
+    fig = _layout(go.Figure(trace), 300)
+    assert fig.layout.margin.t >= 80  # Plotly's mode bar is ~30 px; a subplot title sits just above the plot
