@@ -60,8 +60,8 @@ PRESENT = """
 """
 
 
-# Editing while watching: the open inputs box (vocabulary and sentences) is at most 40% of the
-# window tall and scrolls inside itself, so the stage's id matrix stays in view below it while the
+# Editing while watching: the open inputs box (vocabulary and sentences) is at most 40 vh (of the
+# window's height) and scrolls inside itself, so the stage's id matrix stays in view below it while the
 # learner types (a phone stacks everything and scrolls the page instead).
 EDITING = """
 @media (min-width: 641px) {
