@@ -160,7 +160,7 @@ def vocab_table(lang: str, base: session.EditorBase, locked: bool) -> inputs.Voc
         session.set_value(Keys.VOCAB_START, first)  # before its box is drawn
         window = inputs.Window(first, locked, Keys.VOCAB_START, Keys.VOCAB_FIND,
                                on_find=partial(session.find_in_editor, base.frame))
-    return inputs.vocab_editor(lang, base.frame, Keys.VOCAB, window, refuse=session.refuse_large_edit,
+    return inputs.vocab_editor(lang, base.frame, Keys.VOCAB, window, refuse=session.refuse_edit,
                                problems_prefix=Keys.PROBLEMS_PREFIX)
 
 
@@ -214,7 +214,8 @@ def update_vocab(ex: Explorer, base: session.EditorBase, edited: inputs.VocabEdi
         ex.apply_vocab(base.vocab.rows())  # no edits: the table is the (valid) base
         return
     whole = edited.whole(base.frame)
-    if ex.apply_vocab(whole[["token", "id", "role"]].itertuples(index=False, name=None)):
+    rows = whole[["token", "id", "role"]].itertuples(index=False, name=None)
+    if ex.apply_vocab(rows, names=whole.index.tolist()):  # problems name rows by the table's # column
         return
     if edited.start is not None:  # fold, and redraw the table from its new base right away:
         base.vocab, base.frame = ex.vocab, session.vocab_frame(ex.vocab)

@@ -19,6 +19,7 @@ from core.problems import Problem
 
 
 INDEX_WIDTH = 44  # px of the row-number column (the e2e tests click cells by position)
+ID_CHARS = 32  # an id cell's text at most (session/editor.py refuses a longer one sent by a script)
 
 
 EDITOR_MAX_ROWS = 2_000  # above this, the table shows a window of rows, never all of them
@@ -34,11 +35,12 @@ class VocabEdit:
     refused: Problem | None = None  # a pending edit too large to apply, dropped before the editor read it
 
     def whole(self, base: pd.DataFrame) -> pd.DataFrame:
-        """The whole edited table: the window's edits in place, the rows outside it as they are."""
+        """The whole edited table: the window's edits in place, the rows outside it as they are, each
+        row keeping its number (the index, the table's # column)."""
         if self.start is None:
             return self.shown
         end = self.start + EDITOR_WINDOW
-        return pd.concat([base.iloc[:self.start], self.shown, base.iloc[end:]], ignore_index=True)
+        return pd.concat([base.iloc[:self.start], self.shown, base.iloc[end:]])
 
 
 @dataclass(frozen=True)
@@ -102,11 +104,14 @@ def vocab_editor(lang: str, base: pd.DataFrame, key: str, window: Window | None 
         # browser drops the refused rows instead of sending them again with every later rerun.
         alt=t(lang, "vocab.title" if refused is None else "vocab.alt_refused"),
         height=min(420, 38 + 35 * (len(shown) + 1)),
+        placeholder=" ",  # an empty cell (a new row's) shows blank, not "None" ("" is the proto default: unset)
         column_config={
             "_index": st.column_config.NumberColumn("#", width=INDEX_WIDTH, help=t(lang, "vocab.col.row_help")),
             "token": st.column_config.TextColumn(t(lang, "vocab.col.token"), max_chars=limits.MAX_TOKEN_CHARS,
                                                  help=t(lang, "help.vocab_token")),
-            "id": st.column_config.NumberColumn(t(lang, "vocab.col.id"), step=1, format="%d", help=t(lang, "help.vocab_id")),
+            # Text, not a number column: what is typed reaches the vocabulary's checks exactly ("2.5",
+            # "abc", "1e21"), is kept in its cell while it is wrong, and is never cast to int64.
+            "id": st.column_config.TextColumn(t(lang, "vocab.col.id"), max_chars=ID_CHARS, help=t(lang, "help.vocab_id")),
             "role": st.column_config.SelectboxColumn(t(lang, "vocab.col.role"), options=["normal", "unk", "pad"],
                                                      default="normal", format_func=lambda r: t(lang, f"vocab.role.{r}"),
                                                      help=t(lang, "vocab.col.role_help")),

@@ -64,6 +64,9 @@ def _w(lang: str, key: str, **params) -> str:
 
 
 # ---- shared pieces ----------------------------------------------------------------------------------
+CELL_FONT_PX = 15  # a number written in a heatmap's cell: at least 14 px (issue 37)
+
+
 def _heatmap(z, labels: list[str], absmax: float | None = None, scale_title: str | None = None) -> go.Heatmap:
     """A heatmap of rows (labelled) × components on W's one diverging scale (components.palette),
     from -absmax to absmax (the stage's ends for a panel of W; the panel's own largest |value| when
@@ -75,7 +78,8 @@ def _heatmap(z, labels: list[str], absmax: float | None = None, scale_title: str
     bar = dict(title=dict(text=scale_title, side="top"), thickness=14, len=0.8, tickvals=[-end, 0, end],
                ticktext=[number(-end), "0", number(end)]) if scale_title else None
     return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(len(labels))), text=text,
-                      texttemplate="%{text}" if text else None, colorscale=colorscale(), zmin=-end, zmax=end,
+                      texttemplate="%{text}" if text else None, textfont=dict(size=CELL_FONT_PX),
+                      colorscale=colorscale(), zmin=-end, zmax=end,
                       showscale=scale_title is not None, colorbar=bar, hovertemplate="%{z:.4g}<extra></extra>")
 
 
@@ -91,7 +95,8 @@ def _box_row(fig: go.Figure, col: int, y: int, width: int, color: str, row: int 
 
 
 def _layout(fig: go.Figure, height: int) -> go.Figure:
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=60, b=40), showlegend=False,
+    # t: room for Plotly's mode bar above the subplot titles (it covered the right one's title).
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=80, b=40), showlegend=False,
                       font=dict(size=14))
     return fig
 
@@ -368,21 +373,38 @@ def _zoom(refit_pad: np.ndarray, fixed: np.ndarray) -> float:
     return max(2.5 * path, 0.01 * spread, 1e-3)
 
 
+def step_labels(path: np.ndarray, steps: list[int], near: float) -> list[str]:
+    """A label per point of a path: its step, or for a run of points within ``near`` of each other
+    ("0–3" where PAD stayed still), the run's first and last step on its first point and nothing on
+    the others, so labels are never printed on top of each other."""
+    labels = [""] * len(steps)
+    start = 0
+    for i in range(1, len(steps) + 1):
+        if i < len(steps) and np.abs(path[i] - path[start]).max() <= near:
+            continue
+        labels[start] = str(steps[start]) if i - 1 == start else f"{steps[start]}\u2013{steps[i - 1]}"
+        start = i
+    return labels
+
+
 def _frames(lang: str, d: dict) -> Drawn:
     """X7: every row's point at each kept step, in a frame refitted per step and in one fixed frame; PAD's path in red."""
     fig = make_subplots(1, 2, subplot_titles=(_w(lang, "X7.refit"), _w(lang, "X7.fixed")))
     pad = d["pad"]
     half = _zoom(np.asarray(d["refit"], dtype=float)[:, pad], np.asarray(d["fixed"], dtype=float))
+    # One window for both panels (the same x- and y-range): both zoom on PAD's paths, by the same
+    # amount, so a move in one and stillness in the other are seen on one scale.
+    paths = np.concatenate([np.asarray(d[key], dtype=float)[:, pad] for key in ("refit", "fixed")])
+    lo, hi = paths.min(axis=0) - half, paths.max(axis=0) + half
     for col, key in ((1, "refit"), (2, "fixed")):
         pts = np.asarray(d[key], dtype=float)  # (S, n, 2)
-        centre = pts[:, pad].mean(axis=0)  # both panels zoom on PAD's path, by the same amount
-        fig.update_xaxes(range=[centre[0] - half, centre[0] + half], row=1, col=col)
-        fig.update_yaxes(range=[centre[1] - half, centre[1] + half], row=1, col=col)
+        fig.update_xaxes(range=[lo[0], hi[0]], row=1, col=col)
+        fig.update_yaxes(range=[lo[1], hi[1]], row=1, col=col)
         others = np.delete(pts, pad, axis=1).reshape(-1, 2)
         fig.add_trace(go.Scatter(x=others[:, 0], y=others[:, 1], mode="markers",
                                  marker=dict(color=PAD_COLOR, size=5, opacity=0.35), hoverinfo="skip"), 1, col)
         fig.add_trace(go.Scatter(x=pts[:, pad, 0], y=pts[:, pad, 1], mode="lines+markers+text",
-                                 text=[str(s) for s in d["steps"]], textposition="top center",
+                                 text=step_labels(pts[:, pad], d["steps"], 0.04 * half), textposition="top center",
                                  marker=dict(color=SELECT_COLOR, size=11), line=dict(color=SELECT_COLOR, width=2),
                                  name=d["pad_token"], hovertemplate="%{fullData.name} %{text}<extra></extra>"), 1, col)
         fig.update_xaxes(title_text=_w(lang, "pc", k=1), row=1, col=col)

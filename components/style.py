@@ -60,6 +60,16 @@ PRESENT = """
 """
 
 
+# Editing while watching: the open inputs box (vocabulary and sentences) is at most 40 vh (of the
+# window's height) and scrolls inside itself, so the stage's id matrix stays in view below it while the
+# learner types (a phone stacks everything and scrolls the page instead).
+EDITING = """
+@media (min-width: 641px) {
+  .st-key-editors details[open] > [data-testid="stExpanderDetails"] { max-height: 40vh; overflow-y: auto; }
+}
+"""
+
+
 # Components with no visible output (components/page_lang.py, sidebar_fold.py) take no room.
 HIDDEN = """
 .st-key-page_lang, .st-key-sidebar_fold { display: none; }
@@ -67,4 +77,4 @@ HIDDEN = """
 
 
 def page_style(present: bool) -> None:
-    st.html(f"<style>{COMPACT}{KOREAN}{PHONE}{HIDDEN}{PRESENT if present else ''}</style>")
+    st.html(f"<style>{COMPACT}{KOREAN}{PHONE}{EDITING}{HIDDEN}{PRESENT if present else ''}</style>")

@@ -195,10 +195,10 @@ class Explorer:
         recipe = Recipe.of(built or self.vocab, lines, self.example_classes, self.config)
         return self._rebuild("text", replace(recipe, pretrained=self.recipe.pretrained), text)
 
-    def apply_vocab(self, rows: Sequence[Sequence]) -> list[Problem]:
-        """A new vocabulary from (token, id, role) rows as typed. On a problem nothing changes."""
+    def apply_vocab(self, rows: Sequence[Sequence], names: Sequence | None = None) -> list[Problem]:
+        """A new vocabulary from (token, id, role) rows as typed, problems naming them by ``names``; on a problem nothing changes."""
         try:
-            vocab = Vocab.from_rows(rows)
+            vocab = Vocab.from_rows(rows, names)
         except InputError as e:
             return self._refused("vocab", e.problems)
         return self._rebuild("vocab", replace(self.recipe, vocab=vocab), self.text)

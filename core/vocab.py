@@ -14,8 +14,10 @@ same role must be agreed by preprocessing (here) and the model (``padding_idx``)
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from functools import cached_property
 from typing import Any, Iterable, Sequence
 
@@ -85,10 +87,12 @@ class Vocab:
         return [(t, i, self.role_of(i)) for i, t in enumerate(self.tokens)]
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Sequence[Any]]) -> "Vocab":
+    def from_rows(cls, rows: Iterable[Sequence[Any]], names: Sequence[Any] | None = None) -> "Vocab":
         """Validate (token, id, role) rows as the learner typed them and build a Vocab.
 
-        Raises `InputError` listing every problem (rows counted from 1, as the table shows them).
+        Raises `InputError` listing every problem. A problem names a row by ``names[i]`` (the
+        editor's row number, which stays with its row when rows above are deleted), else by its
+        position counted from 1.
         """
         rows = list(rows)
         problems: list[Problem] = []
@@ -99,10 +103,14 @@ class Vocab:
         by_token: dict[str, int] = {}
         by_id: dict[int, int] = {}
         parsed: list[tuple[str, int, str]] = []
-        for r, row in enumerate(rows, start=1):
+        out_of_range = 0
+        for pos, row in enumerate(rows):
+            r = names[pos] if names is not None else pos + 1
             token, raw_id, raw_role = (list(row) + [None, None, None])[:3]
             tok = _check_token(token, r, problems)
-            i = _check_id(raw_id, r, problems)
+            i = _check_id(raw_id, r, problems, len(rows), quiet=out_of_range >= MAX_RANGE_PROBLEMS)
+            out_of_range += i is OUT_OF_RANGE
+            i = None if i is OUT_OF_RANGE else i
             role = _check_role(raw_role, r, problems)
             if tok is not None:
                 if tok in by_token:
@@ -116,7 +124,7 @@ class Vocab:
                     by_id[i] = r
             if tok is not None and i is not None and role is not None:
                 parsed.append((tok, i, role))
-        _check_ids_contiguous(by_id, len(rows), problems)
+        _check_ids_missing(by_id, len(rows), problems)
         _check_roles(parsed, problems)
         require(problems)
         tokens = [""] * len(parsed)
@@ -248,23 +256,58 @@ def _check_token(token: Any, r: int, problems: list[Problem]) -> str | None:
     return tok
 
 
-def _check_id(raw: Any, r: int, problems: list[Problem]) -> int | None:
-    """Accept 3, 3.0, "3" and " 3 "; reject 3.5, "three", NaN, inf, None, booleans."""
-    value: int | None = None
-    if isinstance(raw, bool) or raw is None:
+MAX_RANGE_PROBLEMS = 5  # ids outside 0..V-1 reported at most
+MAX_ID_CHARS = 32  # an id typed as text: longer is not read as a number (the editor's cells take no more)
+OUT_OF_RANGE = object()  # `_check_id`: an integer outside 0..V-1 (reported; not an id of any row)
+# An id typed as text: ASCII digits, optionally signed, with a fraction or an exponent (2, +2, 2.0, 1e21).
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE]([+-]?)\d+)?")
+
+
+def _check_id(raw: Any, r: Any, problems: list[Problem], n: int, quiet: bool = False) -> Any:
+    """The id of row ``r`` as an int in 0..n-1; `OUT_OF_RANGE` for another whole number; None if not one.
+
+    Accepts 3, 3.0, "3", " 3 ", "3.0" and "1e21" (a whole number, out of range); refuses 3.5, "2.5",
+    "three", "", NaN, inf, None and booleans, quoting exactly what was typed. Text is read as a
+    decimal, never through float (so "99999999999999999999" stays that number) and never turned
+    into an int unless it is in range (so "1e300" costs nothing). ``quiet``: no range problem added.
+    """
+    typed = raw.item() if hasattr(raw, "item") and not isinstance(raw, (str, int, float)) else raw  # numpy scalars
+    value: Any = None
+    if isinstance(typed, bool) or typed is None:
         value = None
-    elif isinstance(raw, int):
-        value = raw
-    elif isinstance(raw, float) and math.isfinite(raw) and raw.is_integer():
-        value = int(raw)
-    elif isinstance(raw, str) and raw.strip().lstrip("+-").isdigit() and raw.strip().isascii():
-        value = int(raw.strip())
-    elif hasattr(raw, "item"):  # numpy scalars from a DataFrame
-        return _check_id(raw.item(), r, problems)
+    elif isinstance(typed, int):
+        value = typed if 0 <= typed < n else OUT_OF_RANGE
+    elif isinstance(typed, float) and math.isfinite(typed) and typed.is_integer():
+        value = int(typed) if 0 <= typed < n else OUT_OF_RANGE
+    elif isinstance(typed, str):
+        value = _id_from_text(typed.strip(), n)
     if value is None:
-        shown = "" if raw is None or (isinstance(raw, float) and math.isnan(raw)) else str(raw)[:20]
-        problems.append(Problem("id_not_integer", {"row": r, "value": shown}))
+        shown = "" if typed is None or (isinstance(typed, float) and math.isnan(typed)) else _shown(typed)
+        problems.append(Problem("id_not_integer" if shown.strip() else "id_empty", {"row": r, "value": shown}))
+    elif value is OUT_OF_RANGE and not quiet:
+        problems.append(Problem("id_out_of_range", {"row": r, "id": _shown(typed).strip(), "max": n - 1}))
     return value
+
+
+def _id_from_text(text: str, n: int) -> Any:
+    """A whole number written as text, as `_check_id` returns it, or None."""
+    match = NUMBER.fullmatch(text) if len(text) <= MAX_ID_CHARS and text.isascii() else None
+    if match is None:
+        return None
+    try:
+        d = Decimal(text)
+    except InvalidOperation:  # an exponent too large for a decimal: huge (out of range) or tiny (not whole)
+        return None if match.group(1) == "-" else OUT_OF_RANGE
+    if d != d.to_integral_value():
+        return None
+    return int(d) if 0 <= d < n else OUT_OF_RANGE
+
+
+def _shown(value: Any) -> str:
+    """A typed id as a message quotes it: its text exactly, cut at 20 characters."""
+    if isinstance(value, int) and value.bit_length() > 64:  # str() of a huge int is slow, or refused
+        return "> 2^64" if value > 0 else "< -2^64"
+    return str(value)[:20]
 
 
 def _check_role(raw: Any, r: int, problems: list[Problem]) -> str | None:
@@ -279,11 +322,8 @@ def _check_role(raw: Any, r: int, problems: list[Problem]) -> str | None:
     return None
 
 
-def _check_ids_contiguous(by_id: dict[int, int], n: int, problems: list[Problem]) -> None:
-    """Ids must be exactly 0..V-1: each row of W has one token (C6)."""
-    out_of_range = sorted(i for i in by_id if not 0 <= i < n)
-    for i in out_of_range[:5]:
-        problems.append(Problem("id_out_of_range", {"row": by_id[i], "id": i, "max": n - 1}))
+def _check_ids_missing(by_id: dict[int, Any], n: int, problems: list[Problem]) -> None:
+    """Ids must be exactly 0..V-1: each row of W has one token (C6). (Ids outside it: `_check_id`.)"""
     missing = [i for i in range(n) if i not in by_id]
     if missing:
         problems.append(Problem("id_missing", {"ids": ", ".join(map(str, missing[:10])), "max": n - 1}))

@@ -28,6 +28,7 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
     lab = ex.lab
     vocab, batch = lab.recipe.vocab, lab.batch
     session.select_token_from_cell(ex)  # a cell picked in the tables below, before anything shows it
+    session.select_cell_from_stage(ex)  # a cell picked on the stage: its sentence's output is shown
     b = session.sentence_shown(batch.shape[0])  # the picker sits below the stage; its value is known already
     picked = (b, tokens.picked(session.get(Keys.TOKEN_STRIP)))  # a column clicked in the strip below
     if picked[1] is not None and picked != session.get(Keys.TOKEN_STRIP_SEEN):  # followed once, before the stage

@@ -23,11 +23,11 @@ from assets import presets
 from core.explorer import Explorer
 from server.budget import BUDGET
 from session.address import Busy, follow_address, history_navigation, write_address
-from session.editor import edit_pending, find_in_editor, refuse_large_edit
+from session.editor import edit_pending, find_in_editor, refuse_edit
 from session.kept import keep, kept, show_kept
 from session.keeper import answer_keeper, keeper_answered, keeper_opened, keeper_token
 from session.keys import TRANSLATED_CHOICES, Keys, Private
-from session.selection import (select_token_from_cell, select_token_from_chart, select_token_from_picker,
+from session.selection import (select_cell_from_stage, select_token_from_cell, select_token_from_chart, select_token_from_picker,
                                select_token_from_stage, sentence_shown, sync_token_picker)
 from session.state import (ensure, flip, forget, get, has, keep_choices_across_language, memo, pop,
                            presentation_switched, set_value, update)
@@ -39,8 +39,8 @@ __all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answe
            "edit_pending", "editor_base", "ensure", "explorer", "find_in_editor", "flip", "follow_address", "forget",
            "get", "has", "history_navigation", "install", "keep", "keep_choices_across_language",
            "keeper_answered", "keeper_opened", "keeper_token", "kept", "load_chosen_preset", "load_preset",
-           "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "refuse_large_edit",
-           "select_token_from_cell", "select_token_from_chart", "select_token_from_picker",
+           "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "refuse_edit",
+           "select_cell_from_stage", "select_token_from_cell", "select_token_from_chart", "select_token_from_picker",
            "select_token_from_stage", "sentence_shown", "set_value", "set_widgets", "show_kept", "show_knobs",
            "sync_token_picker", "update", "vocab_frame", "write_address")
 

@@ -93,7 +93,7 @@ class Keys:
     LOOKUP_TABLES = "lookup_tables"  # the lookup view's expander of tables (built only while open)
     PROBLEMS_PREFIX = "problems_"  # + where: the container of one kind of error box (tests find it by key)
     URL_PROBLEMS = "problems_url"  # the box naming the address's values the page could not use
-    STAGE = "stage"  # the stage component: its state is {"selected": id}
+    STAGE = "stage"  # the stage component: its state is {"selected": id, "cell": {"id", "b", "t", "n"}}
     GUIDE = "guide"  # the first-visit guide (components/guide): its state is {"step": 0-4}
     GUIDE_OPEN = "guide_open"  # the sidebar's button that opens the guide again
     GUIDE_REOPEN = "_guide_reopen"  # how many times it was asked for (the guide opens when this changes)
@@ -118,6 +118,7 @@ class Private:
     PENDING_PRESET = "_pending_preset"  # the preset the Load button asked for: loaded at the top of the next run
     FROM_LINK = "_from_link"  # the ?s= value of the link this session's explorer was opened from (it stays in the address)
     CELL_SEEN = "_cell_seen"  # the id-matrix selection last applied
+    STAGE_CELL_SEEN = "_stage_cell_seen"  # the stage's id-matrix cell last applied
     KEEPER_TOKEN = "_keeper_token"  # this session's token: the browser keeps its work under it (components/keeper)
     KEEPER_OPENED = "_keeper_opened"  # the kept form of the state this session opened with (nothing new to keep)
     KEEPER_ANSWERED = "_keeper_answered"  # the number of the browser's last report the learner answered

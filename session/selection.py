@@ -29,6 +29,22 @@ def select_token_from_cell(ex: Explorer) -> None:
         st.session_state[Keys.OUT_SENTENCE] = b  # the stage shows that sentence's output
 
 
+def select_cell_from_stage(ex: Explorer) -> None:
+    """A cell of the stage's id matrix, clicked: its id becomes the followed token and its sentence
+    the one the lookup stage shows. Called before the lookup view is drawn; applied once per click
+    (the stage sends each click as a new value). A cell that does not hold that id is ignored."""
+    cell = (st.session_state.get(Keys.STAGE) or {}).get("cell")
+    if not isinstance(cell, dict) or cell == st.session_state.get(Private.STAGE_CELL_SEEN):
+        return
+    st.session_state[Private.STAGE_CELL_SEEN] = cell
+    b, t, i = cell.get("b"), cell.get("t"), cell.get("id")
+    ids = ex.lab.batch.ids
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in (b, t, i)) \
+            and 0 <= b < ids.shape[0] and 0 <= t < ids.shape[1] and int(ids[b, t]) == i:
+        ex.select(i)
+        st.session_state[Keys.OUT_SENTENCE] = b
+
+
 def select_token_from_chart(ex: Explorer) -> None:
     """Callback of the PCA scatter: a clicked point's id (its customdata) becomes the followed token."""
     points = st.session_state.get(Keys.PCA_CHART, {}).get("selection", {}).get("points", [])

@@ -64,10 +64,11 @@ def rebase_editor(ex: Explorer) -> None:
 
 
 def vocab_frame(vocab: Vocab) -> pd.DataFrame:
-    """The editor's table for a vocabulary: columns token, id, role."""
+    """The editor's table for a vocabulary: columns token, id (as text), role."""
     roles = np.full(vocab.size, "normal", dtype=object)
     roles[vocab.unk_id], roles[vocab.pad_id] = "unk", "pad"
-    frame = pd.DataFrame({"token": list(vocab.tokens), "id": np.arange(vocab.size), "role": roles})
+    ids = np.arange(vocab.size).astype(str).astype(object)  # the id column is text: see components/inputs.py
+    frame = pd.DataFrame({"token": list(vocab.tokens), "id": ids, "role": roles})
     frame.index = pd.RangeIndex(1, vocab.size + 1, name="#")  # row numbers as the error messages count them
     return frame
 

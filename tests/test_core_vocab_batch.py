@@ -72,7 +72,7 @@ def test_unknown_tokens_become_the_unk_role_not_the_unk_name():
     ([("a", 0, "unk"), ("x" * 65, 1, "pad")], "token_too_long"),
     ([("a", 0, "unk"), ("b", "one", "pad")], "id_not_integer"),
     ([("a", 0, "unk"), ("b", 1.5, "pad")], "id_not_integer"),
-    ([("a", 0, "unk"), ("b", float("nan"), "pad")], "id_not_integer"),
+    ([("a", 0, "unk"), ("b", float("nan"), "pad")], "id_empty"),  # an empty cell of the table
     ([("a", 0, "unk"), ("b", 1, "boss")], "role_unknown"),
     ([("a", 0, "unk"), ("b|c", 1, "pad")], "token_bar"),
 ])

@@ -83,7 +83,7 @@ def window_page():
     import page
     import session
 
-    base = pd.DataFrame({"token": [f"t{i}" for i in range(30)], "id": list(range(30)), "role": ["normal"] * 30})
+    base = pd.DataFrame({"token": [f"t{i}" for i in range(30)], "id": [str(i) for i in range(30)], "role": ["normal"] * 30})  # as session.vocab_frame
     edit = page.vocab_table("en", session.EditorBase(base, None, drawn_start=st.session_state.get("drawn")), locked=False)
     st.session_state["drawn"] = edit.start
     st.session_state["shown_tokens"] = list(edit.whole(base)["token"])

@@ -11,7 +11,8 @@ layout (a stylesheet loaded from a file arrives after it: W's grid and the scatt
 collapsed). Without a server (AppTest) the JS goes inline too, the modules joined by bundle.py.
 
 Hover highlighting happens in the browser only; a click on a token sends ``{"selected": <id>}``
-back, the one piece of state the server sees (``st.session_state[key]``).
+back, and a click on a cell of the id matrix ``{"cell": {"id", "b", "t", "n"}}`` (its sentence
+too, so the output can follow it): the state the server sees (``st.session_state[key]``).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def stage(data: dict[str, Any], key: str, height: int | None = None,
     # As JSON bytes, written once: a dict would be scanned for dataframes key by key and written
     # twice (once sorted, for the element's identity, which the key fixes anyway).
     payload = json.dumps(data, separators=(",", ":")).encode("utf-8")
-    result = _mount(key=key, data=payload, height=h, on_selected_change=on_select or _selection_changed)
+    result = _mount(key=key, data=payload, height=h, on_selected_change=on_select or _selection_changed,
+                    on_cell_change=_selection_changed)  # the cell is read before the stage is drawn (session/selection.py)
     selected = result.get("selected") if hasattr(result, "get") else None
     return None if selected is None else {"selected": selected}

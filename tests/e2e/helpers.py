@@ -343,12 +343,13 @@ def pressed(key: str):
 
 
 def stage_selected(token: int, key: str = "stage"):
-    """A test of sent widget states: the stage reports ``token`` selected."""
+    """A test of sent widget states: the stage reports ``token`` selected (anywhere, or as an id-matrix cell)."""
     def test(states) -> bool:
         for w in states:
             if w.id.endswith("-" + key) and w.WhichOneof("value") == "json_value":
                 try:
-                    if json.loads(w.json_value).get("selected") == token:
+                    state = json.loads(w.json_value)
+                    if state.get("selected") == token or (state.get("cell") or {}).get("id") == token:
                         return True
                 except (ValueError, AttributeError):
                     pass
@@ -473,12 +474,14 @@ def click_token(page, selector: str) -> None:
     wait_idle(page)
 
 
-def edit_vocab_token(page, row: int, text: str) -> str:
-    """Type ``text`` into the token cell of vocabulary row ``row`` (0-based); returns the text it replaced.
+def edit_vocab_token(page, row: int, text: str, right: int = 0) -> str:
+    """Type ``text`` into the token cell of vocabulary row ``row`` (0-based), or the cell ``right``
+    columns right of it (1: the id); returns the text it replaced.
 
-    Click selects the cell; Enter opens glide's overlay editor (a textarea); fill works for Korean,
-    which key-by-key typing into the canvas does not; Enter commits and Streamlit reruns. The
-    editors' expander can fold itself after an edit (see `open_editors`): each try reopens it.
+    Click selects the cell (arrow keys move the selection); Enter opens glide's overlay editor (a
+    textarea); fill works for Korean, which key-by-key typing into the canvas does not; Enter
+    commits and Streamlit reruns. The editors' expander can fold itself after an edit (see
+    `open_editors`): each try reopens it.
     """
     grid = page.locator(".st-key-vocab [data-testid='stDataFrame']")
     cell = page.locator(".st-key-vocab table tr").nth(row + 1).locator("td").nth(1)  # the accessible copy; 0 = row number
@@ -496,6 +499,12 @@ def edit_vocab_token(page, row: int, text: str) -> str:
                                    arg=[cell.element_handle(), None], timeout=1_500, polling=50)
         except Exception:
             continue  # a click that only moved focus into the grid selects nothing: click again
+        if right:
+            if editor.is_visible():
+                page.keyboard.press("Escape")  # the click opened the token's editor: close it unchanged
+            for _ in range(right):
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
         try:  # a click on a selected cell opens its editor: give it up to 300 ms, else Enter opens it
             editor.wait_for(state="visible", timeout=300)
         except Exception:

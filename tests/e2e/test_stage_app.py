@@ -175,3 +175,55 @@ def test_screenshot_of_the_stage(new_page, view, lang):
     page.screenshot(path=str(SCREENSHOTS / f"app-{name}"))
     if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
         page.screenshot(path=str(ROOT / "docs" / name))
+
+
+@pytest.mark.parametrize("b,t", [(1, 1), (0, 2)])
+def test_a_cell_of_any_sentence_shows_its_output_rows_the_wire_and_the_card(ko_page, b, t):
+    """Issue 37, #3: selecting a token of the second sentence lit only its W row; the output stayed on
+    sentence 0, with no wire and no card. Every sentence's cell now brings its sentence's output."""
+    import numpy as np
+    import torch
+
+    from .helpers import chapter_w
+
+    page = ko_page
+    ids = [[2, 0, 3], [2, 4, 1]]
+    i = ids[b][t]
+    click_token(page, f".idcell[data-b='{b}'][data-t='{t}']")
+    s = wait_stage(page, "(s, a) => s.outTitle && s.outTitle.includes('b=' + a[0]) && s.wires >= 2", [b, i])
+    emb = torch.nn.Embedding.from_pretrained(torch.from_numpy(chapter_w()), padding_idx=1)
+    want = emb(torch.tensor(ids))[b].detach().numpy()
+    assert [r["id"] for r in s["out"]] == ids[b]  # that sentence's rows, in order
+    for row, ref in zip(s["out"], want):
+        np.testing.assert_allclose([float(c.replace("\u2212", "-")) for c in row["cells"]], ref, atol=0.005 + 1e-6)
+    assert s["wires"] == 2 * ids[b].count(i)  # cell → W row, W row → output row, for each place it sits
+    card = page.locator(f"{STAGE} .selnote .selline")
+    assert card.count() == 1 and f"out[{b}, {t}]" in card.inner_text()
+    assert str(i) in s["sel"]
+
+
+@pytest.mark.parametrize("size", ["1440x900", "1280x720"])
+def test_with_the_inputs_open_the_id_matrix_stays_in_view_while_typing(new_page, size):
+    """Issue 37, #7: at 1440×900 the open inputs box pushed the stage below the screen; a learner could
+    not watch the id matrix change while typing. The box now scrolls inside itself."""
+    from .helpers import open_editors, set_sentences
+
+    page = new_page("ko-KR")
+    page.set_viewport_size(SIZES[size])
+    open_editors(page)
+    set_sentences(page, "영화 정말 좋다 | 긍정\n영화 나쁘다 | 부정\n재미있다 영화 | 긍정")
+    wait_stage(page, "s => s.ids.length === 3")
+    wait_idle(page)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    seen = page.evaluate("""() => {
+      const host = document.querySelector('.st-key-stage');
+      let root = null;
+      for (const e of host.querySelectorAll('*')) if (e.shadowRoot && e.shadowRoot.querySelector('[data-testid="stage"]')) { root = e.shadowRoot; break; }
+      const box = (el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; };
+      const cells = Array.from(root.querySelectorAll('.idcell[data-b="0"]'));
+      return {cells: cells.map(box), area: box(document.querySelector('.st-key-sentences textarea')), h: window.innerHeight,
+              open: document.querySelector('.st-key-editors details').open};
+    }""")
+    assert seen["open"]
+    assert seen["area"][0] >= 0 and seen["area"][1] <= seen["h"], seen  # the sentences being typed
+    assert seen["cells"] and all(0 <= top and bottom <= seen["h"] for top, bottom in seen["cells"]), seen  # and the ids they make

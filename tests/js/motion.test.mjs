@@ -2,7 +2,7 @@
 // queue, and where the points are at a moment.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TWEEN_MS, between, differs, ease, frameAt, glidePlan, sameIds, startPositions } from "../../components/stage/js/motion.mjs";
+import { TWEEN_MS, between, counterStep, differs, ease, frameAt, glidePlan, sameIds, startPositions } from "../../components/stage/js/motion.mjs";
 
 const F = (a) => Float64Array.from(a);
 const fin = (x, y, step = 5) => ({ step, x: F(x), y: F(y) });
@@ -101,4 +101,14 @@ test("between interpolates every point", () => {
   const cur = { x: new Float64Array(2), y: new Float64Array(2) };
   between({ x: [0, 10], y: [0, -10] }, { x: [10, 20], y: [10, 10] }, 0.25, cur);
   assert.deepEqual([[...cur.x], [...cur.y]], [[2.5, 12.5], [2.5, -5]]);
+});
+
+test("the step counter never counts backwards: Play's data leaves it to the glide through its frames", () => {
+  const tick = { play: { on: true }, scatter: { step: 30, frames: [{ step: 21 }, { step: 25 }] } };
+  // A Play tick arriving after the last glide ended: writing 30 now, then the frames' 21… would go back.
+  assert.equal(counterStep(tick, false, true), null);
+  assert.equal(counterStep(tick, true, true), null); // a glide under way writes its own steps
+  assert.equal(counterStep(tick, false, false), 30); // redrawn in place (resize, fonts): no glide, the data's step
+  assert.equal(counterStep({ play: { on: false }, scatter: { step: 7 } }, false, true), 7); // a Step: its step at once
+  assert.equal(counterStep({ play: { on: true }, scatter: { step: 8, frames: [] } }, false, true), 8);
 });

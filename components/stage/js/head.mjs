@@ -2,6 +2,7 @@
 // scatter and W side by side. The head's height is fixed (stage.css), so the plot's box never moves.
 import { el, sv } from "./dom.mjs";
 import { num, sig, words } from "./format.mjs";
+import { counterStep } from "./motion.mjs";
 import { legendLooks, shapePath } from "./paint.mjs";
 import { sparkPoints } from "./scale.mjs";
 
@@ -14,7 +15,8 @@ export function layoutTrain(st, d) {
   st.stepNum.setAttribute("data-testid", "stage-step");
   const loss = el("div", "lossbox", head);
   el("div", "losslabel", loss, words(d, "loss", "loss"));
-  st.lossSvg = sv("svg", { class: "spark", viewBox: "0 0 200 48", preserveAspectRatio: "none" }, loss);
+  st.lossSvg = sv("svg", { class: "spark", viewBox: "0 0 200 48", preserveAspectRatio: "none", role: "img",
+                           "aria-label": words(d, "loss", "loss") }, loss);
   st.lossNum = el("div", "lossnum", loss, "");
   st.legend = el("div", "legend", head);
   st.legend.setAttribute("aria-label", words(d, "legend_title", "legend"));
@@ -23,9 +25,9 @@ export function layoutTrain(st, d) {
   st.wPanel = el("section", "panel wpanel", body);
 }
 
-export function fillHeader(st, d) {
-  const s = d.scatter || {};
-  if (!st.anim) st.stepNum.textContent = String(num(s.step));
+export function fillHeader(st, d, animate) {
+  const step = counterStep(d, !!st.anim, animate);
+  if (step !== null) st.stepNum.textContent = String(step);
   const loss = Array.isArray(d.loss) ? d.loss.map(num) : [];
   const svgEl = st.lossSvg;
   svgEl.textContent = "";
@@ -42,7 +44,8 @@ export function fillHeader(st, d) {
 }
 
 function legendIcon(parent, lk) {
-  const s = sv("svg", { width: 26, height: 26, viewBox: "-13 -13 26 26", class: "icon" }, parent);
+  // Decorative: the words beside it name the kind of point (a screen reader reads those).
+  const s = sv("svg", { width: 26, height: 26, viewBox: "-13 -13 26 26", class: "icon", "aria-hidden": "true" }, parent);
   const r = Math.min(lk.r, 10);
   sv("path", { d: shapePath(lk.shape, r), fill: lk.fill, stroke: lk.stroke === "var(--bg)" ? "var(--fg-soft)" : lk.stroke,
                "stroke-width": lk.cls === "unused" ? 2 : 1.5 }, s);

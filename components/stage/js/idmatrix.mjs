@@ -38,10 +38,15 @@ export function fillIds(st, d) {
       c.setAttribute("data-t", String(j));
       if (id === d.pad) c.classList.add("pad");
       if (id === d.unk) c.classList.add("unk");
-      el("div", "idnum", c, String(id));
+      // Read as one thing: "b=0, t=1: 정말, 번호 0, <UNK>" (the word as typed, its id, the id's token),
+      // a name from its content (a hidden line), the visible pieces hidden from screen readers: an
+      // aria-label would not contain the visible text, which speech input users say (WCAG 2.5.3).
+      c.setAttribute("role", "button");
       const tok = tokenOf(d, id);
-      el("div", "idtok", c, tok);
-      if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j]));
+      el("span", "srname", c, cellName(d, i, j, typed[j], id, tok));
+      el("div", "idnum", c, String(id)).setAttribute("aria-hidden", "true");
+      el("div", "idtok", c, tok).setAttribute("aria-hidden", "true");
+      if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j])).setAttribute("aria-hidden", "true");
     }
     if (shown < t) el("div", "idh idmore", grid, "\u2026");
   };
@@ -113,4 +118,12 @@ function idColumns(st, p, ids, t) {
   const width = (text, size, weight) => { ctx.font = `${weight} ${size}px ${cs.fontFamily}`; return ctx.measureText(text).width; };
   const room = p.clientWidth - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0);
   return planIdColumns({ ids, t, fs, room }, width);
+}
+
+// A cell's accessible name, from the stage's words ("cell_name": "b={b}, t={t}: {typed}, 번호 {id}, {token}").
+function cellName(d, b, t, typed, id, tok) {
+  const pattern = words(d, "cell_name", "b={b}, t={t}: {typed}, id {id}, {token}");
+  const word = typed === undefined ? tok : String(typed);
+  const values = { b: String(b), t: String(t), typed: word, id: String(id), token: tok };
+  return pattern.replace(/\{(b|t|typed|id|token)\}/g, (_, k) => values[k]);
 }

@@ -68,12 +68,14 @@ function mount(parentElement) {
     const t = token(e);
     if (t && (e.key === "Enter" || e.key === " ")) {
       e.preventDefault();
-      select(st, Number(t.getAttribute("data-token")));
+      select(st, Number(t.getAttribute("data-token")), cellOf(t));
+    } else if (t && e.key in STEPS && !e.altKey && !e.ctrlKey && !e.metaKey && moveFocus(st, t, e.key)) {
+      e.preventDefault();
     }
   });
   root.addEventListener("click", (e) => {
     const t = token(e);
-    if (t) select(st, Number(t.getAttribute("data-token")));
+    if (t) select(st, Number(t.getAttribute("data-token")), cellOf(t));
   });
   // The id matrix and W's rows may scroll: the wires follow (scroll events reach the root when captured).
   root.addEventListener("scroll", () => {
@@ -119,12 +121,23 @@ function highlight(st, token, again) {
   }
 }
 
-// A click (or Enter) on a token: the one piece of state the server sees.
-function select(st, id) {
+// A click (or Enter) on a token: the one piece of state the server sees. On a cell of the id
+// matrix it is the cell ({"cell": {id, b, t, n}}), so that the output follows that cell's sentence
+// in the same rerun; `n` makes a click on the same cell again a new value (the learner may have
+// picked another sentence since). Anywhere else it is the id ({"selected": id}).
+function select(st, id, cell) {
   if (!Number.isInteger(id)) return;
   st.selected = id;
   markSelected(st);
-  if (st.setStateValue) st.setStateValue("selected", id);
+  if (!st.setStateValue) return;
+  if (cell) st.setStateValue("cell", { id, b: cell.b, t: cell.t, n: Date.now() });
+  else st.setStateValue("selected", id);
+}
+
+// The (b, t) of an id-matrix cell, or null for any other token node.
+function cellOf(node) {
+  if (!node.hasAttribute("data-b") || !node.hasAttribute("data-t") || !node.classList.contains("idcell")) return null;
+  return { b: Number(node.getAttribute("data-b")), t: Number(node.getAttribute("data-t")) };
 }
 
 function markSelected(st) {
@@ -165,6 +178,46 @@ function theme(st) {
 // Draw data `d`: the layout rebuilt only when what it depends on changed, then every panel filled;
 // `animate` false (a resize, the theme, fonts) draws the points where they are going at once.
 function render(st, d, animate) {
+  const focused = focusedSelector(st); // a redraw replaces the nodes: focus goes back where it was
+  renderNodes(st, d, animate);
+  if (focused) {
+    const again = st.root.querySelector(focused);
+    if (again && again !== st.root.getRootNode().activeElement) again.focus({ preventScroll: true });
+  }
+}
+
+// A selector for the focused node of the stage, that finds its counterpart after a redraw, or null.
+function focusedSelector(st) {
+  const active = st.root.getRootNode().activeElement;
+  if (!active || !st.root.contains(active) || !active.hasAttribute("data-token")) return null;
+  const token = CSS.escape(active.getAttribute("data-token"));
+  if (active.classList.contains("idcell")) {
+    return `.idcell[data-b="${active.getAttribute("data-b")}"][data-t="${active.getAttribute("data-t")}"]`;
+  }
+  const panel = active.closest(".panel, .neigh");
+  const where = panel ? "." + Array.from(panel.classList).filter((c) => c !== "panel").join(".") + " " : "";
+  return `${where}[data-token="${token}"][tabindex]`;
+}
+
+// Arrow keys move between the id matrix's cells (and up and down W's rows), as in a table.
+const STEPS = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+function moveFocus(st, node, key) {
+  const [db, dt] = STEPS[key];
+  let next = null;
+  if (node.classList.contains("idcell")) {
+    const b = Number(node.getAttribute("data-b")) + db, t = Number(node.getAttribute("data-t")) + dt;
+    next = st.root.querySelector(`.idcell[data-b="${b}"][data-t="${t}"]`);
+  } else if (node.classList.contains("wrow") && db !== 0) {
+    const rows = Array.from(node.parentElement.querySelectorAll(".wrow[tabindex]"));
+    next = rows[rows.indexOf(node) + db] || null;
+  }
+  if (!next) return false;
+  next.focus();
+  next.scrollIntoView({ block: "nearest", inline: "nearest" });
+  return true;
+}
+
+function renderNodes(st, d, animate) {
   st.data = d;
   st.renders += 1;
   const root = st.root;
@@ -185,7 +238,7 @@ function render(st, d, animate) {
     else layoutLookup(st, d);
   }
   if (mode === "train") {
-    fillHeader(st, d);
+    fillHeader(st, d, animate);
     fillW(st, st.wPanel, d, true);
     if (st.scatterPanel) drawScatter(st, d, animate);
     fillNeighbours(st, d);

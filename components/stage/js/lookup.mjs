@@ -26,7 +26,8 @@ export function fillOut(st, d) {
   const b = Number.isInteger(out.b) ? out.b : 0;
   const present = !!d.present;
   const title = el("div", "ptitle", p);
-  el("span", "", title, words(d, "out_title", "out") + ` [${b}]`);
+  const named = words(d, "out_title", "out"); // "문장 b={b}의 출력 벡터": the sentence named as the id matrix names it
+  el("span", "", title, named.includes("{b}") ? named.replace("{b}", String(b)) : `${named} [${b}]`);
   const vals = Array.isArray(out.values) ? out.values : [];
   const e = vals.length ? vals[0].length : 0;
   const ids = (Array.isArray(d.ids) && d.ids[b]) || [];

@@ -68,6 +68,18 @@ export function glidePlan({ prev, shown, ids, fin, frames, play, animate, now })
   return { keyframes, segMs, linear: playing, t0 };
 }
 
+// What the step counter shows when data `d` arrives: its step, or null to leave the counter to the
+// glide, which writes each keyframe's step as it shows it. Null while a glide is under way, and also
+// when none is but this data's own glide walks through Play's frames: writing the data's last step
+// first and then its frames' earlier ones would count backwards (30, then 21, 22, …).
+export function counterStep(d, gliding, animate) {
+  if (gliding) return null;
+  const s = d.scatter || {};
+  const frames = Array.isArray(s.frames) ? s.frames : [];
+  if (animate && d.play && d.play.on && frames.length > 0) return null;
+  return num(s.step);
+}
+
 // Ease in and out (cubic): a single update starts and lands softly.
 export const ease = (u) => (u < 0.5 ? 4 * u * u * u : 1 - Math.pow(-2 * u + 2, 3) / 2);
 

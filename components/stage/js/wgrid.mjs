@@ -62,7 +62,8 @@ function buildW(st, panel, d, w, train, shape, focus, focusKey) {
   foot.insertBefore(key, null); // the key last: right-aligned after the notes
   const head = el("div", "wrow whead", grid);
   grid.style.setProperty("--cols", `var(--labw) repeat(${e}, minmax(0, 1fr))` + extra);
-  fillHeadRow(head, "id", e, e, withGrad, hasCount);
+  const names = { grad: words(d, "grad_col", ""), count: words(d, "count_col", "") };
+  fillHeadRow(head, "id", e, e, withGrad, hasCount, names);
   // Room for the rows: the panel less its padding, title, column header, footer, gaps (4 px) and row gaps (1 px).
   const room = panel.clientHeight - 20 - title.offsetHeight - head.offsetHeight - foot.offsetHeight - 12 - rows.length;
   const rp = planRows({ room, rows, train, present, focus });
@@ -70,7 +71,7 @@ function buildW(st, panel, d, w, train, shape, focus, focusKey) {
   const plan = planColumns({ e, rowH, present, wanted: rp.readable },
                            columnMeasurer(st, grid, head, e, `var(--labw) %COLS%` + extra, absmax));
   st.wPlan = plan;
-  fillHeadRow(head, "id", e, plan.shown, withGrad, hasCount);
+  fillHeadRow(head, "id", e, plan.shown, withGrad, hasCount, names);
   const showNums = plan.nums;
   grid.style.setProperty("--rowh", rowH + "px");
   grid.style.setProperty("--cellfs", plan.fs + "px");
@@ -211,13 +212,15 @@ function fitGradTextKept(st, kept, gradCells) {
 
 // The header row: the label column, `shown` of `e` column indices ("… +k" for the rest), then the
 // gradient and count columns' headings.
-export function fillHeadRow(head, label, e, shown, withGrad, hasCount) {
+// `names`: what the two symbols mean ({grad, count}), as their tooltip and accessible name.
+export function fillHeadRow(head, label, e, shown, withGrad, hasCount, names) {
   head.textContent = "";
   el("div", "wlab", head, label);
   for (let j = 0; j < shown; j++) el("div", "wdim", head, String(j));
   if (shown < e) el("div", "wmore", head, `\u2026 +${e - shown}`);
-  if (withGrad) el("div", "wgradh", head, "\u2016\u2207\u2016");
-  if (hasCount) el("div", "wcnth", head, "\u00d7");
+  const named = (node, name) => { if (name) { node.title = name; node.setAttribute("aria-label", name); } };
+  if (withGrad) named(el("div", "wgradh", head, "\u2016\u2207\u2016"), names && names.grad);
+  if (hasCount) named(el("div", "wcnth", head, "\u00d7"), names && names.count);
 }
 
 export function fillCells(st, row, vals, plan, showNums, absmax) {

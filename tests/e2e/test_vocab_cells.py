@@ -1,0 +1,88 @@
+"""The vocabulary table in a real browser (issue 37): an id cell keeps exactly what was typed and the
+message quotes it; a new row's empty cells are blank; messages name rows by the table's # column."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from .helpers import (HEADER_H, ROW_H, ROW_MARKER_W, VOCAB_INDEX_W, alerts, assert_healthy, edit_vocab_token, grid_rows,
+                      label, open_editors, stage_ids, wait_idle, wait_js)
+
+from tests.apptest_helpers import shown
+
+pytestmark = pytest.mark.e2e
+
+CHAPTER_IDS = [[2, 0, 3], [2, 4, 1]]
+
+
+def vocab_error(page, lang: str) -> str:
+    title = label(lang, "err.vocab_title")
+    wait_js(page, "(t) => texts('stAlertContentError').some(x => x.includes(t))", title)
+    return next(m for m in alerts(page, "Error") if title in m)
+
+
+@pytest.mark.parametrize("typed", ["2.5", "abc"])
+def test_an_id_that_is_not_an_integer_stays_as_typed_and_is_quoted(ko_page, typed):
+    page = ko_page
+    assert edit_vocab_token(page, 2, typed, right=1) == "2"  # row #3 (영화), its id
+    message = vocab_error(page, "ko")
+    assert f"3행의 번호 '{typed}'" in message, message
+    assert "25" not in message
+    assert grid_rows(page, "vocab")[3][2] == typed  # the cell keeps the text (column 0: the row number)
+    assert stage_ids(page) == CHAPTER_IDS  # the last valid vocabulary still drives the page
+    assert_healthy(page)
+
+
+def test_an_emptied_id_is_said_to_be_empty_and_a_huge_one_out_of_range(en_page):
+    page = en_page
+    edit_vocab_token(page, 2, "", right=1)
+    message = vocab_error(page, "en")
+    assert "Row 3: the id is empty" in message and "''" not in message, message
+    edit_vocab_token(page, 2, "99999999999999999999", right=1)
+    wait_js(page, "() => texts('stAlertContentError').some(x => x.includes('99999999999999999999'))")
+    message = vocab_error(page, "en")
+    assert "Row 3: id 99999999999999999999 is out of range" in message, message
+    assert grid_rows(page, "vocab")[3][2] == "99999999999999999999"
+    assert_healthy(page)
+
+
+def test_a_new_row_shows_blank_cells_and_is_named_as_the_table_numbers_it(ko_page):
+    page = ko_page
+    open_editors(page)
+    grid = page.locator(".st-key-vocab [data-testid='stDataFrame']")
+    grid.hover()
+    page.locator(".st-key-vocab [data-testid='stElementToolbarButton'] button").first.click()  # add a row
+    wait_idle(page)
+    page.keyboard.press("Escape")
+    message = vocab_error(page, "ko")
+    assert "7행의 토큰이 비어 있습니다" in message and "7행의 번호가 비어 있습니다" in message, message
+    last = grid_rows(page, "vocab")[-1]
+    assert last[:3] == ["", "", ""], last
+    # Painted blank too: glide paints a null cell with the editor's placeholder (Streamlit's: "None").
+    # The new row's token and id cells hold no glyph: only the background and the column borders.
+    box = grid.bounding_box()
+    rows = len(grid_rows(page, "vocab")) - 1
+    top = box["y"] + HEADER_H + (rows - 1) * ROW_H
+    left = box["x"] + ROW_MARKER_W + VOCAB_INDEX_W
+    png = page.screenshot(clip={"x": left + 4, "y": top + 4, "width": 150, "height": ROW_H - 8})
+    colours = Image.open(io.BytesIO(png)).convert("RGB").getcolors(maxcolors=1 << 16)
+    inked = [(n, c) for n, c in colours if min(c) < 200]  # "None" in grey is ~(160, 160, 160); a border (231, 231, 231)
+    assert not inked, f"the new row's empty cells are painted with text: {inked[:5]}"
+    assert_healthy(page)
+
+
+def test_after_deleting_the_pad_row_the_message_names_rows_by_their_number(ko_page):
+    page = ko_page
+    open_editors(page)
+    grid = page.locator(".st-key-vocab [data-testid='stDataFrame']")
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 17, box["y"] + 35 + 1.5 * 35)  # the row marker of row #2 (<PAD>) selects the row
+    page.keyboard.press("Delete")
+    message = vocab_error(page, "ko")
+    assert "6행의 번호 5" in shown(message) and "5행" not in message, message
+    assert label("ko", "vocab.role.pad") in message and "pad로" not in message
+    assert_healthy(page)
