@@ -18,10 +18,10 @@ if unavailable_reason():
     pytest.skip(unavailable_reason(), allow_module_level=True)
 
 # Words that are the same in a Korean page: the app's terms, file types, key names, code.
-TERMS = {"PAD", "UNK", "W", "PCA", "JSON", "CSV", "TXT", "TSV", "MB", "PNG", "Enter", "Ctrl", "Language",
+TERMS = {"PAD", "UNK", "W", "PCA", "JSON", "CSV", "TXT", "TSV", "VEC", "MB", "PNG", "Enter", "Ctrl", "Language",
          "English", "json", "csv", "py", "ipynb", "tsv", "metadata", "vectors", "nn", "Embedding", "PyTorch",
          "torch", "padding_idx", "id", "PC1", "PC2", "PC3", "LSTM", "Adam", "AdamW", "SGD", "TensorFlow",
-         "Projector", "Load", "pad", "unk"}
+         "Projector", "Load", "pad", "unk", "freeze", "True"}  # freeze=True: the argument of from_pretrained
 # Visible text and labels Streamlit's chrome carries; the app's own strings (Markdown, captions), the
 # stage, tables, code and the material icons' ligature names are not chrome.
 CHROME_JS = r"""() => {

@@ -13,6 +13,8 @@ import urllib.parse
 import numpy as np
 import pytest
 
+from core.state_schema import SCHEMA_VERSION
+
 from .helpers import (alerts, assert_healthy, button, export_button, import_state, label, lookup_tables, open_app,
                       run_steps, section, set_sentences, stage, stage_ids, step_once, unavailable_reason, wait_js,
                       wait_stage, wait_step)
@@ -76,7 +78,7 @@ def test_export_then_import_restores_the_same_weights(share_wired, new_page, tmp
     path = tmp_path / "state.json"
     download.value.save_as(str(path))
     state = json.loads(path.read_text(encoding="utf-8"))
-    assert state["version"] == 1 and state["steps"] == 12 and state["lang"] == "ko"
+    assert state["version"] == SCHEMA_VERSION and state["steps"] == 12 and state["lang"] == "ko"
     assert [row[:2] for row in state["vocab"]] == [["<UNK>", 0], ["<PAD>", 1], ["영화", 2], ["좋다", 3], ["나쁘다", 4],
                                                    ["재미있다", 5]]
     assert state["sentences"] == CHAPTER_TEXT
