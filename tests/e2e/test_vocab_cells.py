@@ -24,6 +24,35 @@ def vocab_error(page, lang: str) -> str:
     return next(m for m in alerts(page, "Error") if title in m)
 
 
+# The grid's top, read twice 100 ms apart by the polling: equal once the inputs box stopped scrolling.
+GRID_STILL_JS = """() => { const g = document.querySelector('.st-key-vocab [data-testid="stDataFrame"]');
+  if (!g) return false; const top = g.getBoundingClientRect().top, still = window.__gridTop === top;
+  window.__gridTop = top; return still; }"""
+
+
+def delete_row(page, row: int, lang: str = "ko", tries: int = 3) -> None:
+    """Select table row ``row`` (1-based, as the # column counts) by its row marker and delete it. The
+    marker is clicked where the grid is once it holds still; a click that landed while the inputs box
+    was still scrolling selects nothing, so it is tried again (``tries`` times) until the table's
+    error box shows."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    grid = page.locator(".st-key-vocab [data-testid='stDataFrame']")
+    for attempt in range(tries):
+        grid.scroll_into_view_if_needed()
+        wait_js(page, GRID_STILL_JS)
+        box = grid.bounding_box()
+        page.mouse.click(box["x"] + 17, box["y"] + 35 + (row - 0.5) * 35)  # header 35 px, rows 35 px
+        page.keyboard.press("Delete")
+        try:
+            wait_js(page, "(t) => texts('stAlertContentError').some(x => x.includes(t))", label(lang, "err.vocab_title"),
+                    timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == tries - 1:
+                raise
+
+
 @pytest.mark.parametrize("typed", ["2.5", "abc"])
 def test_an_id_that_is_not_an_integer_stays_as_typed_and_is_quoted(ko_page, typed):
     page = ko_page
@@ -79,11 +108,7 @@ def test_a_new_row_shows_blank_cells_and_is_named_as_the_table_numbers_it(ko_pag
 def test_after_deleting_the_pad_row_the_message_names_rows_by_their_number(ko_page):
     page = ko_page
     open_editors(page)
-    grid = page.locator(".st-key-vocab [data-testid='stDataFrame']")
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    page.mouse.click(box["x"] + 17, box["y"] + 35 + 1.5 * 35)  # the row marker of row #2 (<PAD>) selects the row
-    page.keyboard.press("Delete")
+    delete_row(page, 2)  # #2: <PAD>
     message = vocab_error(page, "ko")
     assert "6행의 번호 5" in shown(message) and "5행" not in message, message
     assert label("ko", "vocab.role.pad") in message and "pad로" not in message
