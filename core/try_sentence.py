@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 import numpy as np
 import torch
 
-from core.batch import Line, parse_sentences
+from core.batch import parse_sentences
 from core.problems import InputError, Problem
 from core.training import Lab
 
