@@ -12,7 +12,17 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from core.vocab import Vocab  # noqa: E402
+from page import TORCH_THREADS  # noqa: E402
 from support.labs import CHAPTER_ROWS  # noqa: E402
+
+
+def pytest_configure(config):
+    """torch computes with the server's thread count (page.py) from the first test on, not only once an
+    AppTest has run page.py in this process: the same arithmetic whatever the order, and two workers
+    on two cores do not each spin a pool of their own."""
+    import torch
+
+    torch.set_num_threads(TORCH_THREADS)
 
 
 @pytest.fixture
