@@ -11,8 +11,8 @@ At every lesson, measured in the page:
   colour bars) is at least 24 px.
 
 Without presentation mode, the same texts are at least 14 px (C1, C4, C7, C15, X7).
-Screenshots: artifacts/screenshots/lesson-<id>-<lang>.png of five lessons presenting at 1280×720 (and
-docs/lesson-<id>-<lang>.png with E2E_DOCS_SCREENSHOTS=1).
+Screenshots: artifacts/screenshots/lesson-present-<id>-<lang>.png of five lessons presenting at 1280×720
+(copied to docs/lesson-<id>-<lang>.png with E2E_DOCS_SCREENSHOTS=1).
 """
 
 from __future__ import annotations
@@ -116,9 +116,9 @@ def test_a_presenting_tour_never_scrolls_the_page_and_every_figure_text_is_24px(
                 small = [t for t in got["texts"] if t[1] < PRESENT_PX - 0.01]
                 assert small == [], (where, small[:6])
             if lesson_id in SHOWN:
-                path = screenshot(page, f"lesson-{lesson_id}-{lang}")
+                path = screenshot(page, f"lesson-present-{lesson_id}-{lang}")
                 if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
-                    shutil.copy(path, ROOT / "docs" / path.name)
+                    shutil.copy(path, ROOT / "docs" / f"lesson-{lesson_id}-{lang}.png")
         assert got["next"] is not None and button(page, "lesson_next").is_disabled()  # the last lesson: nothing after it
     finally:
         ctx.close()
