@@ -65,6 +65,8 @@ def _w(lang: str, key: str, **params) -> str:
 
 # ---- shared pieces ----------------------------------------------------------------------------------
 CELL_FONT_PX = 15  # a number written in a heatmap's cell: at least 14 px (issue 37)
+LEAST_PX = 14  # no text in a lesson's figure is smaller (`readable`)
+PRESENT_PX = 24  # … in presentation mode, read from the back of a classroom
 
 
 def _heatmap(z, labels: list[str], absmax: float | None = None, scale_title: str | None = None) -> go.Heatmap:
@@ -74,7 +76,8 @@ def _heatmap(z, labels: list[str], absmax: float | None = None, scale_title: str
     z = np.asarray(z, dtype=float).reshape(len(labels), -1)
     finite = np.abs(z[np.isfinite(z)])
     end = absmax if absmax else float(finite.max()) if finite.size and finite.max() > 0 else 1.0
-    text = [[number(v) for v in row] for row in z] if z.size <= MAX_CELL_TEXT else None
+    text = ([[number(v) if math.isfinite(v) else "" for v in row] for row in z]  # a cell not computed stays blank
+            if z.size <= MAX_CELL_TEXT else None)
     bar = dict(title=dict(text=scale_title, side="top"), thickness=14, len=0.8, tickvals=[-end, 0, end],
                ticktext=[number(-end), "0", number(end)]) if scale_title else None
     return go.Heatmap(z=z, x=list(range(z.shape[1])), y=list(range(len(labels))), text=text,
@@ -98,6 +101,28 @@ def _layout(fig: go.Figure, height: int) -> go.Figure:
     # t: room for Plotly's mode bar above the subplot titles (it covered the right one's title).
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=80, b=40), showlegend=False,
                       font=dict(size=14))
+    return fig
+
+
+def readable(fig: go.Figure, px: int = LEAST_PX) -> go.Figure:
+    """Every text of ``fig`` at ``px`` or more: the layout's font, titles, ticks, the legend, the colour
+    bars, the annotations (subplot titles) and the numbers written on traces. Each is set where it is
+    drawn, since Streamlit's theme sets its own smaller sizes for ticks and legends."""
+    def at_least(size) -> int:
+        return max(px, size or 0)
+
+    fig.update_layout(font_size=at_least(fig.layout.font.size), legend_font_size=px, title_font_size=px,
+                      hoverlabel_font_size=px)
+    for a in fig.layout.annotations:
+        a.font.size = at_least(a.font.size)
+    fig.update_xaxes(tickfont_size=px, title_font_size=px)
+    fig.update_yaxes(tickfont_size=px, title_font_size=px)
+    for trace in fig.data:
+        if trace.type in ("heatmap", "bar", "scatter"):
+            trace.textfont.size = at_least(trace.textfont.size)
+        if trace.type == "heatmap" and trace.showscale is not False:
+            trace.colorbar.tickfont.size = px
+            trace.colorbar.title.font.size = px
     return fig
 
 
@@ -396,6 +421,7 @@ def _frames(lang: str, d: dict) -> Drawn:
     # amount, so a move in one and stillness in the other are seen on one scale.
     paths = np.concatenate([np.asarray(d[key], dtype=float)[:, pad] for key in ("refit", "fixed")])
     lo, hi = paths.min(axis=0) - half, paths.max(axis=0) + half
+    near = 0.08 * float((hi - lo).max())  # a label's height at 24 px in a panel of ~300 px (presentation mode)
     for col, key in ((1, "refit"), (2, "fixed")):
         pts = np.asarray(d[key], dtype=float)  # (S, n, 2)
         fig.update_xaxes(range=[lo[0], hi[0]], row=1, col=col)
@@ -404,7 +430,7 @@ def _frames(lang: str, d: dict) -> Drawn:
         fig.add_trace(go.Scatter(x=others[:, 0], y=others[:, 1], mode="markers",
                                  marker=dict(color=PAD_COLOR, size=5, opacity=0.35), hoverinfo="skip"), 1, col)
         fig.add_trace(go.Scatter(x=pts[:, pad, 0], y=pts[:, pad, 1], mode="lines+markers+text",
-                                 text=step_labels(pts[:, pad], d["steps"], 0.04 * half), textposition="top center",
+                                 text=step_labels(pts[:, pad], d["steps"], near), textposition="top center",
                                  marker=dict(color=SELECT_COLOR, size=11), line=dict(color=SELECT_COLOR, width=2),
                                  name=d["pad_token"], hovertemplate="%{fullData.name} %{text}<extra></extra>"), 1, col)
         fig.update_xaxes(title_text=_w(lang, "pc", k=1), row=1, col=col)
@@ -437,5 +463,6 @@ def draw(lang: str, demo: Demo, selected: int | None = None) -> Drawn | None:
         data = {**data, "selected": cells[0]} if cells else data
     drawn = BUILDERS[data["kind"]](lang, data)
     if drawn.figure is not None:
+        readable(drawn.figure)  # 14 px at least; presentation mode raises it to PRESENT_PX (components/lessons.py)
         safe_figure(drawn.figure)  # every string it holds (tokens, titles) is escaped when it is sent
     return drawn

@@ -22,7 +22,8 @@ import streamlit as st
 from components.i18n import md, problem_text, strings, t
 from components.charts import chart_config, safe_figure
 from components.safe_text import md_escape
-from components.lesson_figures import draw, number, vector_text
+from components.lesson_figures import CELL_FONT_PX, PRESENT_PX, draw, number, vector_text
+from components.lesson_projector import NORMAL_W, drop_narrow_cells, for_projector
 from components.memo import Memo, no_memo
 from core.lessons import HOLDS, LESSON_IDS, NOT_FINITE, Demo, lesson, run_demo
 from core.training import Lab
@@ -43,6 +44,8 @@ class LessonKeys:
     try_box: str  # + id: its "try a sentence" box (TRYING)
     figure: str  # + id: the container of its figure (tests measure it)
     open: str  # + id: its expander in free mode (drawn only while open)
+    head: str = "lesson_head"  # presentation mode: the row of the claim, its verdict and previous/next
+    body: str = "lesson_body"  # … and the box below it that holds the rest and scrolls inside itself
 
 
 # ---- pure helpers ------------------------------------------------------------------------------
@@ -171,16 +174,24 @@ def _demo_tables(lang: str, demo: Demo) -> None:
             st.dataframe(frame, hide_index=True, width="stretch", height="content")
 
 
-PRESENT_FONT = 19  # px of a figure's text in presentation mode (14 otherwise: lesson_figures._layout)
-PRESENT_TICKS = 18  # px of its tick labels
-PRESENT_CELLS = 15  # px of the numbers in a heatmap's cells (four digits still fit a cell beside the sidebar)
-PRESENT_GROW = 1.0  # a figure's height in presentation mode (kept: the figure stays on the first screen)
+PRESENT_GROW = 1.25  # a figure's height in presentation mode: room for its 24 px text …
+PRESENT_MIN_H = 320  # px: … at least this …
+PRESENT_MAX_H = 400  # px: … and at most this or its own height: at 1280×720 the verdict shows under it
 
 
-def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View", keys: LessonKeys) -> None:
-    """The lesson's figure (or, for C16, its code beside its run) and the figure's numbers as a table."""
+def present_height(height: int) -> int:
+    """A figure's height in presentation mode for its ``height`` otherwise (its lesson's box scrolls
+    when a tall figure's rows need more than the screen)."""
+    return min(max(PRESENT_MIN_H, int(height * PRESENT_GROW)), max(height, PRESENT_MAX_H))
+
+
+def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View", keys: LessonKeys,
+             then: Callable[[], None] = lambda: None) -> None:
+    """The lesson's figure (or, for C16, its code beside its run), ``then`` (presentation mode: the
+    verdict, right under the figure), and the figure's numbers as a table."""
     drawn = draw(lang, demo, view.selected)
     if drawn is None:
+        then()
         return
     if drawn.code is not None:
         code_col, run_col = st.columns([3, 2])
@@ -191,18 +202,22 @@ def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View", keys: 
                      language=None)
         for table in drawn.tables:
             run_col.dataframe(table, hide_index=True, width="stretch", height="content")
+        then()
         return
-    for table in drawn.shown:
-        st.dataframe(table, hide_index=True, width="stretch", height="content")
+    for table in drawn.shown:  # presenting, as a static table: its text grows with the page's (a grid's would not)
+        if view.present:
+            st.table(table.rename(columns=md_escape).map(lambda v: md_escape(str(v))), hide_index=True)
+        else:
+            st.dataframe(table, hide_index=True, width="stretch", height="content")
     fig = drawn.figure
-    if view.present:  # the class reads it from the back of the room: larger text, a little more room
-        fig.update_layout(font=dict(size=PRESENT_FONT), height=int(fig.layout.height * PRESENT_GROW))
-        fig.update_annotations(font_size=PRESENT_FONT)
-        fig.update_xaxes(tickfont_size=PRESENT_TICKS, title_font_size=PRESENT_FONT)  # Streamlit's theme sets its own
-        fig.update_yaxes(tickfont_size=PRESENT_TICKS, title_font_size=PRESENT_FONT)
-        fig.update_traces(textfont_size=PRESENT_CELLS, selector=dict(type="heatmap"))
+    if view.present:  # the class reads it from the back of the room: every text 24 px, rows to match
+        fig.update_layout(height=present_height(fig.layout.height))
+        for_projector(fig, PRESENT_PX)
+    else:
+        drop_narrow_cells(fig, CELL_FONT_PX, NORMAL_W)
     with st.container(key=keys.figure + demo.id):  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
         st.plotly_chart(safe_figure(fig), alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
+    then()
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
         for table in drawn.tables:
             st.dataframe(table, hide_index=True, width="stretch", height="content")
@@ -247,6 +262,15 @@ def _errors(lang: str, demo: Demo) -> None:
             st.code(f"{err['type']}: {err['message']}", language=None, wrap_lines=True)
 
 
+def _mark(lang: str, demo: Demo) -> None:
+    """The verdict in a word, for presentation mode's header row: ✓ held, ✗ did not (no icon font:
+    a screen reader reads the mark's text, never an icon's ligature name)."""
+    if demo.verdict == HOLDS:
+        st.badge(f"✓ {t(lang, 'lesson.verdict.pass')}", color="green")
+    elif demo.verdict != NOT_FINITE:
+        st.badge(f"✗ {t(lang, 'lesson.verdict.fail')}", color="red")
+
+
 def _verdict(lang: str, demo: Demo, params: dict[str, str]) -> None:
     check = t(lang, "lesson.ui.check", check=md(lang, f"lesson.{demo.id}.check", **params))  # facts shown as text
     if demo.verdict == HOLDS:
@@ -288,19 +312,26 @@ class View:
     tokens: Callable[[], Any] | None = None  # the learner's sentences as typed and own table (X8: core.lessons.tokens.Source)
 
 
-def render_lesson(lang: str, demo: Demo, keys: LessonKeys, lab: Lab | None = None, view: View = View()) -> None:
+def render_lesson(lang: str, demo: Demo, keys: LessonKeys, lab: Lab | None = None, view: View = View(),
+                  claim: tuple[Any, Any] | None = None) -> None:
     """One lesson: title, its figure (on the first screen), explanation, facts, tables and the
     verdict of its check. A lesson that asks a prediction shows its figure only once the answer
     is revealed, after the text. A lesson in TRYING also offers a "try a sentence" box on ``lab``'s
-    current W."""
+    current W. ``claim``: two containers of presentation mode's header row, for the title and the
+    verdict's mark; the verdict's full text then follows the figure (both on the first screen)."""
     params = template_params(lang, demo)
-    st.header(lesson_title(lang, demo.id))  # h2: the page's h1 is the title in the sidebar
+    title_at, mark_at = claim if claim is not None else (st, None)
+    title_at.header(lesson_title(lang, demo.id))  # h2: the page's h1 is the title in the sidebar
+    if mark_at is not None:
+        with mark_at:
+            _mark(lang, demo)
     if demo.verdict == NOT_FINITE:  # nothing was computed: no numbers for the text, only the reason
         st.warning(md(lang, "lesson.verdict.not_finite", **params), icon=":material/block:")
         return
     asks = lesson(demo.id).predict is not None
+    verdict_here = (lambda: _verdict(lang, demo, params)) if claim is not None else (lambda: None)
     if not asks:
-        _picture(lang, demo, params, view, keys)
+        _picture(lang, demo, params, view, keys, verdict_here)
     st.markdown(md(lang, f"lesson.{demo.id}.body", **params))
     terms = lesson(demo.id).terms
     if terms:
@@ -310,13 +341,14 @@ def render_lesson(lang: str, demo: Demo, keys: LessonKeys, lab: Lab | None = Non
         return
     _metrics(lang, demo)
     if asks:
-        _picture(lang, demo, params, view, keys)
+        _picture(lang, demo, params, view, keys, verdict_here)
     _fact_table(lang, demo)
     _demo_tables(lang, demo)
     if demo.id in TRYING and lab is not None:
         try_sentence_box(lang, lab, keys.try_box + demo.id)
     _errors(lang, demo)
-    _verdict(lang, demo, params)
+    if claim is None:
+        _verdict(lang, demo, params)
 
 
 def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo, view: View = View()) -> Demo | str:
@@ -339,11 +371,11 @@ def _try_demo(lab: Lab, lang: str, lesson_id: str, memo: Memo = no_memo, view: V
     return md(lang, "lesson.ui.error", error=demo) if isinstance(demo, str) else demo  # an exception may quote a token
 
 
-def _show(lang: str, demo: Demo | str, lab: Lab, view: View, keys: LessonKeys) -> None:
+def _show(lang: str, demo: Demo | str, lab: Lab, view: View, keys: LessonKeys, claim: tuple[Any, Any] | None = None) -> None:
     if isinstance(demo, str):
         st.error(demo)
     else:
-        render_lesson(lang, demo, keys, lab, view)
+        render_lesson(lang, demo, keys, lab, view, claim)
 
 
 def seed(index: int) -> str:
@@ -351,27 +383,50 @@ def seed(index: int) -> str:
     return LESSON_IDS[min(max(index, 0), len(LESSON_IDS) - 1)]
 
 
+def _controls(lang: str, at: int, keys: LessonKeys, seeded: dict, on_go: Callable[[str], None], pick_at, prev_at,
+              next_at, label_visibility: str = "visible") -> int:
+    """The lesson picker (its label says "n / total"), previous and next, each in the container
+    given; returns the index of the lesson picked."""
+    progress = t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS))
+    chosen = pick_at.selectbox(f"{t(lang, 'lesson.ui.select')} · {progress}", LESSON_IDS, key=keys.picker, **seeded,
+                               format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"),
+                               label_visibility=label_visibility)
+    at = LESSON_IDS.index(chosen)
+    prev_at.button(t(lang, "lesson.ui.prev"), key=keys.prev, disabled=at == 0, width="stretch",
+                   help=t(lang, "help.lesson_prev"), on_click=on_go, args=(LESSON_IDS[max(at - 1, 0)],))
+    next_at.button(t(lang, "lesson.ui.next"), key=keys.next, disabled=at == len(LESSON_IDS) - 1, width="stretch",
+                   help=t(lang, "help.lesson_next"), on_click=on_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
+    return at
+
+
 def _guided(lab: Lab, lang: str, index: int, memo: Memo, view: View, mode_picker: Callable[[bool], None],
             keys: LessonKeys, picked: str | None, on_go: Callable[[str], None]) -> int | None:
     """One row of controls (the picker with "n / total" in its label, previous, next, the mode),
-    so that the lesson's figure is on the first screen of a projector; then the lesson."""
+    so that the lesson's figure is on the first screen; then the lesson.
+
+    In presentation mode, one screen of a projector holds the whole lesson's point: a header row
+    with the claim, its verdict's mark and previous/next, then a box (style: sections/lessons_section.py)
+    that scrolls inside itself, the figure and the verdict's text first, the picker and the mode last."""
     index = LESSON_IDS.index(seed(index))
     at = LESSON_IDS.index(picked) if picked in LESSON_IDS else index
     seeded = {} if picked is not None else {"index": at}  # no state yet: the caller's index seeds the picker
-    pick_col, prev_col, next_col, mode_col = st.columns([4.4, 1.5, 1.5, 3], vertical_alignment="bottom")
-    progress = t(lang, "lesson.ui.progress", n=at + 1, total=len(LESSON_IDS))
-    chosen = pick_col.selectbox(f"{t(lang, 'lesson.ui.select')} · {progress}", LESSON_IDS, key=keys.picker, **seeded,
-                                format_func=lambda i: lesson_title(lang, i), help=t(lang, "help.lesson_select"),
-                                label_visibility="collapsed" if view.present else "visible")
-    at = LESSON_IDS.index(chosen)
-    prev_col.button(t(lang, "lesson.ui.prev"), key=keys.prev, disabled=at == 0, width="stretch", help=t(lang, "help.lesson_prev"),
-                    on_click=on_go, args=(LESSON_IDS[max(at - 1, 0)],))
-    next_col.button(t(lang, "lesson.ui.next"), key=keys.next, disabled=at == len(LESSON_IDS) - 1, width="stretch",
-                    help=t(lang, "help.lesson_next"),
-                    on_click=on_go, args=(LESSON_IDS[min(at + 1, len(LESSON_IDS) - 1)],))
+    if not view.present:
+        pick_col, prev_col, next_col, mode_col = st.columns([4.4, 1.5, 1.5, 3], vertical_alignment="bottom")
+        at = _controls(lang, at, keys, seeded, on_go, pick_col, prev_col, next_col)
+        with mode_col:
+            mode_picker(False)
+        _show(lang, _try_demo(lab, lang, LESSON_IDS[at], memo, view), lab, view, keys)
+        return at if at != index else None
+    claim_col, mark_col, prev_col, next_col = st.container(key=keys.head).columns(
+        [6, 2.6, 1.5, 1.5], vertical_alignment="center")
+    body = st.container(key=keys.body)
+    lesson_at = body.container()
+    pick_col, mode_col = body.columns([4.4, 3], vertical_alignment="bottom")
+    at = _controls(lang, at, keys, seeded, on_go, pick_col, prev_col, next_col)
     with mode_col:
-        mode_picker(view.present)
-    _show(lang, _try_demo(lab, lang, chosen, memo, view), lab, view, keys)
+        mode_picker(False)
+    with lesson_at:
+        _show(lang, _try_demo(lab, lang, LESSON_IDS[at], memo, view), lab, view, keys, (claim_col, mark_col))
     return at if at != index else None
 
 

@@ -102,7 +102,10 @@ def code_placeholders(template: str) -> tuple[str, frozenset[str]]:
     return _CODE_PLACEHOLDER.sub(r"\1", template), names
 
 
-_PLOTLY_TEXT = MappingProxyType(str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "{": "&#123;", "$": "&#36;"}))
+# A line break in plain text ("\n", which Plotly would draw as a space) is Plotly's <br>: a title
+# wrapped to its panel (components/lesson_projector.py) stays plain text until it is escaped here.
+_PLOTLY_TEXT = MappingProxyType(str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "{": "&#123;", "$": "&#36;",
+                                               "\n": "<br>"}))
 _TEMPLATE_PART = re.compile(r"(%\{[^{}]*\})")  # a placeholder of Plotly's templates: %{x}, %{y:.4g}, %{fullData.name}
 _EXTRA = re.compile(r"^(.*)<extra>(.*)</extra>$", re.S)  # hovertemplate's secondary box
 # Strings Plotly draws in WebGL as plain glyphs (vectorize-text): never read as HTML, so never escaped
@@ -116,7 +119,7 @@ def plotly_escape(s: str) -> str:
     Plotly reads a subset of HTML there (``<a href>`` becomes a clickable link, ``<b>``, ``<br>``),
     decodes entities, fills ``%{…}`` from its data in titles and names, and hands ``$…$`` to MathJax
     where a page has it. So ``&``, ``<``, ``>``, ``{`` and ``$`` are written as entities, which
-    Plotly shows as the characters themselves.
+    Plotly shows as the characters themselves; a newline becomes ``<br>``, a line break.
 
     >>> plotly_escape("<b>영화</b> & %{x} $y$")
     '&lt;b&gt;영화&lt;/b&gt; &amp; %&#123;x} &#36;y&#36;'

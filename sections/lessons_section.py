@@ -21,15 +21,36 @@ MORPHEMES_WAIT_S = 120  # the longest X8 waits for the morpheme analyzer to load
 
 KEYS = LessonKeys(picker=Keys.LESSON, prev=Keys.LESSON_PREV, next=Keys.LESSON_NEXT, predict=Keys.PREDICT_PREFIX,
                   reveal=Keys.REVEAL_PREFIX, try_box=Keys.TRY_PREFIX, figure=Keys.LESSON_FIGURE_PREFIX,
-                  open=Keys.LESSON_OPEN_PREFIX)
+                  open=Keys.LESSON_OPEN_PREFIX, head=Keys.LESSON_HEAD, body=Keys.LESSON_BODY)
 
 MODES = ("guided", "free")
 # Presentation mode: the lessons' text as large as the page's other text there (style.PRESENT) and
 # their headings to match; plain CSS, no user data.
+#
+# A guided lesson then fits one projector screen: the page is exactly the window's height, a column
+# of flex boxes from the main block down to the lesson's box (`lesson_body`, components/lessons.py),
+# which takes the height left under the header row (claim, verdict, previous/next) and scrolls inside
+# itself; the page never scrolls. Each box of that column may shrink (min-height 0); only the lesson's
+# box does, the others keep their own height. The page's components that draw nothing there (keeper,
+# guide, widget_text) are taken out of the column, so its gaps add no height. A phone (≤ 640 px)
+# keeps scrolling the page.
 PRESENT_CSS = """
 .st-key-lessons [data-testid="stMarkdownContainer"] p, .st-key-lessons li { font-size: 1.3rem !important; line-height: 1.55; }
 .st-key-lessons [data-testid="stCaptionContainer"] p { font-size: 1.1rem !important; }
 .st-key-lessons h2 { font-size: 1.6rem !important; padding: 0 !important; }
+.st-key-lessons [data-testid="stMetricValue"], .st-key-lessons [data-testid="stTable"] td,
+.st-key-lessons [data-testid="stTable"] th { font-size: 1.5rem !important; }
+@media (min-width: 641px) {
+  [data-testid="stMainBlockContainer"]:has(.st-key-lesson_body) {
+    height: 100vh; box-sizing: border-box; padding-bottom: .75rem; display: flex; flex-direction: column; }
+  [data-testid="stMainBlockContainer"]:has(.st-key-lesson_body) :is([data-testid="stVerticalBlock"],
+    [data-testid="stLayoutWrapper"]):has(.st-key-lesson_body) { flex: 1 1 0; min-height: 0; }
+  .st-key-lesson_body { flex: 1 1 0; min-height: 0; overflow-y: auto; overflow-x: hidden; padding-right: .5rem; }
+  [data-testid="stMainBlockContainer"]:has(.st-key-lesson_body) > [data-testid="stVerticalBlock"]
+    > :is(.st-key-keeper, .st-key-guide, .st-key-widget_text) { position: absolute; }
+  .st-key-lesson_head h2 { font-size: 1.7rem !important; }
+  .st-key-lesson_head [data-testid="stMarkdownContainer"] span:not(h2 *) { font-size: 1.4rem !important; padding: .25rem .8rem; }
+}
 """
 
 
@@ -49,7 +70,8 @@ def render(lang: str, ex: Explorer) -> None:
     with st.container(key=Keys.LESSONS):  # .st-key-lessons: presentation mode's larger lesson text (style.py)
         moved = lessons(ex.lab, lang, ex.lesson_mode, ex.lesson_index, memo=session.memo, view=view,
                         mode_picker=mode_picker)
-        st.caption(t(lang, "lessons.intro"))
+        if not (view.present and ex.lesson_mode == "guided"):  # presenting, the lesson has the whole screen
+            st.caption(t(lang, "lessons.intro"))
     if moved is not None:
         ex.lesson_index = moved
 

@@ -63,6 +63,8 @@ class Keys:
     LESSON_OPEN_PREFIX = "open_"  # + lesson id: its expander in free mode (drawn only while open)
     LESSON_FIGURE_PREFIX = "lesson_figure_"  # + lesson id: the container of its figure (tests measure it)
     LESSONS = "lessons"  # the container of the lessons view (presentation mode's larger text)
+    LESSON_HEAD = "lesson_head"  # presentation mode: the row of a lesson's claim, verdict and previous/next
+    LESSON_BODY = "lesson_body"  # … and the box under it, which scrolls inside itself (the page does not)
     EXPORT_STATE = "export_state"
     EXPORT_CODE = "export_code"
     CODE_PREVIEW = "code_preview"  # the expander that shows the script (built only while open)

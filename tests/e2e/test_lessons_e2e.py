@@ -3,7 +3,7 @@
 After loading a review preset and training a run, each lesson's chart must be on the page with the
 data its builder gave (the builders themselves are checked against torch in tests/test_lessons.py),
 its alt text on the chart, and no exception. Screenshots go to artifacts/screenshots/lesson-<id>-<lang>.png
-(the copies in docs/ come from this test).
+(docs/lesson-<id>-<lang>.png are presentation mode's, from test_lesson_tour.py).
 """
 
 from __future__ import annotations

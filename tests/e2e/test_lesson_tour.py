@@ -1,0 +1,146 @@
+"""A teacher's lesson tour on a projector (issue 37, #2): presentation mode at 1280×720, in Korean and
+English, from C1 through every lesson to the last (X9), by clicking 다음 ▶ / Next ▶ each time.
+
+At every lesson, measured in the page:
+
+- the page does not scroll: the main area's and the document's scroll height fit the window (the
+  lesson's box scrolls inside itself: sections/lessons_section.py);
+- the claim (the lesson's heading), the verdict's mark and the previous/next buttons are inside the
+  window, and so is the top of the figure, where a lesson draws one;
+- every text of the figure (Plotly's SVG text: tick labels, a heatmap's numbers, titles, legends,
+  colour bars) is at least 24 px.
+
+Without presentation mode, the same texts are at least 14 px (C1, C4, C7, C15, X7).
+Screenshots: artifacts/screenshots/lesson-present-<id>-<lang>.png of five lessons presenting at 1280×720
+(copied to docs/lesson-<id>-<lang>.png with E2E_DOCS_SCREENSHOTS=1).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from .helpers import (LOCALES, PROJECTOR, ROOT, SCREENSHOTS, assert_healthy, button, click_until_sent, pressed,
+                      record_sent, screenshot, unavailable_reason, wait_idle, wait_js)
+
+_reason = unavailable_reason()
+if _reason:
+    pytest.skip(_reason, allow_module_level=True)
+
+pytestmark = pytest.mark.e2e
+
+PRESENT_PX = 24
+NORMAL_PX = 14
+SHOWN = ("C1", "C4", "C7", "C9", "X7")  # the lessons whose screenshots are kept in docs/
+
+# The lesson on the screen, measured: scroll heights, where the controls are, the figure's smallest texts.
+MEASURE_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
+  const visible = (sel) => [...document.querySelectorAll(sel)].find(e => e.offsetParent !== null) || null;
+  const head = document.querySelector('.st-key-lesson_head');
+  const mark = head ? [...head.querySelectorAll('[data-testid="stMarkdownContainer"] span')].find(s => !s.closest('h2')
+                                                                                   && /[✓✗]/.test(s.textContent)) : null;
+  const texts = [...document.querySelectorAll('.st-key-lessons .js-plotly-plot svg text')]
+    .filter(t => t.textContent.trim() !== '' && t.getBoundingClientRect().width > 0)
+    .map(t => [t.textContent.slice(0, 24), parseFloat(getComputedStyle(t).fontSize)]);
+  return {main: [main.scrollHeight, main.clientHeight], doc: [document.scrollingElement.scrollHeight, innerHeight],
+          title: head ? (head.querySelector('h2') || {}).innerText : null, heading: box(head && head.querySelector('h2')),
+          mark: box(mark), markText: mark ? mark.textContent : null, next: box(visible('.st-key-lesson_next button')),
+          prev: box(visible('.st-key-lesson_prev button')), figure: box(document.querySelector('.st-key-lessons .js-plotly-plot')),
+          texts};
+}"""
+
+
+def switch_presentation(page) -> None:
+    """Presentation mode on with its toggle in the sidebar (opened first when folded)."""
+    if page.locator("[data-testid='stSidebar']").get_attribute("data-collapsed") == "true":
+        page.locator("[data-testid='stExpandSidebarButton']").click()
+    page.locator(".st-key-present label").first.click()
+    wait_js(page, "() => document.querySelector('.st-key-present input').checked")
+
+
+def lesson_drawn(page, lesson_id: str, lang: str, timeout: float = 120_000) -> dict:
+    """Once ``lesson_id``'s heading is drawn, its figure (if any) has drawn its SVG and the page is idle."""
+    from components.lessons import lesson_title
+
+    wait_js(page, "(t) => [...document.querySelectorAll('.st-key-lessons h2')].some(h => h.innerText.trim() === t)",
+            lesson_title(lang, lesson_id), timeout=timeout)
+    wait_js(page, "() => [...document.querySelectorAll('.st-key-lessons .js-plotly-plot')].every(p => p.querySelector('.main-svg'))",
+            timeout=timeout)
+    wait_idle(page, timeout=timeout, quiet_ms=400)
+    return page.evaluate(MEASURE_JS)
+
+
+def open_lessons(browser, app_url: str, lang: str, present: bool):
+    ctx = browser.new_context(locale=LOCALES[lang], viewport=dict(PROJECTOR))
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    page.e2e_js_errors = []
+    page.on("pageerror", lambda err: page.e2e_js_errors.append(str(err)))
+    record_sent(page)
+    page.goto(f"{app_url}/?section=lessons&lang={lang}")
+    page.wait_for_selector(".st-key-lesson_next button", timeout=120_000)
+    wait_idle(page, timeout=120_000)
+    if present:
+        switch_presentation(page)
+        page.wait_for_selector(".st-key-lesson_head h2", timeout=60_000)
+    return ctx, page
+
+
+def inside(box: dict | None, height: int) -> bool:
+    return box is not None and box["top"] >= -0.5 and box["bottom"] <= height + 0.5
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_presenting_tour_never_scrolls_the_page_and_every_figure_text_is_24px(browser, app_url, lang):
+    from core.lessons import LESSON_IDS
+
+    ctx, page = open_lessons(browser, app_url, lang, present=True)
+    try:
+        height = PROJECTOR["height"]
+        for i, lesson_id in enumerate(LESSON_IDS):
+            if i:
+                click_until_sent(page, button(page, "lesson_next"), pressed("lesson_next"))
+            got = lesson_drawn(page, lesson_id, lang)
+            assert_healthy(page)
+            where = f"{lesson_id} ({lang})"
+            assert got["main"][0] <= got["main"][1] + 1 and got["doc"][0] <= got["doc"][1] + 1, (where, got["main"], got["doc"])
+            assert inside(got["heading"], height), (where, "claim", got["heading"])
+            assert inside(got["mark"], height) and got["markText"], (where, "verdict", got["mark"])
+            assert inside(got["next"], height) and inside(got["prev"], height), (where, got["next"], got["prev"])
+            if got["figure"] is not None:
+                assert got["figure"]["top"] < height - 200, (where, "figure below the first screen", got["figure"])
+                small = [t for t in got["texts"] if t[1] < PRESENT_PX - 0.01]
+                assert small == [], (where, small[:6])
+            if lesson_id in SHOWN:
+                path = screenshot(page, f"lesson-present-{lesson_id}-{lang}")
+                if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
+                    shutil.copy(path, ROOT / "docs" / f"lesson-{lesson_id}-{lang}.png")
+        assert got["next"] is not None and button(page, "lesson_next").is_disabled()  # the last lesson: nothing after it
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_without_presentation_mode_every_figure_text_is_at_least_14px(browser, app_url, lang):
+    from components.lessons import lesson_title
+
+    ctx, page = open_lessons(browser, app_url, lang, present=False)
+    try:
+        for lesson_id in ("C1", "C4", "C7", "C15", "X7"):
+            box = page.locator(".st-key-lesson input[role=combobox]")
+            box.click()
+            box.fill(lesson_title(lang, lesson_id))
+            page.get_by_role("option", name=lesson_title(lang, lesson_id)).click()
+            got = lesson_drawn(page, lesson_id, lang)
+            assert got["texts"], lesson_id
+            small = [t for t in got["texts"] if t[1] < NORMAL_PX - 0.01]
+            assert small == [], (lesson_id, small[:6])
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"lesson-normal-X7-{lang}.png"))
+    finally:
+        ctx.close()
+
