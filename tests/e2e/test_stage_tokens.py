@@ -80,3 +80,16 @@ def test_a_token_clicked_lights_its_text_its_chip_and_its_id(new_page, app_url, 
     assert _selected(page) == {"text": ["0"], "chip": ["0"], "cell": ["0"]}
     assert stage(page)["outTitle"]
     assert_healthy(page)
+
+
+def test_in_a_long_batch_each_raw_sentence_keeps_a_line_of_its_own(new_page):
+    page = new_page(LOCALES["ko"])
+    page.set_viewport_size(PROJECTOR)
+    set_sentences(page, "\n".join(f"영화 좋다 {i} | 긍정" for i in range(40)))
+    wait_stage(page, "s => s.ids.length >= 2 && s.ids[0].length === 3", timeout=60_000)
+    wait_idle(page)
+    for b in (0, 1):
+        row = page.locator(f"{STAGE} .rawrow[data-b='{b}']")
+        assert row.text_content() == f"영화 좋다 {b}"
+        height, line = row.evaluate("e => [e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).lineHeight)]")
+        assert height >= line, f"sentence {b}'s raw text is squeezed to {height:.1f} px"
