@@ -128,8 +128,9 @@ def one_run(browser, rounds: int) -> dict:
         p.context.close()
     app_ready = "(a) => __inView(a)"
     arg = {"view": "lookup", "marker": MARKERS["lookup"]}
-    with Server(ROOT / "app.py", timeout=START_S) as app:
-        out["health_s"] = app.ready_s
+    started = time.perf_counter()
+    with Server(ROOT / "app.py", timeout=START_S) as app:  # entered once its health check says ok
+        out["health_s"] = time.perf_counter() - started
         p, out["app_first"] = open_page(browser, app.url, app_ready, arg)
         switches(p, rounds, out["switch"])
         p2, out["app_second"] = open_page(browser, app.url, app_ready, arg)

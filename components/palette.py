@@ -64,8 +64,10 @@ def class_color(cls: int) -> str:
 
 
 def class_symbol(cls: int) -> str:
-    shapes = palette()["classes"]["shapes"]
-    return PLOTLY_SYMBOLS[shapes[cls % len(shapes)]]
+    """Shape i for the first classes, then turned by one each round of colours, as paint.mjs's
+    classShape: no two of up to 36 classes share both colour and symbol."""
+    shapes, n = palette()["classes"]["shapes"], len(palette()["classes"]["colors"])
+    return PLOTLY_SYMBOLS[shapes[(cls % n + cls // n) % len(shapes)]]
 
 
 def role_color(role: str, dark: bool = False) -> str:

@@ -39,6 +39,22 @@ LSTM_FIXED_BYTES = 40 * 2**20  # and its workspace (one word through E=512, less
 ACTIVATION_BYTES = MappingProxyType({"masked_mean": 12, "mean": 8, "lstm": 96, "packed_lstm": 104})
 
 
+# Reading a vector file (core/vector_file.py) and matching it to a vocabulary, per byte of the file:
+# CPU (bench/bench_vector_file.py) and the memory held at the peak (the bytes, their decoded text,
+# its lines, and the float32 rows kept).
+VECTOR_FILE_S = 60e-9
+VECTOR_FILE_BYTES = 8
+
+
+def vector_file_cost(nbytes: int) -> tuple[float, int]:
+    """(CPU seconds, peak bytes) of reading a vector file of ``nbytes`` and matching it to a vocabulary.
+
+    >>> vector_file_cost(20_000_000)      # the largest file an import may be
+    (1.2, 160000000)
+    """
+    return round(VECTOR_FILE_S * nbytes, 6), VECTOR_FILE_BYTES * int(nbytes)
+
+
 @dataclass(frozen=True)
 class StepCost:
     """What one training step of a lab costs: CPU seconds, and bytes beyond the lab at rest."""

@@ -4,7 +4,9 @@ Each call is one edit of the explorer's recipe through its own rebuild path (`Ex
 equal recipes keep the lab; a refused lab keeps the old one), under the input kind
 ``"pretrained"``, whose problems the inputs box shows until the next attempt. A file that is
 refused, or whose table cannot be built (too large, short of memory), changes nothing: the
-learner keeps the vocabulary, sentences, table and steps they had.
+learner keeps the vocabulary, sentences, table and steps they had. Reading a file is a job of the
+lab's `Work` (core/work.py), estimated by core/cost.py: in the app the server's budget admits it
+(a lane, the memory) or refuses it, and it stops between chunks of lines when its session ends.
 
     >>> apply_file(ex, [("cc.ko.300.vec", data)], freeze=True)      # [] and two notices, or problems
     >>> ex.notices[-1]
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
+from core.cost import vector_file_cost
 from core.pretrained import match
 from core.problems import InputError, Problem
 from core.vector_file import read_vectors
@@ -27,10 +30,13 @@ KIND = "pretrained"  # the explorer's problems key for this input
 def apply_file(ex, files: Sequence[tuple[str, bytes]], freeze: bool) -> list[Problem]:
     """Parse ``files`` (core/vector_file.py) and make the vocabulary's found tokens take their vectors;
     E becomes the file's dimension (a notice says so when it changes). On a problem nothing changes."""
+    seconds, nbytes = vector_file_cost(sum(len(data) for _, data in files))
+    work = ex.lab.work  # the server's budget in the app: a lane and the memory, or refused; cancellable
     try:
-        f = read_vectors(files, ex.vocab.index)
-        m = match(f, ex.vocab, freeze)
-    except InputError as e:
+        with work.job(KIND, seconds, nbytes):
+            f = read_vectors(files, ex.vocab.index, work.checkpoint)
+            m = match(f, ex.vocab, freeze)
+    except InputError as e:  # a refused file, or the job refused (server_busy, job_memory) or stopped (Cancelled)
         ex.problems[KIND] = list(e.problems)
         return list(e.problems)
     old_e = ex.config.embedding_dim

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Collection, Sequence
+from typing import Callable, Collection, Sequence
 
 import numpy as np
 
@@ -53,6 +53,7 @@ _NUMBERS = MappingProxyType({sep: re.compile(rf"{NUMBER}(?:{sep}{NUMBER})*") for
 _NUMBER = re.compile(NUMBER)
 _HEADER = re.compile(r"(\d{1,9}) (\d{1,9})")
 SHOWN_CHARS = 20  # of a bad field, quoted in a message
+CHECK_LINES = 2000  # lines read between two checkpoints: a fraction of a second of a large file
 
 
 @dataclass(frozen=True)
@@ -68,9 +69,12 @@ class VectorFile:
     fmt: str = "word2vec"  # or "projector"
 
 
-def read_vectors(files: Sequence[tuple[str, bytes]], wanted: Collection[str]) -> VectorFile:
+def read_vectors(files: Sequence[tuple[str, bytes]], wanted: Collection[str],
+                 checkpoint: Callable[[], None] = lambda: None) -> VectorFile:
     """One word2vec text file, or vectors.tsv with metadata.tsv (by name: the one called
-    ``*metadata*`` holds the tokens). Raises `InputError` naming the file and line of every refusal."""
+    ``*metadata*`` holds the tokens). Raises `InputError` naming the file and line of every refusal.
+    ``checkpoint`` is called every `CHECK_LINES` lines (core/work.py: it raises `Cancelled` when
+    the reading must stop)."""
     files = [(str(name)[:80], data) for name, data in files]
     if not files or len(files) > 2:
         require([Problem("vec_files", {"n": len(files)})])
@@ -82,12 +86,12 @@ def read_vectors(files: Sequence[tuple[str, bytes]], wanted: Collection[str]) ->
         name, text = texts[0]
         if "metadata" in name.lower():
             require([Problem("vec_pair_missing", {"file": name})])
-        return _word2vec(name, text, wanted)
+        return _word2vec(name, text, wanted, checkpoint)
     meta = [t for t in texts if "metadata" in t[0].lower()]
     if len(meta) != 1:
         require([Problem("vec_pair_names", {"a": texts[0][0], "b": texts[1][0]})])
     vectors = next(t for t in texts if t is not meta[0])
-    return _projector(vectors, meta[0], wanted)
+    return _projector(vectors, meta[0], wanted, checkpoint)
 
 
 def _text(name: str, data: bytes) -> str:
@@ -130,7 +134,7 @@ def _numbers(name: str, no: int, fields: list[str], sep: str, dim: int | None, c
     return values
 
 
-def _word2vec(name: str, text: str, wanted: Collection[str]) -> VectorFile:
+def _word2vec(name: str, text: str, wanted: Collection[str], checkpoint: Callable[[], None]) -> VectorFile:
     lines = _lines(text)
     if not lines:
         require([Problem("vec_empty", {"file": name})])
@@ -144,7 +148,9 @@ def _word2vec(name: str, text: str, wanted: Collection[str]) -> VectorFile:
         lines = lines[1:]
     seen: dict[str, int] = {}
     out: dict[str, np.ndarray] = {}
-    for no, line in lines:
+    for k, (no, line) in enumerate(lines):
+        if k % CHECK_LINES == 0:
+            checkpoint()
         fields = line.split(maxsplit=limits.MAX_EMBEDDING_DIM + 1)  # bounded: a longer line is refused as such
         token = fields[0]
         if token in seen:
@@ -161,7 +167,8 @@ def _word2vec(name: str, text: str, wanted: Collection[str]) -> VectorFile:
     return VectorFile(dim, len(seen), out)
 
 
-def _projector(vectors: tuple[str, str], meta: tuple[str, str], wanted: Collection[str]) -> VectorFile:
+def _projector(vectors: tuple[str, str], meta: tuple[str, str], wanted: Collection[str],
+               checkpoint: Callable[[], None]) -> VectorFile:
     """vectors.tsv rows ↔ metadata.tsv rows, in order; the header's ``token`` column (or the only
     column) names each row's token, its ``role`` column (if any) marks the PAD and UNK rows."""
     (vname, vtext), (mname, mtext) = vectors, meta
@@ -182,7 +189,9 @@ def _projector(vectors: tuple[str, str], meta: tuple[str, str], wanted: Collecti
     out: dict[str, np.ndarray] = {}
     specials: dict[str, np.ndarray] = {}
     dim = None
-    for (no, line), (mno, cells) in zip(vec_lines, rows):
+    for k, ((no, line), (mno, cells)) in enumerate(zip(vec_lines, rows)):
+        if k % CHECK_LINES == 0:
+            checkpoint()
         if len(cells) <= max(col, role_col or 0):
             require([Problem("vec_meta_columns", {"file": mname, "line": mno})])
         token = from_cell(cells[col].strip())

@@ -1,7 +1,7 @@
 """Section 1: the lookup, vocabulary → padded ids → rows of W → (B, T, E) output (C2, C3, C5, C14, C16).
 
-The stage draws the id matrix, W and one sentence's output side by side, the selected id's cell,
-row and output vector as one connected thing; the same numbers are tables below, for reading
+The stage draws each raw sentence over its tokens over its ids, W and one sentence's output side
+by side, the selected token's text, chip, cell, row and output vector as one connected thing; the same numbers are tables below, for reading
 and for screen readers.
 """
 
@@ -18,7 +18,7 @@ import session
 from session import Keys
 from core import morphemes
 from views.lookup import lookup_data
-from views.tokens import rates, split_for, token_strip
+from views.tokens import rates, split_for
 
 MORPHEMES_WAIT_S = 120  # the longest the comparison waits for the morpheme analyzer to load
 STAGE_HEIGHT = 470  # px: below the view switch and the folded inputs, it fits a 1280×720 screen
@@ -30,18 +30,12 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
     session.select_token_from_cell(ex)  # a cell picked in the tables below, before anything shows it
     session.select_cell_from_stage(ex)  # a cell picked on the stage: its sentence's output is shown
     b = session.sentence_shown(batch.shape[0])  # the picker sits below the stage; its value is known already
-    picked = (b, tokens.picked(session.get(Keys.TOKEN_STRIP)))  # a column clicked in the strip below
-    if picked[1] is not None and picked != session.get(Keys.TOKEN_STRIP_SEEN):  # followed once, before the stage
-        session.set_value(Keys.TOKEN_STRIP_SEEN, picked)
-        ids = token_strip(ex, b).ids
-        ex.select(ids[picked[1]] if 0 <= picked[1] < len(ids) else None)
     stage(lookup_data(ex, lang, sentence=b, height=STAGE_HEIGHT, present=present), key=Keys.STAGE,
           on_select=lambda: session.select_token_from_stage(ex))
     pipeline.sentence_picker(lang, batch, Keys.OUT_SENTENCE)
     st.markdown(t(lang, "pipe.shapes", b=batch.shape[0], t=batch.shape[1], e=lab.recipe.config.embedding_dim))
     v, e = lab.weight.shape
     st.markdown(t(lang, "pipe.params", v=v, e=e, n=v * e, pad=vocab.pad_id))
-    tokens.token_strip(lang, token_strip(ex, b), ex.config.tokenizer, Keys.TOKEN_STRIP)
     try_sentence_box(lang, lab, Keys.TRY_SENTENCE, split_for(ex))  # a new sentence through the current (maybe trained) W
     unk_rates(lang, ex)
     tables = st.expander(t(lang, "pipe.tables"), key=Keys.LOOKUP_TABLES, on_change="rerun")

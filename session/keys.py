@@ -104,8 +104,6 @@ class Keys:
     AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another
     AXIS_PICKER = "axis_picker"  # the popover of the custom axis's two tokens and button (built only while open)
     TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)
-    TOKEN_STRIP = "token_strip"  # the lookup view's sentence → tokens → ids table (a column click selects)
-    TOKEN_STRIP_SEEN = "_token_strip_seen"  # the strip's selection last followed (a click is followed once)
     UNK_RATES = "unk_rates"  # the lookup view's expander of each tokenizer's <UNK> rate (built only while open)
     TRY_PREFIX = "try_"  # + lesson id: that lesson's "try a sentence" box (try_C11)
 

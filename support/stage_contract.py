@@ -87,10 +87,32 @@ def contract_errors(data: dict) -> list[str]:
             err.append("out.b must index a row of ids")
         elif ids and (not _matrix(out.get("values")) or len(out["values"]) != len(ids[b])):
             err.append("out.values must be (T, E): one row per id of ids[out.b]")
+        raw = data.get("raw")
+        if raw is not None:
+            err += _raw_errors(raw, len(ids))
     nb = data.get("neighbours")
     if nb is not None and (not isinstance(nb.get("ids"), list) or not _finite_list(nb.get("cos", []))
                            or len(nb.get("cos", nb.get("ids") or [])) != len(nb.get("ids") or [])):
         err.append("neighbours.ids and neighbours.cos must be lists of the same length")
     if not isinstance(data.get("loss", []), list):
         err.append("loss must be a list")
+    return err
+
+
+def _raw_errors(raw, b: int) -> list[str]:
+    """``raw``: one entry per sentence, None or {"text", "spans"}, each span [start, end) inside the text."""
+    if not isinstance(raw, list) or len(raw) != b:
+        return [f"raw must be {b} entries, one per sentence"]
+    err = []
+    for i, r in enumerate(raw):
+        if r is None:
+            continue
+        if not isinstance(r, dict) or not isinstance(r.get("text"), str):
+            err.append(f"raw[{i}] must be None or a dict with the sentence's text")
+            continue
+        spans, n = r.get("spans"), len(r["text"])
+        if spans is not None and not (isinstance(spans, list) and all(
+                isinstance(sp, list) and len(sp) == 2 and all(isinstance(x, int) for x in sp) and 0 <= sp[0] < sp[1] <= n
+                for sp in spans)):
+            err.append(f"raw[{i}].spans must be [start, end) pairs inside its text")
     return err

@@ -119,3 +119,41 @@ def test_a_hostile_file_name_and_token_are_shown_as_text():
     shown = [e.value for e in at.get("error")]
     assert any("line 3" in v for v in shown)
     assert not any("](http" in v or "**s**" in v for v in shown)  # escaped, never a link or bold
+
+
+@pytest.mark.parametrize("lang, says", [("ko", "서버가 다른 학습자들의 큰 계산을 처리하고 있어서"),
+                                        ("en", "The server is busy with other learners' heavy work")])
+def test_reading_a_file_is_a_job_of_the_servers_budget_refused_when_it_is_exhausted(monkeypatch, lang, says):
+    import threading
+
+    from core import cost
+    from server.budget import BUDGET
+
+    monkeypatch.setattr(cost, "VECTOR_FILE_S", 1e-2)  # this small file estimated as a heavy read (over a second)
+    monkeypatch.setattr(BUDGET, "wait_seconds", 0.2)
+    at = start(lang)
+    ex = at.session_state["_ws"]
+    lab, before = ex.lab, w_bits(at)
+    taken, release = threading.Barrier(BUDGET.lanes + 1), threading.Event()
+
+    def hold_a_lane():  # another learner's heavy work
+        with BUDGET.job("run", 60.0, owner="other", alive=lambda: True):
+            taken.wait(30)
+            release.wait(60)
+
+    holders = [threading.Thread(target=hold_a_lane, daemon=True) for _ in range(BUDGET.lanes)]
+    for h in holders:
+        h.start()
+    try:
+        taken.wait(30)  # every lane is someone else's
+        at = upload(at, ("vectors.vec", FILE, "text/plain"))
+    finally:
+        release.set()
+        for h in holders:
+            h.join(30)
+    assert not at.exception
+    assert any(says in e.value for e in at.error), [e.value for e in at.error]
+    assert at.session_state["_ws"].lab is lab and ex.recipe.pretrained is None  # nothing changed
+    np.testing.assert_array_equal(w_bits(at), before)
+    at = at.button(key="pretrained_apply").click().run()  # the lanes free again: the same file is read
+    assert not at.exception and not errors(at) and ex.recipe.pretrained is not None

@@ -1,5 +1,6 @@
 """The tokenizer choice through AppTest: the keys `tokenizer`, `subword_vocab`, `vocab_min_count`,
-`vocab_max_size`, `token_strip` and `unk_rates` drive it; Kiwi and a fresh count are the answer key."""
+`vocab_max_size` and `unk_rates` drive it, the stage (`stage`) shows each raw sentence → tokens → ids;
+Kiwi and a fresh count are the answer key."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections import Counter
 import pytest
 
 from core import morphemes
-from tests.apptest_helpers import errors, id_matrix, start
+from tests.apptest_helpers import errors, id_matrix, stage, start
 
 SENTENCE = "영화가 정말 좋았다 | 긍정"
 
@@ -49,8 +50,9 @@ def test_the_tokenizer_knobs_are_sidebar_widgets_with_whitespace_by_default(at):
 def test_whitespace_keeps_the_word_whole(at):
     with_sentence(at)
     assert explorer(at).recipe.sentences == (("영화가", "정말", "좋았다"),)
-    strip = at.dataframe(key="token_strip").value
-    assert list(strip.iloc[1]) == ["영화가", "정말", "좋았다"]
+    data = stage(at)
+    assert data["sentences"] == [["영화가", "정말", "좋았다"]]
+    assert data["raw"] == [{"text": "영화가 정말 좋았다", "spans": [[0, 3], [4, 6], [7, 10]]}]
 
 
 def test_morpheme_gives_kiwis_morphemes_and_the_vocabulary_built_from_them(at, kiwi):
@@ -62,8 +64,11 @@ def test_morpheme_gives_kiwis_morphemes_and_the_vocabulary_built_from_them(at, k
     assert ex.recipe.sentences == (expected,) and expected[:2] == ("영화", "가")
     assert ex.vocab.tokens == ("<UNK>", "<PAD>", *dict.fromkeys(expected))
     assert id_matrix(at) == [[ex.vocab.tokens.index(t) for t in expected]]
-    strip = at.dataframe(key="token_strip").value
-    assert list(strip.iloc[1]) == list(expected) and list(strip.iloc[2]) == [str(i) for i in id_matrix(at)[0]]
+    data = stage(at)  # raw sentence → tokens → ids, on the stage
+    found = kiwi.tokenize("영화가 정말 좋았다")
+    assert data["raw"] == [{"text": "영화가 정말 좋았다", "spans": [[m.start, m.start + m.len] for m in found]}]
+    assert data["sentences"] == [list(expected)] and data["ids"] == id_matrix(at)
+    assert "token_strip" not in [getattr(e, "key", None) for e in at.dataframe]  # one way to show it, not two
     assert at.query_params["tokenizer"] in ("morpheme", ["morpheme"])
     at.selectbox(key="tokenizer").set_value("whitespace").run()
     assert explorer(at).vocab.tokens == ("<UNK>", "<PAD>", "영화", "좋다", "나쁘다", "재미있다")  # the table is back
@@ -133,13 +138,10 @@ def test_an_address_asking_for_morpheme_opens_with_it(kiwi):
     assert explorer(at).recipe.sentences[0] == tuple(t.form for t in kiwi.tokenize("영화 정말 좋다"))
 
 
-def test_a_column_clicked_in_the_strip_selects_its_token_once(at):
-    at.session_state["token_strip"] = {"selection": {"columns": ["2"], "rows": [], "cells": []}}
-    at.run()  # the chapter's first sentence, 영화 정말 좋다: column 2 is 좋다, id 3
-    assert not at.exception and explorer(at).selected_token == 3
-    strip = at.dataframe(key="token_strip").value
-    assert list(strip.columns) == ["0", "1", "▶ 2"] and list(strip.iloc[2]) == ["2", "0 ✗", "3"]
-    explorer(at).select(2)  # a later click elsewhere (the stage, the tables): the strip does not take it back
+def test_a_token_clicked_on_the_stage_selects_it_and_shows_its_sentence(at):
+    with_sentence(at, "영화 좋다 | 긍정\n영화가 정말 좋았다 | 긍정")
+    ids = id_matrix(at)
+    at.session_state["stage"] = {"cell": {"id": ids[1][1], "b": 1, "t": 1, "n": 1}}  # 정말's chip, text or cell
     at.run()
-    assert explorer(at).selected_token == 2
-    assert list(at.dataframe(key="token_strip").value.columns) == ["▶ 0", "1", "2"]
+    assert not at.exception and explorer(at).selected_token == ids[1][1]
+    assert stage(at)["out"]["b"] == 1 and stage(at)["selected"] == ids[1][1]

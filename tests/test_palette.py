@@ -85,3 +85,9 @@ def test_the_stage_css_names_the_palettes_role_colours():
         roles = palette.palette()["roles"][theme]
         for var, role in (("--pad", "pad"), ("--noclass", "noclass"), ("--muted", "unused")):
             assert re.search(rf"{var}:\s*{re.escape(roles[role])};", block, re.I), (theme, var)
+
+
+def test_twenty_classes_have_twenty_marks_in_the_charts_as_on_the_stage():
+    marks = [(palette.class_color(c), palette.class_symbol(c)) for c in range(20)]
+    assert len(set(marks)) == 20  # colour and symbol together tell every class apart
+    assert [palette.class_symbol(c) for c in range(6)] == [palette.PLOTLY_SYMBOLS[s] for s in palette.palette()["classes"]["shapes"]]

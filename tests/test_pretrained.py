@@ -306,3 +306,40 @@ def test_a_frozen_table_above_the_small_model_size_steps_too():
     w0 = ex.lab.weight.detach().clone()
     assert ex.run(3) == [] and ex.lab.steps == 3 and ex.lab.losses[-1] < ex.lab.losses[0]  # the head learns
     assert torch.equal(ex.lab.weight.detach(), w0) and ex.lab.last.unused_grad_max == 0.0
+
+
+def test_reading_a_file_is_a_job_estimated_by_its_size_and_stopped_between_chunks_of_lines():
+    from contextlib import contextmanager
+
+    from core import vector_file
+    from core.cost import vector_file_cost
+    from core.problems import Problem
+    from core.work import FREE, Cancelled
+
+    class Counting:  # a Work that records the job and stops it at its third checkpoint
+        def __init__(self):
+            self.jobs, self.checks = [], 0
+
+        def admit(self, recipe):
+            return FREE.admit(recipe)
+
+        @contextmanager
+        def job(self, kind, seconds, nbytes=0, wait_seconds=None):
+            self.jobs.append((kind, seconds, nbytes))
+            yield
+
+        def checkpoint(self):
+            self.checks += 1
+            if self.checks == 3:
+                raise Cancelled([Problem("job_cancelled", {"kind": "pretrained"})])
+
+    ex = chapter_explorer()
+    work = Counting()
+    ex.lab.work = work
+    rows = 3 * vector_file.CHECK_LINES
+    data = "".join(f"w{i} 1 2 3\n" for i in range(rows)).encode()
+    lab, w = ex.lab, ex.lab.weight.detach().clone()
+    problems = apply_file(ex, [("big.vec", data)], freeze=True)
+    assert work.jobs == [("pretrained", *vector_file_cost(len(data)))]
+    assert [p.code for p in problems] == ["job_cancelled"] and work.checks == 3  # stopped part-way
+    assert ex.lab is lab and ex.recipe.pretrained is None and torch.equal(ex.lab.weight, w)  # nothing changed

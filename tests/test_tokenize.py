@@ -23,7 +23,9 @@ from core.explorer import Explorer
 from core.lessons import run_demo
 from core.lessons.tokens import Source
 from core.state import export_state, parse_state, recipe_of
-from views.tokens import lesson_source, rates, token_strip
+from support.stage_contract import contract_errors
+from views.lookup import lookup_data
+from views.tokens import lesson_source, rates, raw_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSES = ("부정", "긍정")
@@ -193,14 +195,28 @@ def test_X8_without_its_source_reads_the_lab_and_leaves_morpheme_out():
     assert d.verdict == "holds" and "unk_morpheme" not in d.facts and d.facts["unk_whitespace"] == 1
 
 
-def test_the_token_strip_lines_the_raw_text_up_with_tokens_and_ids(analyzer):
+def test_each_raw_sentence_is_sent_with_the_characters_each_token_came_from(analyzer, kiwi):
     ex = chapter(analyzer)
-    ex.apply_text("영화가 정말 좋았다 | 긍정")
+    ex.apply_text("영화가 정말 좋았다 | 긍정\n영화는 별로였다 | 부정")
     with_knobs(ex, tokenizer="morpheme")
-    ex.select(ex.vocab.index["가"])
-    strip = token_strip(ex, 0)
-    assert strip.tokens == ex.recipe.sentences[0] and strip.ids == tuple(ex.lab.batch.ids[0].tolist())
-    assert strip.pieces[:2] == ("영화", "가") and strip.marked == 1
+    data = lookup_data(ex, "ko", sentence=1)
+    assert not contract_errors(data)
+    for b, raw in enumerate(data["raw"]):
+        text = ["영화가 정말 좋았다", "영화는 별로였다"][b]
+        assert raw["text"] == text and data["sentences"][b] == list(ex.recipe.sentences[b])
+        found = kiwi.tokenize(text)  # Kiwi itself is the answer key
+        assert [m.form for m in found] == data["sentences"][b]
+        assert raw["spans"] == [[m.start, m.start + m.len] for m in found]
+    first = data["raw"][0]
+    assert [first["text"][s:e] for s, e in first["spans"]][:3] == ["영화", "가", "정말"]
+
+
+def test_raw_rows_are_the_first_ones_and_the_shown_one_and_whitespace_is_the_words():
+    ex = chapter()
+    ex.apply_text("\n".join(f"영화 좋다 {i} | 긍정" for i in range(6)))
+    rows = raw_rows(ex, shown=5, limit=2)
+    assert [r is not None for r in rows] == [True, True, False, False, False, True]
+    assert rows[5] == {"text": "영화 좋다 5", "spans": [[0, 2], [3, 5], [6, 7]]}
 
 
 def test_a_saved_morpheme_state_reloads_to_the_same_recipe(analyzer):
@@ -233,3 +249,4 @@ def test_a_morpheme_split_that_makes_a_line_too_long_is_refused_naming_it(analyz
 def test_source_for_x8_is_plain_data(analyzer):
     src = lesson_source(chapter(analyzer), analyzer)
     assert isinstance(src, Source) and src.settings == tokenize.Settings()
+

@@ -1,5 +1,5 @@
-"""The lookup view's stage data, from one learner's explorer, with no streamlit: the (B, T) ids,
-the rows of W they select, and the output (components/stage/README.md).
+"""The lookup view's stage data, from one learner's explorer, with no streamlit: each raw sentence
+and its tokens, the (B, T) ids, the rows of W they select, and the output (components/stage/README.md).
 
     >>> data = lookup_data(ex, "ko", sentence=0)
     >>> data["out"]["values"]          # (T, E): W[ids[0]], as torch's embedding gives it
@@ -10,6 +10,7 @@ from __future__ import annotations
 from components.i18n import t
 from components.stage_data import BIG_V, common, floats, tokens_of, w_grid
 from core.explorer import Explorer
+from views.tokens import raw_rows
 
 
 def lookup_data(ex: Explorer, lang: str, sentence: int = 0, height: int = 560, present: bool = False) -> dict:
@@ -24,6 +25,7 @@ def lookup_data(ex: Explorer, lang: str, sentence: int = 0, height: int = 560, p
     ids = batch.ids.tolist()
     data["ids"] = ids
     data["sentences"] = [list(s) for s in batch.tokens]
+    data["raw"] = raw_rows(ex, b)  # the text each token came from: raw sentence → tokens → ids
     data["out"] = {"b": b, "values": floats(lab.vectors()[b].numpy(), ex.vocab.size > BIG_V)}  # (T, E): W[ids[b]]
     data["loss"] = []
     data["tokens"] = tokens_of(ex, data["w"]["rows"], [i for row in ids for i in row])

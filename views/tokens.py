@@ -1,34 +1,19 @@
-"""The missing step of the lookup view, as data (no streamlit): one raw sentence → its tokens → their ids,
-and each tokenizer's <UNK> rate side by side (core/tokenize.py).
+"""The missing step of the lookup view, as data (no streamlit): each raw sentence with the span of
+text each token came from (the stage draws raw text → tokens → ids), and each tokenizer's <UNK>
+rate side by side (core/tokenize.py).
 
-    >>> strip = token_strip(ex, b=0)
-    >>> strip.pieces, strip.tokens, strip.ids        # 영화가 정말 좋았다, tokenizer=morpheme
-    (('영화', '가', '정말', '좋', '았', '다'), ('영화', '가', '정말', '좋', '었', '다'), (2, 5, 6, 7, 3, 4))
+    >>> raw_rows(ex, shown=0)[0]        # 영화가 정말 좋았다, tokenizer=morpheme: 영화 가 정말 좋 었 다
+    {'text': '영화가 정말 좋았다', 'spans': [[0, 2], [2, 3], [4, 6], [7, 8], [8, 9], [9, 10]]}
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from core import tokenize
 from core.batch import parse_sentences
 from core.explorer import Explorer
 
 
-@dataclass(frozen=True)
-class Strip:
-    """Sentence ``b`` as the lab's tokenizer split it: for each token, the raw text it came from, the
-    token, its id, whether it is <UNK>, whether a fixed T cut it off; ``marked``: the selected token's
-    position (its first occurrence in the sentence), or None."""
-
-    b: int
-    text: str  # the sentence, labels and extra spaces removed
-    pieces: tuple[str, ...]  # text[start:end] of each token
-    tokens: tuple[str, ...]
-    ids: tuple[int, ...]
-    unknown: tuple[bool, ...]
-    cut: tuple[bool, ...]
-    marked: int | None
+RAW_ROWS = 64  # sentences whose raw text the stage is sent: the first ones, and the one shown
 
 
 def bodies(ex: Explorer) -> list[str]:
@@ -36,26 +21,29 @@ def bodies(ex: Explorer) -> list[str]:
     return [tokenize.body(l) for l in parse_sentences(ex.text, ex.classes)]
 
 
-def token_strip(ex: Explorer, b: int) -> Strip:
-    """Sentence ``b``: raw text → tokens → ids, under the lab's tokenizer, the selected token marked."""
-    b = min(max(0, b), len(ex.recipe.sentences) - 1)
+def raw_rows(ex: Explorer, shown: int, limit: int = RAW_ROWS) -> list[dict | None]:
+    """Each sentence's raw text and, per token of the lab's split, the [start, end) it came from
+    (components/stage/README.md, ``raw``): for the first ``limit`` sentences and sentence ``shown``,
+    None for the others (a large batch is split again only where the stage shows it). ``spans`` is
+    None when the text no longer splits into the lab's tokens (the analyzer not loaded yet for a
+    restored lab): the stage then shows the text without marks."""
+    sentences = ex.recipe.sentences
+    wanted = set(range(min(limit, len(sentences)))) | ({shown} if 0 <= shown < len(sentences) else set())
     if ex.config.tokenizer == "whitespace":  # the words, as the lab has them: no need to read the text again
-        text = " ".join(ex.recipe.sentences[b])
-        spans = tokenize.split(text, "whitespace")
+        texts = [" ".join(s) for s in sentences]
+        split = lambda text: tokenize.split(text, "whitespace")  # noqa: E731
     else:
         texts = bodies(ex)
-        text = texts[b]
-        spans = ex.prep.spans(text, ex.config, texts)
-    tokens = tuple(tok for tok, _, _ in spans)
-    if tokens != ex.recipe.sentences[b]:  # the analyzer not loaded yet (a restored lab): the lab's own tokens
-        spans = [(tok, 0, 0) for tok in ex.recipe.sentences[b]]
-        tokens = ex.recipe.sentences[b]
-    vocab = ex.vocab
-    ids = tuple(vocab.encode(tokens))
-    T = ex.lab.batch.ids.shape[1]
-    marked = next((i for i, k in enumerate(ids) if k == ex.selected_token), None)
-    return Strip(b, text, tuple(text[s:e] for _, s, e in spans), tokens, ids,
-                 tuple(k == vocab.unk_id for k in ids), tuple(i >= T for i in range(len(ids))), marked)
+        split = lambda text: ex.prep.spans(text, ex.config, texts)  # noqa: E731
+    rows: list[dict | None] = []
+    for b, tokens in enumerate(sentences):
+        if b not in wanted or b >= len(texts):
+            rows.append(None)
+            continue
+        spans = split(texts[b])
+        same = tuple(tok for tok, _, _ in spans) == tokens
+        rows.append({"text": texts[b], "spans": [[s, e] for _, s, e in spans] if same else None})
+    return rows
 
 
 def split_for(ex: Explorer):

@@ -134,8 +134,10 @@ const stage = () => {
   const ids = {};
   for (const c of s.querySelectorAll('.idspanel .idcell[data-token]')) {
     const b = Number(c.getAttribute('data-b')), t = Number(c.getAttribute('data-t'));
-    (ids[b] = ids[b] || [])[t] = {id: Number(c.getAttribute('data-token')), tok: __txt(c, '.idtok'),
-                                  typed: __txt(c, '.idtyped'), cls: Array.from(c.classList)};
+    // The word as typed where the vocabulary changed it: the token chip over the cell, or (data without raw) the cell's own line
+    const chip = s.querySelector(`.tokchip[data-b="${b}"][data-t="${t}"]`), tok = __txt(c, '.idtok');
+    const typed = chip ? (chip.textContent !== tok ? chip.textContent : null) : __txt(c, '.idtyped');
+    (ids[b] = ids[b] || [])[t] = {id: Number(c.getAttribute('data-token')), tok, typed, cls: Array.from(c.classList)};
   }
   return {
     mode: s.dataset.mode, step: s.dataset.step, animating: s.dataset.animating, playing: s.dataset.playing, settled: Number(s.dataset.settled || 0),

@@ -51,6 +51,11 @@ def draw(step: int) -> None:
     data = sample_data(step, n=n, e=e, lang=lang, mode=mode, present=q.get("present", "0") == "1", play=play,
                        frames=frames, steps_per_second=sps, height=height,
                        selected=(st.session_state.get("stage") or {}).get("selected", first_selected))
+    if int(q.get("classes", "0")) > 0:  # K classes of long names, the looked-up points dealt out among them
+        k = int(q["classes"])
+        data["classes"] = [f"분류 {c + 1}: 아주 긴 이름을 가진 수업용 예제의 주제"[:40] for c in range(k)]
+        used = [r == "used" for r in data["scatter"]["role"]]
+        data["scatter"]["cls"] = [i % k if u else -1 for i, u in enumerate(used)]
     if mode == "lookup" and int(q.get("rows", "0")) > len(data["ids"]):
         # A batch of `rows` sentences, copies of the sample's two in turn; `cur` (even: a copy of the
         # first, so out.values still are its rows) is the one the output shows.

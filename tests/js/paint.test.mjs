@@ -36,7 +36,8 @@ test("looks: PAD and UNK stand out and never shrink; classes differ in shape and
   const used = CLASS_COLORS.map((_, c) => look("used", c, false));
   assert.equal(new Set(used.map((l) => l.shape)).size, CLASS_COLORS.length);
   assert.equal(new Set(used.map((l) => l.fill)).size, CLASS_COLORS.length);
-  assert.deepEqual(look("used", CLASS_COLORS.length + 1, false), look("used", 1, false)); // classes cycle
+  const later = look("used", CLASS_COLORS.length + 1, false), first = look("used", 1, false);
+  assert.ok(later.fill === first.fill && later.shape !== first.shape); // colours cycle, the shape turns
   assert.equal(look("used", -1, false).fill, "var(--noclass)");
 });
 
@@ -102,4 +103,15 @@ test("the legend names every mark the scatter draws, and only those looked-up ma
     const drawsOne = roles.some((r, i) => r === "used" && (clss[i] < 0 || !classes.length));
     assert.equal(noMajority.length, drawsOne ? 1 : 0);
   }
+});
+
+test("twenty classes: no two share both colour and shape", () => {
+  const seen = new Set();
+  for (let c = 0; c < 20; c++) {
+    const l = look("used", c, false);
+    const key = l.fill + "|" + l.shape;
+    assert.ok(!seen.has(key), `class ${c} looks like an earlier one (${key})`);
+    seen.add(key);
+  }
+  assert.equal(look("used", 2, false).shape, CLASS_SHAPES[2]); // the first six are as they were
 });

@@ -68,6 +68,7 @@ function fillLegend(d, box) {
       : `${prefix}: ${words(d, "class_prefix", "")}${classes[cls]}`;
     const it = el("span", "lg " + (kind === "used" ? "lg-used" : "lg-" + kind), items);
     legendIcon(it, lk);
-    el("span", "", it, label);
+    el("span", "lgname", it, label);
+    it.setAttribute("title", label);
   }
 }

@@ -1,9 +1,11 @@
-// The id matrix of the lookup: one row per sentence (b), one cell per position (t) with the id, its
-// token and, when the vocabulary changed it (UNK), the word as typed; the selection's note below.
+// The id matrix of the lookup: one row per sentence (b), one cell per position (t) with the id and its
+// token; above each row, when the data has `raw`, the raw sentence and its tokens (rawrow.mjs),
+// else, in a cell the vocabulary changed (UNK), the word as typed; the selection's note below.
 import { el } from "./dom.mjs";
 import { clamp, tokenOf, words } from "./format.mjs";
 import { planIdColumns } from "./gridplan.mjs";
 import { fitText, measureContext } from "./measure.mjs";
+import { addChipRow, addRawRow } from "./rawrow.mjs";
 
 export function fillIds(st, d) {
   const p = st.idsPanel;
@@ -16,9 +18,12 @@ export function fillIds(st, d) {
   const grid = el("div", "idgrid", p);
   const shown = idColumns(st, p, ids, t);
   grid.style.gridTemplateColumns = `auto repeat(${shown}, minmax(0, 1fr))` + (shown < t ? " auto" : "");
-  // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em).
-  // Presenting, a cell holds a 34 px id and its token (80 px).
-  const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8, d.present ? 80 : 58, d.present ? 120 : 96);
+  // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em), after
+  // each sentence's raw text and tokens (about three lines). Presenting, a cell holds a 34 px id and its token (80 px).
+  const withRaw = Array.isArray(d.raw);
+  const fs = parseFloat(getComputedStyle(p).getPropertyValue("--fs")) || 15;
+  const rawH = withRaw ? 3.2 * fs + 12 : 0;
+  const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8 - rawH, d.present ? 80 : 58, d.present ? 120 : 96);
   grid.style.setProperty("--cellh", cellH + "px");
   const corner = el("div", "idh colh", grid, "");
   for (let j = 0; j < shown; j++) el("div", "idh colh", grid, "t=" + j);
@@ -27,6 +32,11 @@ export function fillIds(st, d) {
     const row = ids[i];
     const rh = el("div", "idh rowh" + (i === b ? " cur" : ""), grid, "b=" + i);
     rh.setAttribute("data-b", String(i));
+    if (withRaw) { // b=i beside its three lines: raw text, tokens, ids
+      rh.classList.add("span3");
+      addRawRow(grid, d, i, i === b);
+      addChipRow(grid, d, i, i === b, shown, shown < t);
+    }
     const typed = (Array.isArray(d.sentences) && d.sentences[i]) || [];
     for (let j = 0; j < shown; j++) {
       const id = row[j];
@@ -46,7 +56,7 @@ export function fillIds(st, d) {
       el("span", "srname", c, cellName(d, i, j, typed[j], id, tok));
       el("div", "idnum", c, String(id)).setAttribute("aria-hidden", "true");
       el("div", "idtok", c, tok).setAttribute("aria-hidden", "true");
-      if (typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j])).setAttribute("aria-hidden", "true");
+      if (!withRaw && typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j])).setAttribute("aria-hidden", "true");
     }
     if (shown < t) el("div", "idh idmore", grid, "\u2026");
   };
@@ -98,7 +108,7 @@ export function fillIds(st, d) {
   }
   // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
   const fit = () => {
-    fitText(p, ".idnum, .idtok, .idtyped, .selmath");
+    fitText(p, ".idnum, .idtok, .idtyped, .tokchip, .selmath");
     // Every id at one size, that of the longest: a short id set larger would read as more important.
     const nums = [...p.querySelectorAll(".idnum")];
     const least = Math.min(...nums.map((n) => parseFloat(n.style.fontSize) || Infinity));

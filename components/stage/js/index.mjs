@@ -134,9 +134,11 @@ function select(st, id, cell) {
   else st.setStateValue("selected", id);
 }
 
-// The (b, t) of an id-matrix cell, or null for any other token node.
+// The (b, t) of an id-matrix cell, or of the raw text's piece or the token chip above it (one
+// token in three forms), or null for any other token node.
+const CELLS = ["idcell", "tokchip", "rawtok"];
 function cellOf(node) {
-  if (!node.hasAttribute("data-b") || !node.hasAttribute("data-t") || !node.classList.contains("idcell")) return null;
+  if (!node.hasAttribute("data-b") || !node.hasAttribute("data-t") || !CELLS.some((c) => node.classList.contains(c))) return null;
   return { b: Number(node.getAttribute("data-b")), t: Number(node.getAttribute("data-t")) };
 }
 

@@ -82,7 +82,7 @@ export function drawConnectors(st) {
     const r = e.getBoundingClientRect(), v = g.getBoundingClientRect();
     return (r.top + r.bottom) / 2 > v.top && (r.top + r.bottom) / 2 < v.bottom;
   };
-  const cells = q(st.idsPanel, ".cur").filter(inView);
+  const cells = q(st.idsPanel, ".idcell.cur").filter(inView);
   const wrow = q(st.wPanel, ".wrow").filter(inView)[0];
   const outs = q(st.outPanel, ".wrow");
   if (!wrow) return;

@@ -22,7 +22,8 @@ export function fitText(panel, selector) {
   let items = [];
   for (const n of panel.querySelectorAll(selector)) {
     const cs = getComputedStyle(n);
-    const room = n.getBoundingClientRect().width - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0);
+    const room = n.getBoundingClientRect().width - (parseFloat(cs.paddingLeft) || 0) - (parseFloat(cs.paddingRight) || 0)
+      - (parseFloat(cs.borderLeftWidth) || 0) - (parseFloat(cs.borderRightWidth) || 0); // the text's own box (a chip has a border)
     if (!(room > 0)) continue;
     const range = document.createRange();
     range.selectNodeContents(n);

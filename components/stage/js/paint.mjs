@@ -26,6 +26,15 @@ export function shapePath(kind, r) {
   }
 }
 
+// A class's shape. The first six classes take colour i and shape i; after them the shapes turn by
+// one each round of colours, so no two of up to 36 classes share both colour and shape (20 classes
+// are allowed, and six colours are what reads apart, also under deuteranopia). components/palette.py
+// applies the same rule for the Plotly charts.
+export function classShape(cls) {
+  const n = CLASS_COLORS.length;
+  return CLASS_SHAPES[((cls % n) + Math.floor(cls / n)) % CLASS_SHAPES.length];
+}
+
 // What a point looks like: shape, colour and size by role, then by class (shape AND colour).
 // `crowd` (≤ 1) shrinks the marks of looked-up and unused rows when there are many points.
 export function look(role, cls, present, crowd) {
@@ -35,7 +44,7 @@ export function look(role, cls, present, crowd) {
   if (role === "unused") return { shape: "circle", r: 5 * k, fill: "none", stroke: "var(--muted)", cls: "unused" };
   if (cls >= 0) {
     const i = cls % CLASS_COLORS.length;
-    return { shape: CLASS_SHAPES[i], r: 7.5 * k, fill: CLASS_COLORS[i], stroke: "var(--bg)", cls: "used c" + i };
+    return { shape: classShape(cls), r: 7.5 * k, fill: CLASS_COLORS[i], stroke: "var(--bg)", cls: "used c" + i };
   }
   return { shape: "circle", r: 7 * k, fill: "var(--noclass)", stroke: "var(--bg)", cls: "used" };
 }

@@ -1,0 +1,95 @@
+"""The lookup stage's missing step, in Chromium: a raw sentence → its tokens → their ids, with one
+token highlighted in all three (issue 36).
+
+With ``tokenizer=morpheme``, "영화가 정말 좋았다 | 긍정" shows its text with each morpheme's
+characters marked, the chips 영화, 가, … over the id cells, and a click on a token's chip or on its
+characters selects it: the text piece, the chip and the id cell (and W's row) carry ``sel``, and
+nothing of another token does. Kiwi, loaded in the test's own process, is the answer key for the
+pieces. Screenshots go to artifacts/screenshots/app-stage-tokens-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .helpers import LOCALES, PROJECTOR, STAGE, assert_healthy, screenshot, set_sentences, stage, wait_idle, wait_stage, unavailable_reason
+
+_reason = unavailable_reason()
+if _reason:
+    pytest.skip(_reason, allow_module_level=True)
+
+pytestmark = pytest.mark.e2e
+
+SENTENCE = "영화가 정말 좋았다"
+SEL = re.compile(r"(^|\s)sel(\s|$)")
+
+
+@pytest.fixture(scope="module")
+def kiwi_pieces():
+    from kiwipiepy import Kiwi
+
+    return [(m.form, SENTENCE[m.start:m.start + m.len]) for m in Kiwi().tokenize(SENTENCE)]
+
+
+def _three(b: int, t: int) -> dict[str, str]:
+    where = f"[data-b='{b}'][data-t='{t}']"
+    return {"text": f"{STAGE} .rawrow .rawtok{where}", "chip": f"{STAGE} .tokchip{where}", "cell": f"{STAGE} .idcell{where}"}
+
+
+def _selected(page) -> dict[str, list[str]]:
+    """Of each of the three forms, the (t) of the nodes that carry ``sel``."""
+    out = {}
+    for form, sel in _three(0, 0).items():
+        base = sel.split("[data-b")[0]
+        nodes = page.locator(base + ".sel")
+        out[form] = sorted(nodes.nth(i).get_attribute("data-t") for i in range(nodes.count()))
+    return out
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_a_token_clicked_lights_its_text_its_chip_and_its_id(new_page, app_url, lang, kiwi_pieces):
+    page = new_page(LOCALES[lang], url=app_url + "/?tokenizer=morpheme")
+    page.set_viewport_size(PROJECTOR)
+    set_sentences(page, SENTENCE + " | 긍정")
+    forms = [f for f, _ in kiwi_pieces]
+    s = wait_stage(page, "(s, forms) => s.ids.length === 1 && s.ids[0].length >= 2 && s.ids[0][1].tok === forms[1]",
+                   forms, timeout=120_000)
+    assert forms[:2] == ["영화", "가"]
+    # Each token's characters in the raw text are Kiwi's span of it; the chips are Kiwi's forms.
+    for t, (form, piece) in enumerate(kiwi_pieces):
+        three = _three(0, t)
+        assert page.locator(three["text"]).first.text_content() == piece
+        if t < len(s["ids"][0]):
+            assert page.locator(three["chip"]).text_content() == form
+    assert page.locator(f"{STAGE} .rawrow[data-b='0']").text_content() == SENTENCE
+
+    page.locator(_three(0, 1)["chip"]).click()  # 가's chip
+    wait_stage(page, "s => s.sel.length > 0 && s.wires > 0")
+    wait_idle(page)
+    assert _selected(page) == {"text": ["1"], "chip": ["1"], "cell": ["1"]}
+    ga = page.locator(_three(0, 1)["cell"]).get_attribute("data-token")
+    assert page.locator(f"{STAGE} .wpanel .wrow.sel").get_attribute("data-token") == ga  # id → W row, as before
+    assert page.locator(f"{STAGE} .outpanel .wrow.sel").get_attribute("data-t") == "1"  # W row → output
+    screenshot(page, f"app-stage-tokens-{lang}")
+
+    page.locator(_three(0, 0)["text"]).first.click()  # 영화's characters in the raw text
+    wait_stage(page, "(s, id) => s.sel.length > 0 && !s.sel.includes(id)", ga)
+    wait_idle(page)
+    assert _selected(page) == {"text": ["0"], "chip": ["0"], "cell": ["0"]}
+    assert stage(page)["outTitle"]
+    assert_healthy(page)
+
+
+def test_in_a_long_batch_each_raw_sentence_keeps_a_line_of_its_own(new_page):
+    page = new_page(LOCALES["ko"])
+    page.set_viewport_size(PROJECTOR)
+    set_sentences(page, "\n".join(f"영화 좋다 {i} | 긍정" for i in range(40)))
+    wait_stage(page, "s => s.ids.length >= 2 && s.ids[0].length === 3", timeout=60_000)
+    wait_idle(page)
+    for b in (0, 1):
+        row = page.locator(f"{STAGE} .rawrow[data-b='{b}']")
+        assert row.text_content() == f"영화 좋다 {b}"
+        height, line = row.evaluate("e => [e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).lineHeight)]")
+        assert height >= line, f"sentence {b}'s raw text is squeezed to {height:.1f} px"
