@@ -256,6 +256,8 @@ def a_returning_replica_takes_no_live_learner(browser, cluster: Replicas, learne
     try:
         for _ in range(cluster.newcomers_to_reach_returned):
             newcomers.append(Learner(browser, cluster.url))
+            if newcomers[-1].replica() == dead:
+                break
         assert dead in [n.replica() for n in newcomers], [n.replica() for n in newcomers]
         for newcomer in newcomers:
             assert newcomer.step() == 1

@@ -64,10 +64,13 @@ def main_config(prefix: Path, include: Path) -> str:
 class NginxCluster(lb.Replicas):
     """Two replicas and nginx, each on a free loopback port; nginx's files in a private folder."""
 
-    # Open-source nginx sends new learners in turn (round-robin): of two in a row, one reaches the
-    # returned replica. (least_conn would count only the connections of one upstream block, and a
-    # learner's page, WebSocket included, is served from its replica's own block.)
-    newcomers_to_reach_returned = 2
+    # Open-source nginx sends new learners in turn (round-robin): of two in a row, one should reach
+    # the returned replica, but a cookie-less request nginx took in between (a page's own, or one
+    # that found the replica still refusing, which leaves it alone for fail_timeout) moves the turn.
+    # Four at most; the first that reaches it ends the count. (least_conn would count only the
+    # connections of one upstream block, and a learner's page, WebSocket included, is served from
+    # its replica's own block.)
+    newcomers_to_reach_returned = 4
 
     def __init__(self) -> None:
         super().__init__("nginx")

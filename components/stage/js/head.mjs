@@ -68,7 +68,7 @@ function fillLegend(d, box) {
       : `${prefix}: ${words(d, "class_prefix", "")}${classes[cls]}`;
     const it = el("span", "lg " + (kind === "used" ? "lg-used" : "lg-" + kind), items);
     legendIcon(it, lk);
-    el("span", "lgname", it, label);
+    el("span", cls !== null && cls >= 0 && classes.length ? "lgname lgclass" : "lgname", it, label);
     it.setAttribute("title", label);
   }
 }

@@ -14,8 +14,9 @@ export function addRawRow(grid, d, i, cur) {
   const line = el("div", "rawrow" + (cur ? " cur" : ""), grid);
   line.setAttribute("data-b", String(i));
   if (!raw || typeof raw.text !== "string") return line;
-  const name = words(d, "raw_name", "sentence b={b}: {text}");
-  line.setAttribute("title", name.replace("{b}", String(i)).replace("{text}", raw.text));
+  const name = words(d, "raw_name", "sentence b={b}: {sentence}");
+  // Functions as replacements: a sentence's own "$&" or "$1" stays as typed.
+  line.setAttribute("title", name.replace("{b}", () => String(i)).replace("{sentence}", () => raw.text));
   for (const piece of rawPieces(raw.text, raw.spans)) {
     let at = line;
     for (const t of piece.ts) { // two tokens of one syllable: one inside the other
