@@ -123,7 +123,7 @@ class Private:
     KEEPER_OPENED = "_keeper_opened"  # the kept form of the state this session opened with (nothing new to keep)
     KEEPER_ANSWERED = "_keeper_answered"  # the number of the browser's last report the learner answered
     KEPT = "_kept"  # widget key → the value chosen in a widget drawn only while open (session/kept.py)
-    CLICKED = "_clicked"  # the training bar's click ("step", "run", "reset"), set by its callback, taken by the same run
+    CLICKED = "_clicked"  # the training bar's last click ("step", "run", "reset"), until the stage's part carries it out
 
 
 # Widgets whose options are shown through translated labels: Streamlit matches their selection by
