@@ -57,7 +57,7 @@ def main() -> None:
         lang = sidebar.language(Keys.LANG, on_change=session.keep_choices_across_language)
         st.caption(t(lang, "app.subtitle"))
         present = sidebar.presentation(lang, Keys.PRESENT, on_change=session.presentation_switched,
-                                       switched_on=session.get(Keys.PRESENT_SWITCHED_ON, 0), fold_key=Keys.SIDEBAR_FOLD)
+                                       switched_on=session.own().present_switched_on, fold_key=Keys.SIDEBAR_FOLD)
         guide_section.reopen_button(lang)
         sidebar.preset_picker(lang, Keys.PRESET, Keys.LOAD_PRESET, on_load=session.load_chosen_preset)
         current = ex.config_values()
@@ -83,7 +83,7 @@ def main() -> None:
     inputs.show_notices(lang, ex.notices)
     offer = st.container()  # where the keeper offers work this browser kept
     if section != "train":
-        session.forget(Keys.TIMELINE_FOLLOWS)  # back on the training view, the timeline follows the newest step
+        session.own().timeline_follows = False  # back on the training view, the timeline follows the newest step
     if section == "lookup":
         lookup_section.render(lang, ex, present)
     elif section == "train":

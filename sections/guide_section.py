@@ -14,10 +14,11 @@ def follow() -> None:
     session that starts with a report already there (the page reconnected to a new session) keeps
     the view the page asked for."""
     step = guide.reported_step(session.get(Keys.GUIDE))
-    seen = session.get(Keys.GUIDE_SEEN)
+    own = session.own()
+    seen = own.guide_seen
     if step is None or step == seen:
         return
-    session.set_value(Keys.GUIDE_SEEN, step)
+    own.guide_seen = step
     if seen is None:  # this session's first report (a new session after a reconnect, too) is no move
         return
     if session.get(Keys.SECTION) != guide.VIEWS[step]:
@@ -26,8 +27,9 @@ def follow() -> None:
 
 def reopen() -> None:
     """Callback of the sidebar's button: the guide opens again at its first step, on the view that step is on."""
-    session.set_value(Keys.GUIDE_REOPEN, int(session.get(Keys.GUIDE_REOPEN) or 0) + 1)
-    session.set_value(Keys.GUIDE_SEEN, guide.reported_step(session.get(Keys.GUIDE)))  # the last report is not a move
+    own = session.own()
+    own.guide_reopen += 1
+    own.guide_seen = guide.reported_step(session.get(Keys.GUIDE))  # the last report is not a move
     session.set_value(Keys.SECTION, guide.VIEWS[0])
 
 
@@ -37,5 +39,5 @@ def reopen_button(lang: str) -> None:
 
 def show(lang: str, ex: Explorer, view: str) -> None:
     """Mount the guide (outside every fragment), on the page's ``view``."""
-    guide.show(lang, ex, view, Keys.GUIDE, reopen=int(session.get(Keys.GUIDE_REOPEN) or 0),
+    guide.show(lang, ex, view, Keys.GUIDE, reopen=session.own().guide_reopen,
                stage_key=Keys.STAGE, step_key=Keys.STEP)

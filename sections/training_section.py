@@ -24,7 +24,7 @@ from sections.training_keys import PREDICT, TRAIN
 import session
 from server import streamlit_private
 from server.turn import TURN
-from session import Keys, Private
+from session import Keys
 from views import reruns
 from views.training import Asked, Intent, TrainingView, build, carry_out, intent_of
 
@@ -41,7 +41,7 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
     then reruns it alone. ``after(lang, ex)`` ends every run of the stage's part (the keeper)."""
     ticking = ticks_asked(ex)
     if not ticking.playing:
-        session.forget(Keys.PLAY_CLOCK)
+        session.own().play_clock = None
 
     @st.fragment
     @in_turn
@@ -65,7 +65,9 @@ def page_first(ex: Explorer, ticking: reruns.Ticks) -> None:
     """At the top of a run of the view or of the stage's part: the page runs instead when a knob
     changed or Play's setting differs from the timer (views/reruns.py, ``page_before_drawing``).
     A click of the bar stays kept for the page's run."""
-    if reruns.page_before_drawing(bool(session.pop(Keys.FULL_RUN)), ticks_asked(ex), ticking):
+    own = session.own()
+    full_run, own.full_run = own.full_run, False  # taken once
+    if reruns.page_before_drawing(full_run, ticks_asked(ex), ticking):
         st.rerun()  # the page applies the knob, or sets the fragment's timer, and draws it all
 
 
@@ -87,11 +89,11 @@ def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ti
         training.diverged(lang, ex.lab.diverged, Keys.BACK_TO, on_back=ex.back_to)
     predict.marks(lang, PREDICT, ex)
     if ticking.playing and intent.action is None:
-        n, clock = reruns.play_steps(ticking.speed, ticking.seconds, time.monotonic(), session.get(Keys.PLAY_CLOCK))
-        session.set_value(Keys.PLAY_CLOCK, clock)
+        n, clock = reruns.play_steps(ticking.speed, ticking.seconds, time.monotonic(), session.own().play_clock)
+        session.own().play_clock = clock
         if n:
             apply(lang, ex, Intent(), play_steps=n)
-    asked = Asked(session.get(Keys.TIMELINE, training.NEWEST), bool(session.get(Keys.TIMELINE_FOLLOWS)),
+    asked = Asked(session.get(Keys.TIMELINE, training.NEWEST), session.own().timeline_follows,
                   session.get(Keys.PCA_DIMS) or 2, bool(session.get(Keys.DETAILS)) and not ticking.playing,
                   before if ex.lab.steps > before else None, ticking.playing, speed, present)
     shown = build(ex, lang, asked)  # the one picture of this run
@@ -123,14 +125,15 @@ def bar_clicked(apart: bool, action: str) -> None:
     """Callback of Step, Run N and Reset: the click is kept for the stage's part, and, when that part
     is a fragment of its own and the browser asked for a fragment's run, it alone reruns
     (views/reruns.py, ``stage_alone_after_click``): the bar is not drawn again."""
-    session.set_value(Private.CLICKED, action)  # until the next run of the stage's part takes it
+    session.own().clicked = action  # until the next run of the stage's part takes it
     if reruns.stage_alone_after_click(apart, streamlit_private.fragment_interaction()):
         st.rerun(STAGE_PART)
 
 
 def clicked(can_train: bool) -> Intent:
     """The bar's kept click as an Intent, taken once; Step and Run N only count while training can run."""
-    action = session.pop(Private.CLICKED)
+    own = session.own()
+    action, own.clicked = own.clicked, None
     if action in ("step", "run") and not can_train:
         return Intent()
     return intent_of(action, session.get(Keys.N_STEPS))
@@ -147,7 +150,7 @@ def draw(lang: str, ex: Explorer, view: TrainingView, dark: bool, page_follows_s
     a token clicked on the stage runs the page too (views/reruns.py, ``page_after_selection``)."""
     if view.forget_timeline:
         session.forget(Keys.TIMELINE)  # drawn afresh at its default, the newest step
-    session.set_value(Keys.TIMELINE_FOLLOWS, True)
+    session.own().timeline_follows = True
     stage(view.stage, key=Keys.STAGE, on_select=partial(selected, ex, page_follows_selection))
     training.timeline(lang, TRAIN, list(view.steps))
     st.caption(view.caption)
@@ -167,7 +170,7 @@ def carry_out_click(lang: str, ex: Explorer, intent: Intent, above) -> Intent:
 
 def full_run() -> None:
     """Callback of the bar's knobs: the next run of the view asks for a run of the whole page."""
-    session.set_value(Keys.FULL_RUN, True)
+    session.own().full_run = True
 
 
 def selected(ex: Explorer, page_follows: bool) -> None:

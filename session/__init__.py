@@ -1,7 +1,8 @@
 """This session's state, by job. The only package that touches ``st.session_state``.
 
 - session/keys.py: every key, named once (`Keys`: the widgets' keys, a public interface that AppTest
-  scripts and the docs use; `Private`: what a session owns beside its widgets).
+  scripts and the docs use; `Private`: the explorer's key and `Own`'s).
+- session/own.py: `Own`, the one typed object of everything else a session keeps between runs.
 - session/state.py: reading and writing a value (`get`, `set_value`, `forget`, `ensure`, `memo`).
 - session/workspace.py: this session's explorer and the vocabulary editor's base.
 - session/address.py: the address (URL state): opening what it asks for, writing what the page shows.
@@ -27,6 +28,7 @@ from session.editor import edit_pending, find_in_editor, refuse_edit
 from session.kept import keep, kept, show_kept
 from session.keeper import answer_keeper, keeper_answered, keeper_opened, keeper_token
 from session.keys import TRANSLATED_CHOICES, Keys, Private
+from session.own import Own, own
 from session.selection import (select_cell_from_stage, select_token_from_cell, select_token_from_chart, select_token_from_picker,
                                select_token_from_stage, sentence_shown, sync_token_picker)
 from session.state import (ensure, flip, forget, get, has, keep_choices_across_language, memo, pop,
@@ -38,7 +40,7 @@ from session import workspace
 __all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answer_keeper", "config_widgets",
            "edit_pending", "editor_base", "ensure", "explorer", "find_in_editor", "flip", "follow_address", "forget",
            "get", "has", "history_navigation", "install", "keep", "keep_choices_across_language",
-           "keeper_answered", "keeper_opened", "keeper_token", "kept", "load_chosen_preset", "load_preset",
+           "keeper_answered", "keeper_opened", "keeper_token", "kept", "load_chosen_preset", "load_preset", "Own", "own",
            "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "refuse_edit",
            "select_cell_from_stage", "select_token_from_cell", "select_token_from_chart", "select_token_from_picker",
            "select_token_from_stage", "sentence_shown", "set_value", "set_widgets", "show_kept", "show_knobs",
@@ -52,10 +54,11 @@ def explorer(busy: Busy = lambda key: nullcontext(), langs: tuple[str, ...] = ("
     A state queued by an import (`queue_state`) or a preset asked for by the Load button is applied
     here, before any widget is drawn. ``busy`` shows what is being done while it takes time.
     """
-    pending = pop(Private.PENDING)
+    kept = own()
+    pending, kept.pending = kept.pending, None
     if pending is not None:
         install(workspace.from_state(*pending))
-    preset = pop(Private.PENDING_PRESET)
+    preset, kept.pending_preset = kept.pending_preset, None
     if preset is not None:
         with busy("urlstate.loading_preset"):
             workspace.replace_with_preset(preset)

@@ -2,30 +2,27 @@
 
 from __future__ import annotations
 
-import secrets
-
-import streamlit as st
-
-from session.keys import Private
+from session.own import own
 
 
 def keeper_token() -> str:
     """This session's random token: the browser keeps this page's work under it (its "slot"), and a
     page that reports an older one was reconnected to this new session."""
-    return st.session_state.setdefault(Private.KEEPER_TOKEN, secrets.token_urlsafe(12))
+    return own().keeper_token
 
 
 def keeper_opened(param: str | None) -> str | None:
     """The share parameter of the first state the keeper saw in this session (set on the first call)."""
-    if Private.KEEPER_OPENED not in st.session_state and param is not None:
-        st.session_state[Private.KEEPER_OPENED] = param
-    return st.session_state.get(Private.KEEPER_OPENED)
+    kept = own()
+    if kept.keeper_opened is None and param is not None:
+        kept.keeper_opened = param
+    return kept.keeper_opened
 
 
 def keeper_answered() -> int:
     """The number of the last report whose offer the learner answered (restored, or started fresh); -1 if none."""
-    return st.session_state.get(Private.KEEPER_ANSWERED, -1)
+    return own().keeper_answered
 
 
 def answer_keeper(n: int) -> None:
-    st.session_state[Private.KEEPER_ANSWERED] = n
+    own().keeper_answered = n

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from session.keys import Private
+from session.own import own
 
 
 def keep(key: str) -> None:
     """Callback of a widget drawn only while open: keep its value beyond the runs that draw it."""
-    st.session_state.setdefault(Private.KEPT, {})[key] = st.session_state.get(key)
+    own().kept[key] = st.session_state.get(key)
 
 
 def kept(key: str, default=None):
     """The value the learner last chose in the widget ``key`` (``default`` before any choice)."""
-    return st.session_state.get(Private.KEPT, {}).get(key, default)
+    return own().kept.get(key, default)
 
 
 def show_kept(values: dict) -> None:

@@ -42,7 +42,6 @@ class Keys:
     PCA_DIMS = "pca_dims"
     PCA_CHART = "pca_chart"
     PCA_REPLAY = "pca_anim"  # the replay's chart
-    TIMELINE_FOLLOWS = "_timeline_follows"  # True when the last run drew the timeline (its value is the browser's)
     LOSS_CHART = "loss_chart"
     OUT_SENTENCE = "out_sentence"
     REPLAY = "replay"
@@ -75,12 +74,9 @@ class Keys:
     IMPORT_STATE = "import_state"
     IMPORT_APPLY = "import_apply"
     PRESENT = "present"  # presentation mode: larger type for a projector
-    PRESENT_SWITCHED_ON = "_present_switched_on"  # how many times presentation mode was switched on
     SIDEBAR_FOLD = "sidebar_fold"  # the component that folds the sidebar when presentation mode goes on
     PLAY_SPEED = "play_speed"  # steps per second while playing
     KNOBS = "knobs"  # the training bar's popover of knobs (built only while open)
-    PLAY_CLOCK = "_play_clock"  # (when the last Play tick ran, the fraction of a step it still owes)
-    FULL_RUN = "_full_run"  # set by a callback inside a fragment whose change the whole page must show
     BACK_TO = "back_to"  # after a divergence: go on from the last finite step
     PLAYING = "playing"  # True while Play runs (the Play/Pause button flips it)
     DETAILS = "details"  # the training view's expander of the last step's details
@@ -98,8 +94,6 @@ class Keys:
     STAGE = "stage"  # the stage component: its state is {"selected": id, "cell": {"id", "b", "t", "n"}}
     GUIDE = "guide"  # the first-visit guide (components/guide): its state is {"step": 0-4}
     GUIDE_OPEN = "guide_open"  # the sidebar's button that opens the guide again
-    GUIDE_REOPEN = "_guide_reopen"  # how many times it was asked for (the guide opens when this changes)
-    GUIDE_SEEN = "_guide_seen"  # the guide's step whose view the page last showed
     REFIT = "refit_frame"  # re-fit the PCA frame on the steps kept so far
     AXIS_FROM, AXIS_TO, AXIS_SET = "axis_from", "axis_to", "axis_set"  # a custom axis from one token to another
     AXIS_PICKER = "axis_picker"  # the popover of the custom axis's two tokens and button (built only while open)
@@ -109,21 +103,10 @@ class Keys:
 
 
 class Private:
-    """Keys of what a session owns beside its widgets (never a widget's key; tests may read them)."""
+    """The two keys of what a session owns beside its widgets (never a widget's key)."""
 
-    EXPLORER = "_ws"  # this session's core.explorer.Explorer
-    EDITOR = "_editor"  # the vocabulary editor's base table (session.workspace.EditorBase)
-    BUILT = "_built"  # name → (inputs, figure): see session.state.memo
-    PENDING = "_pending_state"  # an imported state, applied at the top of the next run
-    PENDING_PRESET = "_pending_preset"  # the preset the Load button asked for: loaded at the top of the next run
-    FROM_LINK = "_from_link"  # the ?s= value of the link this session's explorer was opened from (it stays in the address)
-    CELL_SEEN = "_cell_seen"  # the id-matrix selection last applied
-    STAGE_CELL_SEEN = "_stage_cell_seen"  # the stage's id-matrix cell last applied
-    KEEPER_TOKEN = "_keeper_token"  # this session's token: the browser keeps its work under it (components/keeper)
-    KEEPER_OPENED = "_keeper_opened"  # the kept form of the state this session opened with (nothing new to keep)
-    KEEPER_ANSWERED = "_keeper_answered"  # the number of the browser's last report the learner answered
-    KEPT = "_kept"  # widget key → the value chosen in a widget drawn only while open (session/kept.py)
-    CLICKED = "_clicked"  # the training bar's last click ("step", "run", "reset"), until the stage's part carries it out
+    EXPLORER = "_ws"  # this session's core.explorer.Explorer (docs/scripting.md reads it)
+    OWN = "_own"  # everything else it keeps between runs: one typed object, session.own.Own
 
 
 # Widgets whose options are shown through translated labels: Streamlit matches their selection by

@@ -7,7 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 from core.explorer import Explorer
-from session.keys import Keys, Private
+from session.keys import Keys
+from session.own import own
 
 
 def select_token_from_cell(ex: Explorer) -> None:
@@ -15,9 +16,9 @@ def select_token_from_cell(ex: Explorer) -> None:
     one the lookup stage shows. Called before the lookup view is drawn, and applied once per new
     selection (a cell that stays selected does not override a later pick elsewhere)."""
     cells = (st.session_state.get(Keys.ID_CELL) or {}).get("selection", {}).get("cells", [])
-    if not cells or cells == st.session_state.get(Private.CELL_SEEN):
+    if not cells or cells == own().cell_seen:
         return
-    st.session_state[Private.CELL_SEEN] = cells
+    own().cell_seen = cells
     b, col = cells[0]
     try:
         t = int(str(col).removeprefix("t="))
@@ -34,9 +35,9 @@ def select_cell_from_stage(ex: Explorer) -> None:
     the one the lookup stage shows. Called before the lookup view is drawn; applied once per click
     (the stage sends each click as a new value). A cell that does not hold that id is ignored."""
     cell = (st.session_state.get(Keys.STAGE) or {}).get("cell")
-    if not isinstance(cell, dict) or cell == st.session_state.get(Private.STAGE_CELL_SEEN):
+    if not isinstance(cell, dict) or cell == own().stage_cell_seen:
         return
-    st.session_state[Private.STAGE_CELL_SEEN] = cell
+    own().stage_cell_seen = cell
     b, t, i = cell.get("b"), cell.get("t"), cell.get("id")
     ids = ex.lab.batch.ids
     if all(isinstance(v, int) and not isinstance(v, bool) for v in (b, t, i)) \

@@ -10,7 +10,8 @@ from typing import Callable, TypeVar
 
 import streamlit as st
 
-from session.keys import TRANSLATED_CHOICES, Keys, Private
+from session.keys import TRANSLATED_CHOICES, Keys
+from session.own import own
 
 T = TypeVar("T")  # what a memoized build returns
 
@@ -32,7 +33,7 @@ def flip(key: str) -> None:
 def presentation_switched() -> None:
     """Callback of the presentation toggle: count the times it is switched on (the sidebar folds each time)."""
     if st.session_state.get(Keys.PRESENT):
-        st.session_state[Keys.PRESENT_SWITCHED_ON] = st.session_state.get(Keys.PRESENT_SWITCHED_ON, 0) + 1
+        own().present_switched_on += 1
 
 
 def forget(key: str) -> None:
@@ -67,7 +68,7 @@ def memo(name: str, key: tuple, build: Callable[[], T]) -> T:
     components/memo.py). A rerun that changed nothing a chart shows then skips rebuilding it.
     Per session, like everything in session state.
     """
-    built = st.session_state.setdefault(Private.BUILT, {})
+    built = own().built
     hit = built.get(name)
     if hit is not None and hit[0] == key:
         return hit[1]  # type: ignore[return-value]

@@ -23,6 +23,7 @@ from core.state import AppState, Restored, restore
 from core.vocab import Vocab
 from server.budget import BUDGET
 from session.keys import Keys, Private
+from session.own import own
 
 
 @dataclass
@@ -45,20 +46,20 @@ def current() -> Explorer | None:
 
 
 def editor_base() -> EditorBase:
-    return st.session_state[Private.EDITOR]
+    return own().editor
 
 
 def install(ex: Explorer) -> None:
     """Make ``ex`` this session's explorer, with the editor based on its vocabulary."""
     st.session_state[Private.EXPLORER] = ex
-    st.session_state.pop(Private.FROM_LINK, None)  # a link's lab no longer shown: the link leaves the address
-    st.session_state[Private.EDITOR] = EditorBase(vocab_frame(ex.vocab), ex.vocab)
+    own().from_link = None  # a link's lab no longer shown: the link leaves the address
+    own().editor = EditorBase(vocab_frame(ex.vocab), ex.vocab)
 
 
 def rebase_editor(ex: Explorer) -> None:
     """The editor edits ``ex``'s vocabulary from now on (a token list replaced the table): pending
     edits of the old table are dropped with it."""
-    st.session_state[Private.EDITOR] = EditorBase(vocab_frame(ex.vocab), ex.vocab)
+    own().editor = EditorBase(vocab_frame(ex.vocab), ex.vocab)
     for key in (Keys.VOCAB, Keys.VOCAB_START, Keys.VOCAB_FIND):
         st.session_state.pop(key, None)
 
@@ -108,17 +109,17 @@ def open_share_link(value: str) -> None:
         st.session_state[Private.EXPLORER].problems["link"] = e.problems
         return
     install(from_state(state, restored, "share.loaded_from_link"))
-    st.session_state[Private.FROM_LINK] = value
+    own().from_link = value
 
 
 def opened_link() -> str | None:
     """The ?s= value this session's explorer was opened from, while it still shows that link's lab."""
-    return st.session_state.get(Private.FROM_LINK)
+    return own().from_link
 
 
 def queue_state(state: AppState, restored: Restored, notice: str) -> None:
     """Apply an imported state on the next run (widgets drawn in this run cannot change now)."""
-    st.session_state[Private.PENDING] = (state, restored, notice)
+    own().pending = (state, restored, notice)
 
 
 def from_state(state: AppState, restored: Restored, notice: str) -> Explorer:
@@ -134,7 +135,7 @@ def from_state(state: AppState, restored: Restored, notice: str) -> Explorer:
 def load_preset(preset_id: str) -> None:
     """Callback of the Load button: the preset is loaded at the top of the next run, where its
     status can be shown while it is built (the 100k example takes seconds)."""
-    st.session_state[Private.PENDING_PRESET] = preset_id
+    own().pending_preset = preset_id
 
 
 def load_chosen_preset() -> None:

@@ -427,7 +427,7 @@ def test_kept_figures_and_demos_do_not_keep_an_old_lab_alive(at):
     at.radio(key="mode").set_value("free").run()
     at.session_state["details"] = True  # the neighbours table is built inside the details
     at.button_group(key="section").set_value("train").run()
-    assert "demo:C8" in at.session_state["_built"]
+    assert "demo:C8" in at.session_state["_own"].built
     assert at.session_state["_ws"]._near[1]  # the explorer keeps the neighbours table's answers
     old = weakref.ref(at.session_state["_ws"].lab)
     at.button(key="reset").click().run()

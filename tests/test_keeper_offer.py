@@ -86,7 +86,7 @@ def test_the_browser_is_handed_the_current_state_under_this_sessions_token(at):
     assert w_sha == shown(at)[1] == answer_key(3)
     assert (data["max_chars"], data["max_entries"]) == (MAX_SAVED_CHARS, MAX_ENTRIES)
     assert data["text"]["kept"] == t("ko", "keeper.offline_kept", steps="{steps}")
-    assert new_app().session_state["_keeper_token"] != token  # another page, another slot
+    assert new_app().session_state["_own"].keeper_token != token  # another page, another slot
 
 
 def test_no_offer_without_a_report(at):

@@ -1,0 +1,43 @@
+"""What one session owns beside its widgets and its explorer: one typed object under one key.
+
+Widgets need string keys (session/keys.py, a public interface); everything else a session keeps
+between runs — requests queued for the next run, what was last applied, the keeper's answers,
+the Play clock — is a field here, so a reader finds it all, with its type, in one place.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from session.keys import Private
+
+
+@dataclass
+class Own:
+    editor: Any = None  # the vocabulary editor's base table (session.workspace.EditorBase)
+    built: dict[str, tuple] = field(default_factory=dict)  # name → (inputs, figure): see session.state.memo
+    pending: tuple | None = None  # an imported (state, restored, notice), applied at the top of the next run
+    pending_preset: str | None = None  # the preset the Load button asked for: loaded at the top of the next run
+    from_link: str | None = None  # the ?s= value this session's explorer was opened from (it stays in the address)
+    cell_seen: list | None = None  # the id-matrix selection last applied
+    stage_cell_seen: dict | None = None  # the stage's id-matrix cell last applied
+    keeper_token: str = field(default_factory=lambda: secrets.token_urlsafe(12))  # the browser keeps work under it
+    keeper_opened: str | None = None  # the kept form of the state this session opened with (nothing new to keep)
+    keeper_answered: int = -1  # the number of the browser's last report the learner answered
+    kept: dict[str, Any] = field(default_factory=dict)  # widget key → value chosen in a widget drawn only while open
+    clicked: str | None = None  # the training bar's last click ("step", "run", "reset"), until the stage's part runs it
+    play_clock: tuple | None = None  # (when the last Play tick ran, the fraction of a step it still owes)
+    full_run: bool = False  # a callback inside a fragment asked for a run of the whole page
+    timeline_follows: bool = False  # the last run drew the timeline (its value is then the browser's)
+    present_switched_on: int = 0  # how many times presentation mode was switched on (the sidebar folds each time)
+    guide_reopen: int = 0  # how many times the guide was asked for again (it opens when this changes)
+    guide_seen: int | None = None  # the guide's step whose view the page last showed
+
+
+def own() -> Own:
+    """This session's `Own`, made on its first run."""
+    return st.session_state.setdefault(Private.OWN, Own())
