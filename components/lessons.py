@@ -166,12 +166,21 @@ def _fact_table(lang: str, demo: Demo) -> None:
         st.table(frame, hide_index=True)
 
 
-def _demo_tables(lang: str, demo: Demo) -> None:
+def _table(frame: pd.DataFrame, present: bool, at: Any = st) -> None:
+    """A lesson's table: presenting, a static table, whose text grows with the page's (a data grid
+    draws on a canvas at its own size); otherwise a data grid. st.table reads every cell as Markdown:
+    each is shown as its text."""
+    if present:
+        at.table(frame.rename(columns=lambda c: md_escape(str(c))).map(lambda v: md_escape(str(v))), hide_index=True)
+    else:
+        at.dataframe(frame, hide_index=True, width="stretch", height="content")
+
+
+def _demo_tables(lang: str, demo: Demo, present: bool) -> None:
     """The demo's own tables; a "message" column is left out: the exceptions follow in full as code."""
     for rows in demo.tables.values():
         if len(rows) > 1:
-            frame = table_frame(lang, rows).drop(columns=[t(lang, "lesson.col.message")], errors="ignore")
-            st.dataframe(frame, hide_index=True, width="stretch", height="content")
+            _table(table_frame(lang, rows).drop(columns=[t(lang, "lesson.col.message")], errors="ignore"), present)
 
 
 PRESENT_GROW = 1.25  # a figure's height in presentation mode: room for its 24 px text …
@@ -201,14 +210,11 @@ def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View", keys: 
         run_col.code(f"inputs = {demo.figure['inputs']}\nvectors.shape = {tuple(demo.facts['vectors_shape'])}",
                      language=None)
         for table in drawn.tables:
-            run_col.dataframe(table, hide_index=True, width="stretch", height="content")
+            _table(table, view.present, run_col)
         then()
         return
-    for table in drawn.shown:  # presenting, as a static table: its text grows with the page's (a grid's would not)
-        if view.present:
-            st.table(table.rename(columns=md_escape).map(lambda v: md_escape(str(v))), hide_index=True)
-        else:
-            st.dataframe(table, hide_index=True, width="stretch", height="content")
+    for table in drawn.shown:
+        _table(table, view.present)
     fig = drawn.figure
     if view.present:  # the class reads it from the back of the room: every text 24 px, rows to match
         fig.update_layout(height=present_height(fig.layout.height))
@@ -220,7 +226,7 @@ def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View", keys: 
     then()
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
         for table in drawn.tables:
-            st.dataframe(table, hide_index=True, width="stretch", height="content")
+            _table(table, view.present)
 
 
 def tried_frame(lang: str, tried: Tried, unk_token: str) -> pd.DataFrame:
@@ -232,13 +238,14 @@ def tried_frame(lang: str, tried: Tried, unk_token: str) -> pd.DataFrame:
         t(lang, "lesson.fig.vector"): [vector_text(v) for v in tried.vectors]})
 
 
-def try_sentence_box(lang: str, lab: Lab, key: str, split=None) -> Tried | None:
+def try_sentence_box(lang: str, lab: Lab, key: str, split=None, present: bool = False) -> Tried | None:
     """A "try a sentence" box: look a new sentence up in ``lab``'s current W and show the result.
 
     Nothing about the lab changes (batch, step count, W). The text stays in the box as typed; a
     problem with it is shown as a warning. Returns what was tried (None while the box is empty).
     Used by the lessons in TRYING (key `LessonKeys.try_box` + id) and by the lookup view, under its own key.
-    ``split``: the lab's tokenizer (core.try_sentence), None for whitespace.
+    ``split``: the lab's tokenizer (core.try_sentence), None for whitespace; ``present``: presentation
+    mode's table (`_table`).
     """
     text = st.text_input(t(lang, "lesson.try.label"), key=key, placeholder=t(lang, "lesson.try.placeholder"),
                          max_chars=2_000, help=t(lang, "help.try_sentence"))
@@ -251,7 +258,7 @@ def try_sentence_box(lang: str, lab: Lab, key: str, split=None) -> Tried | None:
         vocab = lab.recipe.vocab
         unk = vocab.tokens[vocab.unk_id]
         st.caption(md(lang, "lesson.try.caption", step=tried.step, n=sum(tried.unknown), unk=unk, unk_id=vocab.unk_id))
-        st.dataframe(tried_frame(lang, tried, unk), hide_index=True, width="stretch", height="content")
+        _table(tried_frame(lang, tried, unk), present)
     return tried
 
 
@@ -343,9 +350,9 @@ def render_lesson(lang: str, demo: Demo, keys: LessonKeys, lab: Lab | None = Non
     if asks:
         _picture(lang, demo, params, view, keys, verdict_here)
     _fact_table(lang, demo)
-    _demo_tables(lang, demo)
+    _demo_tables(lang, demo, view.present)
     if demo.id in TRYING and lab is not None:
-        try_sentence_box(lang, lab, keys.try_box + demo.id)
+        try_sentence_box(lang, lab, keys.try_box + demo.id, present=view.present)
     _errors(lang, demo)
     if claim is None:
         _verdict(lang, demo, params)
