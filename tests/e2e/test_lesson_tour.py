@@ -6,7 +6,9 @@ At every lesson, measured in the page:
 - the page does not scroll: the main area's and the document's scroll height fit the window (the
   lesson's box scrolls inside itself: sections/lessons_section.py);
 - the claim (the lesson's heading), the verdict's mark and the previous/next buttons are inside the
-  window, and so is the top of the figure, where a lesson draws one;
+  window;
+- the lesson's box is not scrolled and shows the whole figure, where a lesson draws one, and the
+  whole verdict under it (a lesson that asks a prediction first shows its verdict once answered);
 - every text of the figure (Plotly's SVG text: tick labels, a heatmap's numbers, titles, legends,
   colour bars) and every cell of the lesson's tables (its facts, its own tables, the figure's
   numbers, folded or not) is at least 24 px, and no table is a data grid (a canvas, whose text
@@ -104,9 +106,14 @@ def inside(box: dict | None, height: int) -> bool:
     return box is not None and box["top"] >= -0.5 and box["bottom"] <= height + 0.5
 
 
+def within(box: dict | None, outer: dict | None) -> bool:
+    """``box`` is wholly inside ``outer`` (both as the page measures them)."""
+    return box is not None and outer is not None and box["top"] >= outer["top"] - 0.5 and box["bottom"] <= outer["bottom"] + 0.5
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_a_presenting_tour_never_scrolls_the_page_and_every_figure_text_is_24px(browser, app_url, lang):
-    from core.lessons import LESSON_IDS
+    from core.lessons import LESSON_IDS, lesson
 
     ctx, page = open_lessons(browser, app_url, lang, present=True)
     try:
@@ -121,8 +128,11 @@ def test_a_presenting_tour_never_scrolls_the_page_and_every_figure_text_is_24px(
             assert inside(got["heading"], height), (where, "claim", got["heading"])
             assert inside(got["mark"], height) and got["markText"], (where, "verdict", got["mark"])
             assert inside(got["next"], height) and inside(got["prev"], height), (where, got["next"], got["prev"])
+            assert got["bodyScrolled"] == 0, (where, "the lesson's box is scrolled", got["bodyScrolled"])
+            if lesson(lesson_id).predict is None:
+                assert within(got["verdict"], got["body"]), (where, "verdict outside the lesson's box", got["verdict"], got["body"])
             if got["figure"] is not None:
-                assert got["figure"]["top"] < height - 200, (where, "figure below the first screen", got["figure"])
+                assert within(got["figure"], got["body"]), (where, "figure outside the lesson's box", got["figure"], got["body"])
                 small = [t for t in got["texts"] if t[1] < PRESENT_PX - 0.01]
                 assert small == [], (where, small[:6])
             assert got["grids"] == 0, (where, "a data grid in a presenting lesson")
