@@ -157,23 +157,25 @@ def _one_hot(lang: str, d: dict) -> Drawn:
     and the lookup W[ids] beside it; the selected token is lit in all four."""
     rows = [f"{tok} ({i})" for tok, i in zip(d["tokens"], d["ids"])]
     cols = [f"{tok} ({i})" for tok, i in zip(d["col_tokens"], d["cols"])]
+    w_cols = d.get("w_cols", d["cols"])  # the rows of W drawn: those of the one-hot's columns, or fewer
+    w_labels = [cols[d["cols"].index(i)] for i in w_cols]
     some = len(cols) < d["vocab_size"]  # only the columns that hold a 1 (the others add nothing to the product)
-    titles = ("", _w(lang, "C4.w_some" if some else "C4.w"), "",
+    titles = ("", _w(lang, "C4.w_some" if some or len(w_cols) < len(cols) else "C4.w"), "",
               _w(lang, "C4.one_hot_some" if some else "C4.one_hot", k=len(cols), V=d["vocab_size"]),
               _w(lang, "C4.product"), _w(lang, "C4.lookup"))
-    n_rows, n_cols = len(rows), len(cols)
+    n_rows, n_cols, n_w = len(rows), len(cols), len(w_cols)
     fig = make_subplots(2, 3, subplot_titles=titles, column_widths=[0.44, 0.28, 0.28],
-                        row_heights=[n_cols / (n_cols + n_rows), n_rows / (n_cols + n_rows)],
+                        row_heights=[n_w / (n_w + n_rows), n_rows / (n_w + n_rows)],
                         horizontal_spacing=0.1, vertical_spacing=0.16)
     one_hot = np.asarray(d["one_hot"], dtype=float).reshape(n_rows, n_cols)
     fig.add_trace(go.Heatmap(z=one_hot, x=list(range(n_cols)), y=list(range(n_rows)),
                              colorscale=[[0, "#ffffff"], [1, role_color("ink")]], zmin=0, zmax=1, showscale=False,
                              xgap=1, ygap=1, hovertemplate="%{z}<extra></extra>"), 2, 1)
-    fig.add_trace(_heatmap(d["w_rows"], cols, d.get("absmax"), "W"), 1, 2)
+    fig.add_trace(_heatmap(d["w_rows"], w_labels, d.get("absmax"), "W"), 1, 2)
     fig.add_trace(_heatmap(d["product"], rows, d.get("absmax")), 2, 2)
     fig.add_trace(_heatmap(d["lookup"], rows, d.get("absmax")), 2, 3)
     _label_rows(fig, 1, rows, row=2, title=_w(lang, "token_id"))
-    _label_rows(fig, 2, cols, row=1)
+    _label_rows(fig, 2, w_labels, row=1)
     _label_rows(fig, 2, rows, row=2)
     _label_rows(fig, 3, rows, row=2)
     used = sorted({d["cols"].index(i) for i in d["ids"] if i in d["cols"]})  # label only the columns that hold a 1
@@ -189,8 +191,8 @@ def _one_hot(lang: str, d: dict) -> Drawn:
     s = d["selected"]
     e = len(d["lookup"][0]) if d["lookup"] else 0
     _box_row(fig, 1, s, n_cols, SELECT_COLOR, row=2)
-    if d["ids"][s] in d["cols"]:
-        _box_row(fig, 2, d["cols"].index(d["ids"][s]), e, SELECT_COLOR, row=1)
+    if d["ids"][s] in w_cols:
+        _box_row(fig, 2, w_cols.index(d["ids"][s]), e, SELECT_COLOR, row=1)
     _box_row(fig, 2, s, e, SELECT_COLOR, row=2)
     _box_row(fig, 3, s, e, SELECT_COLOR, row=2)
     table = pd.DataFrame({_w(lang, "position"): list(range(n_rows)), _w(lang, "token"): d["tokens"],
@@ -452,15 +454,25 @@ BUILDERS: MappingProxyType[str, Callable[[str, dict], Drawn]] = MappingProxyType
 })  # read-only
 
 
-def draw(lang: str, demo: Demo, selected: int | None = None) -> Drawn | None:
+def looked_up_rows(d: dict) -> dict:
+    """C4's figure data with only the rows of W that the one-hot's ones pick (``w_cols``; its one-hot keeps
+    every column): presenting, W's every row at 24 px leaves no room for the verdict."""
+    keep = [j for j, c in enumerate(d["cols"]) if c in set(d["ids"])]
+    return {**d, "w_cols": [d["cols"][j] for j in keep], "w_rows": [d["w_rows"][j] for j in keep]}
+
+
+def draw(lang: str, demo: Demo, selected: int | None = None, present: bool = False) -> Drawn | None:
     """The picture of ``demo`` in ``lang``; None when its lesson draws nothing in this state.
-    ``selected``: the token the learner follows (the stage's selection), lit where a figure has it."""
+    ``selected``: the token the learner follows (the stage's selection), lit where a figure has it;
+    ``present``: presentation mode (`looked_up_rows`)."""
     data: dict[str, Any] = demo.figure
     if not data:
         return None
     if data["kind"] == "block" and selected is not None:
         cells = [[b, p] for b, row in enumerate(data["ids"]) for p, i in enumerate(row) if i == selected]
         data = {**data, "selected": cells[0]} if cells else data
+    if data["kind"] == "one_hot" and present:
+        data = looked_up_rows(data)
     drawn = BUILDERS[data["kind"]](lang, data)
     if drawn.figure is not None:
         readable(drawn.figure)  # 14 px at least; presentation mode raises it to PRESENT_PX (components/lessons.py)

@@ -1,17 +1,20 @@
-"""A lesson's figure made to read at a given type size in a known width: presentation mode's 24 px at a
-projector's 1280 px (components/lessons.py), and the 15 px of a heatmap's numbers otherwise.
+"""A lesson's figure made to read at a given type size in a known width and height: presentation mode's
+24 px at a projector's 1280×720 (components/lessons.py), and the 15 px of a heatmap's numbers otherwise.
 
 Pure Plotly, no streamlit. Plotly neither wraps nor shrinks text to its room, so at 24 px a subplot
 title runs into its neighbour, a heatmap's four-digit numbers run over their cells and a row's
 label over the panel to its left. `for_projector` estimates each text's width from its characters
-(`text_px`) and makes room instead: titles and notes wrapped to their panel, the margins (and the
-figure's height) grown to hold them, numbers written in cells only where they fit (the figure's
-numbers are in its table either way), a panel's row labels shown once when the panel to its left
-has the same rows, and the legend below the figure, under the axis titles.
+(`text_px`) and makes room instead: titles and notes wrapped to their panel, the margins grown to
+hold them, numbers written in cells only where they fit (the figure's numbers are in its table
+either way), a panel's row labels shown once when the panel to its left has the same rows, a note
+under the axis titles and the legend under both. The figure keeps the height it is given, so that
+what follows it stays on the screen, unless its rows need more (`least_plot`); presenting, that is
+the height a lesson's verdict leaves it (`present_height`).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import plotly.graph_objects as go
@@ -23,6 +26,11 @@ NORMAL_W = 820  # px: … beside the open sidebar at 1280 px, otherwise
 CELL_EMS = 4.4  # a cell's number ("-0.3414": sign, point, four digits) is about this many ems wide
 LINE = 1.3  # a line of text is this many times its type size tall
 MODE_BAR = 36  # px above the figure's titles for Plotly's mode bar (it must not cover a title)
+ROW_EMS = 1.0  # a heatmap's labelled row is at least one em of its labels tall (the labels do not overlap)
+PANEL_LINES = 3.5  # any other panel is at least this many lines of text tall …
+BAR_LINES = 2.5  # … and a colour bar (its three numbers), on its own side of the plot
+X_GAP_EMS = 1.6  # under a plot, the ticks', the x title's and Plotly's own gaps, in ems
+LEGEND_LINES = 1.2  # a legend of one row
 
 
 def text_px(text: str, px: float) -> float:
@@ -41,6 +49,24 @@ def wrap(text: str, width: float, px: float) -> tuple[str, int]:
         else:
             lines.append(word)
     return "\n".join(lines), max(len(lines), 1)
+
+
+# Presenting at 1280×720, a lesson's box (sections/lessons_section.py) holds the figure and, under
+# it, the verdict; the figure gets the height the verdict leaves (its text wrapped as the box wraps it).
+PRESENT_BOX_H = 462  # px: the lesson's box, the window less the page's rows above it (and a little to spare)
+PRESENT_GAP = 10  # px between the figure and the verdict (the box's gap)
+VERDICT_PX = 22.1  # the verdict's type size (1.3rem) …
+VERDICT_LINE = 30  # px: … its lines' height …
+VERDICT_PAD = 20  # px: … its box's padding, above and below …
+VERDICT_W = 1100  # px: … and the width its text wraps in
+
+
+def present_height(verdict: str) -> int:
+    """A figure's height presenting, above a verdict that says ``verdict`` (Markdown)."""
+    plain = re.sub(r"\\(.)", r"\1", verdict.replace("**", "").replace("`", ""))
+    paragraphs = [p for p in plain.split("\n\n") if p.strip()]
+    lines = sum(wrap(p, VERDICT_W, VERDICT_PX)[1] for p in paragraphs) + 0.6 * (len(paragraphs) - 1)
+    return int(PRESENT_BOX_H - PRESENT_GAP - VERDICT_PAD - lines * VERDICT_LINE)
 
 
 def _domain(fig: go.Figure, axis: str, ref: str) -> tuple[float, float]:
@@ -77,28 +103,55 @@ def _same_rows_once(fig: go.Figure) -> None:
                 break
 
 
-def for_projector(fig: go.Figure, px: int, width: float = PLOT_W) -> go.Figure:
-    """``fig`` with every text at ``px`` or more, laid out to fit ``width`` (see the module's doc)."""
+def least_plot(fig: go.Figure, px: float) -> float:
+    """The least height of ``fig``'s plot area (between its margins) at ``px``: every row of a heatmap
+    `ROW_EMS` ems, any other panel `PANEL_LINES` lines, each in its share of the height."""
+    need = 0.0
+    for trace in fig.data:
+        lo, hi = _domain(fig, "y", trace.yaxis or "y")
+        rows = len(trace.z) if trace.type == "heatmap" and trace.z is not None else 0
+        panel = rows * ROW_EMS * px if rows else PANEL_LINES * LINE * px
+        need = max(need, panel / max(hi - lo, 0.05))
+        if trace.type == "heatmap" and trace.showscale is not False and trace.colorbar.len:
+            need = max(need, BAR_LINES * LINE * px / trace.colorbar.len)
+    return need
+
+
+def for_projector(fig: go.Figure, px: int, width: float = PLOT_W, height: int | None = None,
+                  mode_bar: bool = True) -> go.Figure:
+    """``fig`` with every text at ``px`` or more, laid out to fit ``width`` and ``height`` (its own
+    height when None; more only when `least_plot` needs more); ``mode_bar``: room above the titles
+    for Plotly's mode bar (see the module's doc)."""
     readable(fig, px)
     _same_rows_once(fig)
     drop_narrow_cells(fig, px, width)
-    top_lines, extra_b = 1, 0
+    for trace in fig.data:  # a colour bar's title beside it: above it, it takes the bar's own length
+        if trace.type == "heatmap" and trace.showscale is not False and trace.colorbar.title.text:
+            trace.colorbar.update(len=1, title_side="right")
+    top_lines, notes = 1, []
     panels = [(_domain(fig, "x", f"x{k[5:]}")) for k in fig.layout if k.startswith("xaxis")] or [(0.0, 1.0)]
+    titles = [a for a in fig.layout.annotations if a.xref == "paper" and a.text and a.yref == "paper"
+              and a.yanchor == "bottom" and a.showarrow is False]
     for note in fig.layout.annotations:
         if note.xref != "paper" or not note.text:
             continue
-        if note.yref == "paper" and note.yanchor == "bottom" and note.showarrow is False:  # a subplot's title
+        if note in titles:  # a subplot's title: over its panel, and halfway to the titles beside it
             span = min((hi - lo for lo, hi in panels if lo - 0.02 <= note.x <= hi + 0.02), default=1.0)
-            note.text, lines = wrap(note.text, span * width * 1.1, px)
+            beside = [abs(o.x - note.x) / 2 for o in titles if o is not note and abs(o.y - note.y) < 0.01]
+            room = 0.95 * 2 * min(beside + [note.x + 0.02, 1.02 - note.x])
+            note.text, lines = wrap(note.text, max(span * 1.1, room) * width, px)
             if note.y >= 0.99:
                 top_lines = max(top_lines, lines)
         else:  # a note under the figure
             note.text, lines = wrap(note.text, 0.95 * width, px)
-            extra_b += (lines - 1) * LINE * px
+            notes.append((note, lines))
     margin = fig.layout.margin
-    top = max(margin.t or 0, MODE_BAR + top_lines * LINE * px)
-    plot_h = max((fig.layout.height or 450) - top - (margin.b or 0), 4 * px)
+    total = height or fig.layout.height or 450
+    # above the titles, the mode bar's room (a builder's own top margin is that room at its smaller type)
+    top = max(margin.t or 0, MODE_BAR + top_lines * LINE * px) if mode_bar else (top_lines + 0.25) * LINE * px
+    plot_h = max(total - top - (margin.b or 0), 4 * px)
     titled = bool(fig.layout.annotations)
+    x_lines = 1  # under the plot: the tick labels, then the x axis's title
     for name in fig.layout:  # axis titles: an x title to its panel's width, a y title (drawn turned) to its height
         if name[1:5] == "axis" and fig.layout[name].title.text:
             axis = fig.layout[name]
@@ -107,11 +160,16 @@ def for_projector(fig: go.Figure, px: int, width: float = PLOT_W) -> go.Figure:
             if left > 0.05 and titled:  # in the gap between panels it would cover the left one;
                 axis.title.text = None  # the panel's own title says what it shows
                 continue
-            axis.title.text, _ = wrap(axis.title.text, (hi - lo) * (width if name[0] == "x" else plot_h), px)
-    bottom = (margin.b or 0) + extra_b
+            axis.title.text, lines = wrap(axis.title.text, (hi - lo) * (width if name[0] == "x" else plot_h), px)
+            if name[0] == "x":
+                x_lines = max(x_lines, 1 + lines)
+    below = x_lines * LINE * px + X_GAP_EMS * px
+    for note, lines in notes:  # under the axis titles, whatever the plot's height (a paper y moves with it)
+        note.update(y=0, yref="paper", yanchor="top", yshift=-below)
+        below += lines * LINE * px
+    bottom = max(margin.b or 0, below)
     if fig.layout.showlegend:
         fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=0, yanchor="bottom", yref="container"))
-        bottom += 1.8 * LINE * px
-    grown = (top - (margin.t or 0)) + (bottom - (margin.b or 0))
-    fig.update_layout(margin=dict(t=top, b=bottom), height=int((fig.layout.height or 450) + grown))
+        bottom += LEGEND_LINES * LINE * px
+    fig.update_layout(margin=dict(t=top, b=bottom), height=int(max(total, top + bottom + least_plot(fig, px))))
     return fig

@@ -23,7 +23,7 @@ from components.i18n import md, problem_text, strings, t
 from components.charts import chart_config, safe_figure
 from components.safe_text import md_escape
 from components.lesson_figures import CELL_FONT_PX, PRESENT_PX, draw, number, vector_text
-from components.lesson_projector import NORMAL_W, drop_narrow_cells, for_projector
+from components.lesson_projector import NORMAL_W, drop_narrow_cells, for_projector, present_height
 from components.memo import Memo, no_memo
 from core.lessons import HOLDS, LESSON_IDS, NOT_FINITE, Demo, lesson, run_demo
 from core.training import Lab
@@ -166,34 +166,34 @@ def _fact_table(lang: str, demo: Demo) -> None:
         st.table(frame, hide_index=True)
 
 
-def _demo_tables(lang: str, demo: Demo) -> None:
+def _table(frame: pd.DataFrame, present: bool, at: Any = st) -> None:
+    """A lesson's table: presenting, a static table, whose text grows with the page's (a data grid
+    draws on a canvas at its own size); otherwise a data grid. st.table reads every cell as Markdown:
+    each is shown as its text."""
+    if present:
+        at.table(frame.rename(columns=lambda c: md_escape(str(c))).map(lambda v: md_escape(str(v))), hide_index=True)
+    else:
+        at.dataframe(frame, hide_index=True, width="stretch", height="content")
+
+
+def _demo_tables(lang: str, demo: Demo, present: bool) -> None:
     """The demo's own tables; a "message" column is left out: the exceptions follow in full as code."""
     for rows in demo.tables.values():
         if len(rows) > 1:
-            frame = table_frame(lang, rows).drop(columns=[t(lang, "lesson.col.message")], errors="ignore")
-            st.dataframe(frame, hide_index=True, width="stretch", height="content")
-
-
-PRESENT_GROW = 1.25  # a figure's height in presentation mode: room for its 24 px text …
-PRESENT_MIN_H = 320  # px: … at least this …
-PRESENT_MAX_H = 400  # px: … and at most this or its own height: at 1280×720 the verdict shows under it
-
-
-def present_height(height: int) -> int:
-    """A figure's height in presentation mode for its ``height`` otherwise (its lesson's box scrolls
-    when a tall figure's rows need more than the screen)."""
-    return min(max(PRESENT_MIN_H, int(height * PRESENT_GROW)), max(height, PRESENT_MAX_H))
+            _table(table_frame(lang, rows).drop(columns=[t(lang, "lesson.col.message")], errors="ignore"), present)
 
 
 def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View", keys: LessonKeys,
              then: Callable[[], None] = lambda: None) -> None:
     """The lesson's figure (or, for C16, its code beside its run), ``then`` (presentation mode: the
     verdict, right under the figure), and the figure's numbers as a table."""
-    drawn = draw(lang, demo, view.selected)
+    drawn = draw(lang, demo, view.selected, view.present)
     if drawn is None:
         then()
         return
     if drawn.code is not None:
+        if view.present:
+            then()  # the chapter's code is longer than the first screen: the verdict above it
         code_col, run_col = st.columns([3, 2])
         code_col.caption(t(lang, f"lesson.{demo.id}.fig.code"))
         code_col.code(drawn.code, language="python", wrap_lines=True)
@@ -201,26 +201,28 @@ def _picture(lang: str, demo: Demo, params: dict[str, str], view: "View", keys: 
         run_col.code(f"inputs = {demo.figure['inputs']}\nvectors.shape = {tuple(demo.facts['vectors_shape'])}",
                      language=None)
         for table in drawn.tables:
-            run_col.dataframe(table, hide_index=True, width="stretch", height="content")
-        then()
+            _table(table, view.present, run_col)
+        if not view.present:
+            then()
         return
-    for table in drawn.shown:  # presenting, as a static table: its text grows with the page's (a grid's would not)
-        if view.present:
-            st.table(table.rename(columns=md_escape).map(lambda v: md_escape(str(v))), hide_index=True)
-        else:
-            st.dataframe(table, hide_index=True, width="stretch", height="content")
+    if not view.present:  # presenting, they follow the verdict: the figure and the verdict fill the first screen
+        for table in drawn.shown:
+            _table(table, False)
     fig = drawn.figure
-    if view.present:  # the class reads it from the back of the room: every text 24 px, rows to match
-        fig.update_layout(height=present_height(fig.layout.height))
-        for_projector(fig, PRESENT_PX)
+    config = chart_config(f"lesson_{demo.id}")
+    if view.present:  # the class reads it from the back of the room: every text 24 px, the verdict under it
+        for_projector(fig, PRESENT_PX, height=present_height(_verdict_text(lang, demo, params)), mode_bar=False)
+        config["displayModeBar"] = False  # no zooming from the back of the room: its row above the titles goes to the verdict
     else:
         drop_narrow_cells(fig, CELL_FONT_PX, NORMAL_W)
     with st.container(key=keys.figure + demo.id):  # its own box: on a phone a figure of side-by-side plots scrolls in it (style.py)
-        st.plotly_chart(safe_figure(fig), alt=drawn.alt, config=chart_config(f"lesson_{demo.id}"))
+        st.plotly_chart(safe_figure(fig), alt=drawn.alt, config=config)
     then()
+    for table in drawn.shown if view.present else ():
+        _table(table, True)
     with st.expander(t(lang, "lesson.ui.figure_numbers")):
         for table in drawn.tables:
-            st.dataframe(table, hide_index=True, width="stretch", height="content")
+            _table(table, view.present)
 
 
 def tried_frame(lang: str, tried: Tried, unk_token: str) -> pd.DataFrame:
@@ -232,13 +234,14 @@ def tried_frame(lang: str, tried: Tried, unk_token: str) -> pd.DataFrame:
         t(lang, "lesson.fig.vector"): [vector_text(v) for v in tried.vectors]})
 
 
-def try_sentence_box(lang: str, lab: Lab, key: str, split=None) -> Tried | None:
+def try_sentence_box(lang: str, lab: Lab, key: str, split=None, present: bool = False) -> Tried | None:
     """A "try a sentence" box: look a new sentence up in ``lab``'s current W and show the result.
 
     Nothing about the lab changes (batch, step count, W). The text stays in the box as typed; a
     problem with it is shown as a warning. Returns what was tried (None while the box is empty).
     Used by the lessons in TRYING (key `LessonKeys.try_box` + id) and by the lookup view, under its own key.
-    ``split``: the lab's tokenizer (core.try_sentence), None for whitespace.
+    ``split``: the lab's tokenizer (core.try_sentence), None for whitespace; ``present``: presentation
+    mode's table (`_table`).
     """
     text = st.text_input(t(lang, "lesson.try.label"), key=key, placeholder=t(lang, "lesson.try.placeholder"),
                          max_chars=2_000, help=t(lang, "help.try_sentence"))
@@ -251,7 +254,7 @@ def try_sentence_box(lang: str, lab: Lab, key: str, split=None) -> Tried | None:
         vocab = lab.recipe.vocab
         unk = vocab.tokens[vocab.unk_id]
         st.caption(md(lang, "lesson.try.caption", step=tried.step, n=sum(tried.unknown), unk=unk, unk_id=vocab.unk_id))
-        st.dataframe(tried_frame(lang, tried, unk), hide_index=True, width="stretch", height="content")
+        _table(tried_frame(lang, tried, unk), present)
     return tried
 
 
@@ -271,13 +274,21 @@ def _mark(lang: str, demo: Demo) -> None:
         st.badge(f"✗ {t(lang, 'lesson.verdict.fail')}", color="red")
 
 
-def _verdict(lang: str, demo: Demo, params: dict[str, str]) -> None:
-    check = t(lang, "lesson.ui.check", check=md(lang, f"lesson.{demo.id}.check", **params))  # facts shown as text
+def _verdict_text(lang: str, demo: Demo, params: dict[str, str]) -> str:
+    """The verdict as Markdown: held or not, what was checked (facts shown as text) and, when it did
+    not hold, why it may not have."""
+    check = t(lang, "lesson.ui.check", check=md(lang, f"lesson.{demo.id}.check", **params))
     if demo.verdict == HOLDS:
-        st.success(f"**{t(lang, 'lesson.verdict.pass')}** · {check}", icon=":material/check_circle:")
+        return f"**{t(lang, 'lesson.verdict.pass')}** · {check}"
+    hint = f"lesson.{demo.id}.fail" if f"lesson.{demo.id}.fail" in strings() else "lesson.verdict.fail_hint"
+    return f"**{t(lang, 'lesson.verdict.fail')}** · {check}\n\n{t(lang, hint)}"
+
+
+def _verdict(lang: str, demo: Demo, params: dict[str, str]) -> None:
+    if demo.verdict == HOLDS:
+        st.success(_verdict_text(lang, demo, params), icon=":material/check_circle:")
     else:
-        hint = f"lesson.{demo.id}.fail" if f"lesson.{demo.id}.fail" in strings() else "lesson.verdict.fail_hint"
-        st.error(f"**{t(lang, 'lesson.verdict.fail')}** · {check}\n\n{t(lang, hint)}", icon=":material/error:")
+        st.error(_verdict_text(lang, demo, params), icon=":material/error:")
 
 
 def answer_text(lang: str, lesson_id: str, answer: str) -> str:
@@ -343,9 +354,9 @@ def render_lesson(lang: str, demo: Demo, keys: LessonKeys, lab: Lab | None = Non
     if asks:
         _picture(lang, demo, params, view, keys, verdict_here)
     _fact_table(lang, demo)
-    _demo_tables(lang, demo)
+    _demo_tables(lang, demo, view.present)
     if demo.id in TRYING and lab is not None:
-        try_sentence_box(lang, lab, keys.try_box + demo.id)
+        try_sentence_box(lang, lab, keys.try_box + demo.id, present=view.present)
     _errors(lang, demo)
     if claim is None:
         _verdict(lang, demo, params)

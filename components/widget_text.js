@@ -7,6 +7,12 @@
 // form is rewritten in Korean; on an English page, the other way (a page switched back from Korean).
 // A MutationObserver keeps it so as Streamlit redraws. Only Streamlit's chrome is rewritten: never
 // the learner's tokens, sentences or any Markdown, table or chart text (see `allowedText`).
+//
+// The same pass mends two things a screen reader would otherwise read badly (see `fixA11y`):
+// Plotly's pictures with nothing to say (`DECORATIVE`) are hidden from the accessibility tree (each
+// was read as a nameless image or graphic); and a field whose aria-labelledby names itself and its
+// visible label, both with the same words (Streamlit's slider), is named by the label alone (it was
+// read twice: "Scrub through steps Scrub through steps").
 
 const ATTRS = ["aria-label", "title", "placeholder", "data-title", "aria-placeholder", "aria-description"];
 const CHROME_TEXT = '[data-testid="stFileUploaderDropzone"], [data-testid="stSkipToContent"], '
@@ -14,6 +20,13 @@ const CHROME_TEXT = '[data-testid="stFileUploaderDropzone"], [data-testid="stSki
   + '[data-testid="stWidgetLabel"] + div [data-baseweb="tag"]';
 const CONTENT = '[data-testid="stMarkdownContainer"]:not([data-testid="stFileUploaderDropzone"] *), '
   + '.st-key-stage, [data-testid="stDataFrame"], [data-testid="stTable"], code, pre, [role="option"][aria-selected]';
+// SVG with nothing to say: the icon inside each button of Plotly's mode bar (the button has its own
+// aria-label), the SVG Plotly keeps off-screen to measure text, and a chart's drag layer (the
+// transparent rectangles that take the mouse's zoom and pan, each a nameless graphic in the tree).
+// tests/streamlit_dom.py reads this list; tests/e2e/test_streamlit_dom.py checks each selector
+// still matches on a page with a chart.
+const DECORATIVE = [".modebar-btn > svg", "svg#js-plotly-tester", ".js-plotly-plot g.draglayer"];
+const DECORATIVE_SEL = DECORATIVE.join(", ");
 let state = null;
 
 export default function ({ data }) {
@@ -23,7 +36,7 @@ export default function ({ data }) {
   if (!state) {
     state = { lang, compiled: [], observer: new MutationObserver(onMutations) };
     state.observer.observe(document.body, { subtree: true, childList: true, characterData: true,
-                                             attributes: true, attributeFilter: ATTRS });
+                                             attributes: true, attributeFilter: [...ATTRS, "aria-labelledby"] });
   }
   state.lang = lang;
   state.compiled = compile(rules, lang);
@@ -95,15 +108,42 @@ function fixAttrs(el) {
   }
 }
 
+// A decorative picture hidden; an element's aria-labelledby without its own id when the other
+// elements it names say the same as its own aria-label (Streamlit's slider names its input and the
+// slider's group, both labelled with the widget's label: the name would say the words twice).
+function fixA11y(el) {
+  if ((el.tagName === "svg" || el.tagName === "g") && el.getAttribute("aria-hidden") !== "true"
+      && el.matches(DECORATIVE_SEL)) {
+    el.setAttribute("aria-hidden", "true");
+    return;
+  }
+  const by = el.id && el.getAttribute("aria-labelledby");
+  if (!by) return;
+  const ids = by.split(/\s+/);
+  if (!ids.includes(el.id) || ids.length < 2) return;
+  const own = (el.getAttribute("aria-label") || "").trim();
+  const others = ids.filter(i => i !== el.id);
+  const said = others.map(i => {
+    const o = document.getElementById(i);
+    return o ? (o.getAttribute("aria-label") || o.textContent).trim() : "";
+  }).join(" ");
+  if (own && said === own) el.setAttribute("aria-labelledby", others.join(" "));
+}
+
+function fixElement(el) {
+  fixAttrs(el);
+  fixA11y(el);
+}
+
 function fix(root) {
   if (root.nodeType === 3) { fixText(root); return; }
   if (root.nodeType !== 1) return;
-  fixAttrs(root);
+  fixElement(root);
   const tw = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
   let n;
   while ((n = tw.nextNode())) {
     if (n.nodeType === 3) fixText(n);
-    else fixAttrs(n);
+    else fixElement(n);
   }
 }
 
@@ -112,6 +152,6 @@ function onMutations(list) {
   for (const m of list) {
     if (m.type === "childList") m.addedNodes.forEach(fix);
     else if (m.type === "characterData") fixText(m.target);
-    else if (m.type === "attributes") fixAttrs(m.target);
+    else if (m.type === "attributes") fixElement(m.target);
   }
 }

@@ -32,8 +32,10 @@ MODES = ("guided", "free")
 # which takes the height left under the header row (claim, verdict, previous/next) and scrolls inside
 # itself; the page never scrolls. Each box of that column may shrink (min-height 0); only the lesson's
 # box does, the others keep their own height. The page's components that draw nothing there (keeper,
-# guide, widget_text) are taken out of the column, so its gaps add no height. A phone (≤ 640 px)
-# keeps scrolling the page.
+# guide, widget_text) are taken out of the column, so its gaps add no height. In the box, the figure
+# and the verdict under it fill the first screen: the column's and the box's gaps and the verdict's
+# padding are tighter (components/lesson_projector.py sizes the figure to the room they leave). A phone (≤ 640 px) keeps
+# scrolling the page.
 PRESENT_CSS = """
 .st-key-lessons [data-testid="stMarkdownContainer"] p, .st-key-lessons li { font-size: 1.3rem !important; line-height: 1.55; }
 .st-key-lessons [data-testid="stCaptionContainer"] p { font-size: 1.1rem !important; }
@@ -46,6 +48,10 @@ PRESENT_CSS = """
   [data-testid="stMainBlockContainer"]:has(.st-key-lesson_body) :is([data-testid="stVerticalBlock"],
     [data-testid="stLayoutWrapper"]):has(.st-key-lesson_body) { flex: 1 1 0; min-height: 0; }
   .st-key-lesson_body { flex: 1 1 0; min-height: 0; overflow-y: auto; overflow-x: hidden; padding-right: .5rem; }
+  [data-testid="stMainBlockContainer"]:has(.st-key-lesson_body) [data-testid="stVerticalBlock"]:has(.st-key-lesson_body),
+  .st-key-lesson_body [data-testid="stVerticalBlock"] { gap: .6rem; }
+  .st-key-lesson_body [data-testid="stAlertContainer"] { padding: .5rem .9rem; }
+  .st-key-lesson_body [data-testid="stAlert"] [data-testid="stMarkdownContainer"] p { line-height: 1.35; }
   [data-testid="stMainBlockContainer"]:has(.st-key-lesson_body) > [data-testid="stVerticalBlock"]
     > :is(.st-key-keeper, .st-key-guide, .st-key-widget_text) { position: absolute; }
   .st-key-lesson_head h2 { font-size: 1.7rem !important; }

@@ -1,14 +1,16 @@
 """Every text of a lesson's figure at its size (issue 37, #2): 24 px or more in presentation mode
 (components/lesson_projector.py), 14 px or more otherwise (lesson_figures.readable), read from the
-figure Streamlit is handed; and the room made for it: titles wrapped, numbers only in cells they fit.
+figure Streamlit is handed; and the room made for it: titles wrapped, numbers only in cells they fit,
+the height the verdict leaves it unless its rows need more, a note under the axis titles.
 The browser's own measure is tests/e2e/test_lesson_tour.py."""
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import pytest
 
-from components.lesson_projector import PLOT_W, drop_narrow_cells, for_projector, text_px, wrap
-from components.lessons import present_height
+from components.lesson_projector import (LINE, PLOT_W, PRESENT_BOX_H, PRESENT_GAP, VERDICT_LINE, VERDICT_PAD,
+                                         drop_narrow_cells, for_projector, least_plot, present_height, text_px, wrap)
 from core.lessons import LESSON_IDS
 from tests.test_lessons import drawn_of, lab_a
 
@@ -51,26 +53,60 @@ def test_every_figure_text_is_at_least_14px(figures):
         assert small == [], (lesson_id, small)
 
 
+SHORT_VERDICT = "**Holds** · What was checked: the rows are equal"
+
+
 def test_presenting_every_figure_text_is_at_least_24px_and_fits_its_panel(figures):
     for lesson_id, fig in figures.items():
-        fig = for_projector(fig.update_layout(height=present_height(fig.layout.height)), 24)
+        fig = for_projector(go.Figure(fig), 24, height=present_height(SHORT_VERDICT), mode_bar=False)
         small = [(w, px) for w, px in sizes(fig) if px is None or px < 24]
         assert small == [], (lesson_id, small)
         for note in fig.layout.annotations:  # a wrapped title's lines each fit the whole figure at least
             assert all(text_px(line, 24) <= PLOT_W or " " not in line for line in note.text.split("\n")), note.text
-        assert fig.layout.margin.t >= 36 + 24  # the mode bar above the titles
+        assert fig.layout.height >= present_height(SHORT_VERDICT)
+        assert fig.layout.height - fig.layout.margin.t - fig.layout.margin.b >= least_plot(fig, 24) - 1, lesson_id
 
 
-def test_numbers_are_written_only_in_cells_wide_enough():
-    import plotly.graph_objects as go
-
-    wide = go.Figure(go.Heatmap(z=[[0.5, -0.25]], text=[["0.5", "-0.25"]], texttemplate="%{text}"))
-    narrow = go.Figure(go.Heatmap(z=[[0.5] * 12], text=[["0.5"] * 12], texttemplate="%{text}"))
-    assert drop_narrow_cells(wide, 24, 1100).data[0].text is not None
-    assert drop_narrow_cells(narrow, 24, 1100).data[0].text is None
+def test_with_its_mode_bar_a_figure_keeps_room_above_its_titles(figures):
+    fig = for_projector(go.Figure(figures["C1"]), 24, height=400)
+    assert fig.layout.margin.t >= 36 + 24
 
 
-def test_wrap_breaks_at_spaces_and_counts_lines():
-    text, lines = wrap("looked up after renumbering at random", 300, 24)
-    assert lines == 2 and text.replace("\n", " ") == "looked up after renumbering at random"
-    assert wrap("한", 10, 24) == ("한", 1)  # a word longer than the line keeps its own line
+def test_a_figure_keeps_the_height_it_is_given_unless_its_rows_need_more():
+    few = for_projector(go.Figure(go.Heatmap(z=[[0.5, -0.25]] * 3)), 24, height=300, mode_bar=False)
+    assert few.layout.height == 300
+    many = for_projector(go.Figure(go.Heatmap(z=[[0.5, -0.25]] * 30)), 24, height=300, mode_bar=False)
+    plot = many.layout.height - many.layout.margin.t - many.layout.margin.b
+    assert many.layout.height > 300 and plot >= 30 * 24 - 1  # every row at least as tall as its label
+
+
+def test_a_note_under_the_figure_sits_under_the_axis_titles_at_any_height():
+    for height in (300, 600):
+        fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1]))
+        fig.update_layout(height=height, xaxis_title="principal component 1")
+        fig.add_annotation(text="both panels are zoomed the same", xref="paper", yref="paper", x=0.5, y=-0.3,
+                           showarrow=False)
+        fig = for_projector(fig, 24, height=height, mode_bar=False)
+        note = fig.layout.annotations[0]
+        assert (note.y, note.yanchor) == (0, "top") and note.yshift <= -2 * LINE * 24  # below ticks and title
+        assert fig.layout.margin.b >= -note.yshift + LINE * 24  # and inside the figure
+
+
+def test_a_longer_verdict_leaves_the_figure_less_height():
+    one_line = PRESENT_BOX_H - PRESENT_GAP - VERDICT_PAD - VERDICT_LINE
+    assert present_height(SHORT_VERDICT) == one_line
+    assert present_height(SHORT_VERDICT + " and" * 150) <= one_line - 2 * VERDICT_LINE
+    failed = "**Did not hold** · What was checked: x\n\nThe state may be too small."
+    assert present_height(failed) < one_line - VERDICT_LINE / 2  # a second paragraph
+
+
+def test_presenting_c4_draws_only_the_rows_of_w_its_ones_pick():
+    from components.lesson_figures import draw, looked_up_rows
+    from tests.test_lessons import drawn_of, lab_a
+
+    demo, drawn = drawn_of("C4", lab_a())
+    d = looked_up_rows(demo.figure)
+    assert set(d["w_cols"]) == set(demo.figure["ids"]) and len(d["w_rows"]) == len(d["w_cols"])
+    present = draw("en", demo, present=True).figure
+    assert len(present.data[1].z) == len(d["w_cols"]) < len(drawn.figure.data[1].z)  # W's rows: those picked
+    assert (present.data[0].z == drawn.figure.data[0].z).all()  # the one-hot keeps every column

@@ -6,9 +6,13 @@ At every lesson, measured in the page:
 - the page does not scroll: the main area's and the document's scroll height fit the window (the
   lesson's box scrolls inside itself: sections/lessons_section.py);
 - the claim (the lesson's heading), the verdict's mark and the previous/next buttons are inside the
-  window, and so is the top of the figure, where a lesson draws one;
+  window;
+- the lesson's box is not scrolled and shows the whole figure, where a lesson draws one, and the
+  whole verdict under it (a lesson that asks a prediction first shows its verdict once answered);
 - every text of the figure (Plotly's SVG text: tick labels, a heatmap's numbers, titles, legends,
-  colour bars) is at least 24 px.
+  colour bars) and every cell of the lesson's tables (its facts, its own tables, the figure's
+  numbers, folded or not) is at least 24 px, and no table is a data grid (a canvas, whose text
+  neither grows with the page nor can be measured).
 
 Without presentation mode, the same texts are at least 14 px (C1, C4, C7, C15, X7).
 Screenshots: artifacts/screenshots/lesson-present-<id>-<lang>.png of five lessons presenting at 1280×720
@@ -22,7 +26,7 @@ import shutil
 
 import pytest
 
-from .helpers import (LOCALES, PROJECTOR, ROOT, SCREENSHOTS, assert_healthy, button, click_until_sent, pressed,
+from .helpers import (LOCALES, PROJECTOR, ROOT, SCREENSHOTS, assert_healthy, button, click_until_sent, label, pressed,
                       record_sent, screenshot, unavailable_reason, wait_idle, wait_js)
 
 _reason = unavailable_reason()
@@ -36,7 +40,7 @@ NORMAL_PX = 14
 SHOWN = ("C1", "C4", "C7", "C9", "X7")  # the lessons whose screenshots are kept in docs/
 
 # The lesson on the screen, measured: scroll heights, where the controls are, the figure's smallest texts.
-MEASURE_JS = """() => {
+MEASURE_JS = """(verdicts) => {
   const main = document.querySelector('[data-testid="stMain"]');
   const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
   const visible = (sel) => [...document.querySelectorAll(sel)].find(e => e.offsetParent !== null) || null;
@@ -46,11 +50,19 @@ MEASURE_JS = """() => {
   const texts = [...document.querySelectorAll('.st-key-lessons .js-plotly-plot svg text')]
     .filter(t => t.textContent.trim() !== '' && t.getBoundingClientRect().width > 0)
     .map(t => [t.textContent.slice(0, 24), parseFloat(getComputedStyle(t).fontSize)]);
+  const tableTexts = [...document.querySelectorAll('.st-key-lessons [data-testid="stTable"] :is(td, th)')]
+    .filter(c => c.textContent.trim() !== '')
+    .map(c => [c.textContent.trim().slice(0, 24), parseFloat(getComputedStyle(c).fontSize)]);
+  const body = document.querySelector('.st-key-lesson_body');
+  const verdict = body ? [...body.querySelectorAll('[data-testid="stAlert"]')]
+    .find(a => { const m = a.querySelector('[data-testid="stMarkdownContainer"]');
+                 return m && verdicts.some(v => m.innerText.trim().startsWith(v)); }) || null : null;
   return {main: [main.scrollHeight, main.clientHeight], doc: [document.scrollingElement.scrollHeight, innerHeight],
           title: head ? (head.querySelector('h2') || {}).innerText : null, heading: box(head && head.querySelector('h2')),
           mark: box(mark), markText: mark ? mark.textContent : null, next: box(visible('.st-key-lesson_next button')),
           prev: box(visible('.st-key-lesson_prev button')), figure: box(document.querySelector('.st-key-lessons .js-plotly-plot')),
-          texts};
+          texts, tableTexts, grids: document.querySelectorAll('.st-key-lessons [data-testid="stDataFrame"]').length,
+          body: box(body), bodyScrolled: body ? body.scrollTop : null, verdict: box(verdict)};
 }"""
 
 
@@ -71,7 +83,7 @@ def lesson_drawn(page, lesson_id: str, lang: str, timeout: float = 120_000) -> d
     wait_js(page, "() => [...document.querySelectorAll('.st-key-lessons .js-plotly-plot')].every(p => p.querySelector('.main-svg'))",
             timeout=timeout)
     wait_idle(page, timeout=timeout, quiet_ms=400)
-    return page.evaluate(MEASURE_JS)
+    return page.evaluate(MEASURE_JS, [label(lang, "lesson.verdict.pass"), label(lang, "lesson.verdict.fail")])
 
 
 def open_lessons(browser, app_url: str, lang: str, present: bool):
@@ -94,9 +106,14 @@ def inside(box: dict | None, height: int) -> bool:
     return box is not None and box["top"] >= -0.5 and box["bottom"] <= height + 0.5
 
 
+def within(box: dict | None, outer: dict | None) -> bool:
+    """``box`` is wholly inside ``outer`` (both as the page measures them)."""
+    return box is not None and outer is not None and box["top"] >= outer["top"] - 0.5 and box["bottom"] <= outer["bottom"] + 0.5
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_a_presenting_tour_never_scrolls_the_page_and_every_figure_text_is_24px(browser, app_url, lang):
-    from core.lessons import LESSON_IDS
+    from core.lessons import LESSON_IDS, lesson
 
     ctx, page = open_lessons(browser, app_url, lang, present=True)
     try:
@@ -111,10 +128,16 @@ def test_a_presenting_tour_never_scrolls_the_page_and_every_figure_text_is_24px(
             assert inside(got["heading"], height), (where, "claim", got["heading"])
             assert inside(got["mark"], height) and got["markText"], (where, "verdict", got["mark"])
             assert inside(got["next"], height) and inside(got["prev"], height), (where, got["next"], got["prev"])
+            assert got["bodyScrolled"] == 0, (where, "the lesson's box is scrolled", got["bodyScrolled"])
+            if lesson(lesson_id).predict is None:
+                assert within(got["verdict"], got["body"]), (where, "verdict outside the lesson's box", got["verdict"], got["body"])
             if got["figure"] is not None:
-                assert got["figure"]["top"] < height - 200, (where, "figure below the first screen", got["figure"])
+                assert within(got["figure"], got["body"]), (where, "figure outside the lesson's box", got["figure"], got["body"])
                 small = [t for t in got["texts"] if t[1] < PRESENT_PX - 0.01]
                 assert small == [], (where, small[:6])
+            assert got["grids"] == 0, (where, "a data grid in a presenting lesson")
+            small = [t for t in got["tableTexts"] if t[1] < PRESENT_PX - 0.01]
+            assert small == [], (where, "table", small[:6])
             if lesson_id in SHOWN:
                 path = screenshot(page, f"lesson-present-{lesson_id}-{lang}")
                 if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
@@ -136,8 +159,8 @@ def test_without_presentation_mode_every_figure_text_is_at_least_14px(browser, a
             box.fill(lesson_title(lang, lesson_id))
             page.get_by_role("option", name=lesson_title(lang, lesson_id)).click()
             got = lesson_drawn(page, lesson_id, lang)
-            assert got["texts"], lesson_id
-            small = [t for t in got["texts"] if t[1] < NORMAL_PX - 0.01]
+            assert got["texts"] and got["tableTexts"], lesson_id
+            small = [t for t in got["texts"] + got["tableTexts"] if t[1] < NORMAL_PX - 0.01]
             assert small == [], (lesson_id, small[:6])
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"lesson-normal-X7-{lang}.png"))

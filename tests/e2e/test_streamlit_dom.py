@@ -1,15 +1,16 @@
 """Streamlit's own elements that our JavaScript finds by ``data-testid``, matched in Chromium on the
 running app (tests/streamlit_dom.py reads the names from our JavaScript; tests/test_streamlit_dom.py
 checks every one against Streamlit's frontend source, including those only drawn in a passing state:
-the connection status while offline, a download's error, the input instructions while typing)."""
+the connection status while offline, a download's error, the input instructions while typing), and
+the Plotly pictures widget_text.js hides from the accessibility tree, matched on the lessons view's chart."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.streamlit_dom import streamlit_test_ids
+from tests.streamlit_dom import decorative_selectors, streamlit_test_ids
 
-from .helpers import VIEWPORT, open_app, section, unavailable_reason, wait_idle
+from .helpers import VIEWPORT, open_app, section, unavailable_reason, wait_idle, wait_js
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -51,5 +52,13 @@ def test_streamlit_s_elements_match_on_the_running_page(browser, app_url):
         seen = page.evaluate("() => window.__seen")
         missing = [n for n in ON_THE_SHARE_VIEW if not seen.get(n)]
         assert not missing, f"the share view no longer has data-testid {missing}, which {[NAMES[n] for n in missing]} rely on"
+        section(page, "en", "lessons")
+        wait_js(page, "() => document.querySelector('.st-key-lessons .js-plotly-plot .main-svg') !== null")
+        hidden = page.evaluate("(sels) => sels.map(s => [s, document.querySelectorAll(s).length,"
+                               " [...document.querySelectorAll(s)].every(e => e.getAttribute('aria-hidden') === 'true')])",
+                               decorative_selectors())
+        unmatched = [s for s, n, _ in hidden if n == 0]
+        assert not unmatched, f"Plotly no longer draws {unmatched}, which components/widget_text.js hides (DECORATIVE)"
+        assert all(ok for _, _, ok in hidden), hidden
     finally:
         ctx.close()

@@ -16,7 +16,7 @@ export function layoutLookup(st, d) {
   st.wPanel = el("section", "panel wpanel", body);
   st.outPanel = el("section", "panel outpanel", body);
   st.scatterPanel = wide ? el("section", "panel scatter", body) : null;
-  st.wires = sv("svg", { class: "wires" }, root);
+  st.wires = sv("svg", { class: "wires", "aria-hidden": "true" }, root);  // lines that echo a hover: nothing to read
 }
 
 export function fillOut(st, d) {
