@@ -89,6 +89,21 @@ test("PAD, UNK and two more piled up in the middle (the report's <PAD>, <UNK>, ë
   assertRules(marks, [...items.values()]);
 });
 
+test("PAD's label stays next to PAD over part of a dot rather than stand far off (22 px), and leaves UNK's mark clear", () => {
+  const ext = { l: -13, r: 13, t: -13, b: 13 }, lab = { w: 44, asc: 10, desc: 3, y0: padLabelY(13) };
+  const padAt = () => mark(0, 200, 150, { role: "pad", ext, label: { ...lab } });
+  const dot = (i, x, y, role = "used") => mark(i, x, y, { role, ext: { l: -5, r: 5, t: -5, b: 5 }, label: null });
+  // A dot on each side of PAD, under every place next to it.
+  const around = (role) => [dot(1, 200, 128, role), dot(2, 232, 152), dot(3, 168, 152), dot(4, 200, 176), dot(5, 232, 128),
+                            dot(6, 168, 128), dot(7, 232, 176), dot(8, 168, 176)];
+  const near = [{ x: 0, y: lab.y0, a: "middle" }, ...candidates(ext, lab.asc, lab.desc, true, false, 0.5)].map((c) => [c.x.toFixed(2), c.y.toFixed(2), c.a].join());
+  const it = byId(planLabels([...around("used"), padAt()], FRAME)).get(0);
+  assert.ok(near.includes([it.x, it.y, it.a].join()), JSON.stringify(it));
+  const beside = byId(planLabels([...around("unk"), padAt()], FRAME)).get(0);
+  const u = dot(1, 200, 128);
+  assert.equal(overlap(boxOf(padAt(), beside), { l: u.x - 5, r: u.x + 5, t: u.y - 5, b: u.y + 5 }), 0, JSON.stringify(beside));
+});
+
 test("the selected label and the hovered one always show, and the others make room for them", () => {
   const marks = pile(25);
   marks[12].selected = true;
@@ -132,8 +147,11 @@ test("further-off places only for few points or a label that matters", () => {
   assert.equal(far.length, 12);
   assert.equal(far[8].x, 7 + LABEL_GAP + 10);
   assert.equal(candidates(EXT, 10, 3, true, true).length, 20);
+  const diamond = candidates(EXT, 10, 3, false, false, 0.5); // diagonals off the diamond's edge, not its box's corner
+  assert.deepEqual([diamond[4].x, diamond[4].y], [3.5 + LABEL_GAP, -3.5 - LABEL_GAP - 3]);
+  assert.deepEqual(diamond.slice(0, 4), candidates(EXT, 10, 3, false).slice(0, 4));
   // Small unlabelled marks on each of the 8 near places of point 0, none on the 4 further ones.
-  const dot = { l: -1, r: 1, t: -1, b: 1 };
+  const dot = { l: -3, r: 3, t: -3, b: 3 };
   const ring = [[15, 0], [-15, 0], [0, -13], [0, 14], [15, -13], [-15, -13], [15, 14], [-15, 14]]
     .map(([dx, dy], k) => mark(k + 1, 200 + dx, 150 + dy, { ext: dot, label: null }));
   const few = byId(planLabels([mark(0, 200, 150), ...ring], FRAME)).get(0);
@@ -142,7 +160,7 @@ test("further-off places only for few points or a label that matters", () => {
   const many = byId(planLabels([mark(0, 200, 150), ...ring, ...crowd], FRAME)).get(0);
   assert.equal(many.crowd, true);
   const unk = byId(planLabels([mark(0, 200, 150, { role: "unk" }), ...ring, ...crowd], FRAME)).get(0);
-  assert.deepEqual([unk.x, unk.crowd], [(7 + LABEL_GAP + 10).toFixed(2), false]);
+  assert.equal(unk.crowd, false); // UNK's label shows, over part of a dot if need be
 });
 
 test("a placed label is an obstacle for the labels placed after it", () => {

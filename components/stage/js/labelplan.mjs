@@ -28,27 +28,36 @@ export const inside = (a, f) => a.l >= f.l && a.r <= f.r && a.t >= f.t && a.b <=
 // A box grown by `d` px on every side.
 const grown = (a, d) => ({ l: a.l - d, r: a.r + d, t: a.t - d, b: a.b + d });
 
+// What standing further off costs a label that matters, in the units of the marks it covers (px² of
+// a mark's box): a label next to its point over part of a dot reads better than one far from it.
+export const FAR_COST = [0, 150, 2000];
+
 // The places tried for a label of ascent `asc` and descent `desc` around a mark of outline `ext`, in
-// order of preference: x, baseline y (relative to the point) and text-anchor. `further`: also a
-// ring 10 px further off; `farthest`: and one 22 px further (the labels that must or should show).
-export function candidates(ext, asc, desc, further, farthest = false) {
+// order of preference: x, baseline y (relative to the point), text-anchor and how far off (an index
+// of FAR_COST). `further`: also a ring 10 px further off; `farthest`: and one 22 px further (the
+// labels that matter). `diag`: the share of the outline's corner the mark fills (PAD's diamond
+// reaches half way along its diagonals), so a diagonal place stands off the mark, not its box.
+export function candidates(ext, asc, desc, further, farthest = false, diag = 1) {
   const mid = (asc - desc) / 2; // baseline that centres the text on the mark
-  const ring = (gap) => [
-    { x: ext.r + gap, y: mid, a: "start" },
-    { x: ext.l - gap, y: mid, a: "end" },
-    { x: 0, y: ext.t - gap - desc, a: "middle" },
-    { x: 0, y: ext.b + gap + asc, a: "middle" },
-    { x: ext.r + gap, y: ext.t - gap - desc, a: "start" },
-    { x: ext.l - gap, y: ext.t - gap - desc, a: "end" },
-    { x: ext.r + gap, y: ext.b + gap + asc, a: "start" },
-    { x: ext.l - gap, y: ext.b + gap + asc, a: "end" },
+  const [dl, dr, dt, db] = [ext.l * diag, ext.r * diag, ext.t * diag, ext.b * diag];
+  const ring = (gap, far) => [
+    { x: ext.r + gap, y: mid, a: "start", far },
+    { x: ext.l - gap, y: mid, a: "end", far },
+    { x: 0, y: ext.t - gap - desc, a: "middle", far },
+    { x: 0, y: ext.b + gap + asc, a: "middle", far },
+    { x: dr + gap, y: dt - gap - desc, a: "start", far },
+    { x: dl - gap, y: dt - gap - desc, a: "end", far },
+    { x: dr + gap, y: db + gap + asc, a: "start", far },
+    { x: dl - gap, y: db + gap + asc, a: "end", far },
   ];
-  const cands = ring(LABEL_GAP);
+  const cands = ring(LABEL_GAP, 0);
   // Further off only where it cannot be read as another point's label.
-  if (further) cands.push(...ring(LABEL_GAP + 10).slice(0, 4));
-  if (farthest) cands.push(...ring(LABEL_GAP + 22));
+  if (further) cands.push(...ring(LABEL_GAP + 10, 1).slice(0, 4));
+  if (farthest) cands.push(...ring(LABEL_GAP + 22, 2));
   return cands;
 }
+
+const PAD_DIAG = 0.5; // PAD's diamond: its edge crosses the diagonal half way to the box's corner
 
 const RANK = { selected: 0, hovered: 1, pad: 2, unk: 3, other: 4 };
 const rankOf = (m) => (m.selected ? RANK.selected : m.hovered ? RANK.hovered : m.role === "pad" ? RANK.pad : m.role === "unk" ? RANK.unk : RANK.other);
@@ -85,8 +94,8 @@ export function planLabels(marks, frame) {
     const { w, asc, desc, y0, prev } = m.label;
     const rank = rankOf(m);
     const must = rank <= RANK.hovered, matters = rank < RANK.other;
-    let list = candidates(m.ext, asc, desc, matters || marks.length <= FEW_POINTS, matters);
-    if (m.role === "pad") list = [{ x: 0, y: y0, a: "middle" }, ...list];
+    let list = candidates(m.ext, asc, desc, matters || marks.length <= FEW_POINTS, matters, m.role === "pad" ? PAD_DIAG : 1);
+    if (m.role === "pad") list = [{ x: 0, y: y0, a: "middle", far: 0 }, ...list];
     const k = list.findIndex((c) => sameSpot(c, prev));
     if (k > 0) list = [list[k], ...list.slice(0, k), ...list.slice(k + 1)]; // the place it has, tried first
     let best = null, cost = Infinity, bestFree = false;
@@ -99,8 +108,9 @@ export function planLabels(marks, frame) {
       for (const mb of markBoxes) if (mb.i !== m.i) onMarks += overlap(box, mb) * mb.weight;
       const onPad = must && padWish ? overlap(halo, padWish) : 0;
       const free = fits && onLabels === 0;
-      // Outside the frame or over a label: the last resort of a label that must show.
-      const k2 = (fits ? 0 : 1e9) + onLabels * 1e4 + onMarks + onPad * 2;
+      // Outside the frame or over a label: the last resort of a label that must show. Any other
+      // label takes the first place that covers nothing.
+      const k2 = (fits ? 0 : 1e9) + onLabels * 1e4 + onMarks + (matters ? onPad * 2 + FAR_COST[c.far] : 0);
       if (k2 < cost) { cost = k2; best = { ...c, box: halo }; bestFree = free; }
       if (k2 === 0) break;
     }
