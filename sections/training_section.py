@@ -120,8 +120,7 @@ def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool, apa
 
 
 def play_flipped() -> None:
-    """Callback of Play and Pause. Play follows the newest step: a timeline scrubbed back is let go
-    (it is disabled while Play is on, and the stage would stand still on the step it named)."""
+    """Callback of Play and Pause. Play follows the newest step: a timeline scrubbed back is let go."""
     session.flip(Keys.PLAYING)
     if session.get(Keys.PLAYING):
         session.forget(Keys.TIMELINE)
