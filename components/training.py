@@ -202,12 +202,18 @@ def moved_view(lang: str, m: MovedData | None) -> None:
         st.warning(md(lang, "train.absent_moved", rows=names), icon=":material/search:")
 
 
-def timeline(lang: str, keys: TrainKeys, steps: list[int]) -> None:
-    """Scrub back through the kept snapshots (the value was settled by views.training.shown_step)."""
+def timeline(lang: str, keys: TrainKeys, steps: list[int], playing: bool = False) -> None:
+    """Scrub back through the kept snapshots (the value was settled by views.training.shown_step).
+
+    While Play is on it is disabled and its newest end names no step: the stage walks through each
+    tick's steps at the asked rate, a tick behind the newest one the server has taken, so a number
+    here would disagree with the stage's counter at every moment. The counter is then the page's
+    one step number; Pause draws the timeline with the step the stage stopped at."""
     if len(steps) > 1:
-        newest = t(lang, "proj.timeline_newest", step=steps[-1])
+        newest = t(lang, "proj.timeline_playing") if playing else t(lang, "proj.timeline_newest", step=steps[-1])
         st.select_slider(t(lang, "proj.timeline"), options=steps[:-1] + [NEWEST], value=NEWEST, key=keys.timeline,
-                         format_func=lambda s: newest if s == NEWEST else str(s), help=t(lang, "proj.timeline_help"))
+                         format_func=lambda s: newest if s == NEWEST else str(s), disabled=playing,
+                         help=t(lang, "proj.timeline_playing_help" if playing else "proj.timeline_help"))
 
 
 def neighbours_then_now(lang: str, tokens: tuple[str, ...], near: tuple[int, int, tuple, tuple]) -> pa.Table:

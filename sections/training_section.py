@@ -116,9 +116,16 @@ def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool, apa
     session.ensure(Keys.N_STEPS, 50)
     session.ensure(Keys.PLAY_SPEED, reruns.DEFAULT_SPEED)
     show = lambda: session.show_kept({key: guess for key, guess in zip(PREDICT.guesses, guessed(ex))})  # noqa: E731
-    return training.bar(lang, TRAIN, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=lambda: session.flip(Keys.PLAYING),
+    return training.bar(lang, TRAIN, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=play_flipped,
                         on_click=partial(bar_clicked, apart), knobs=(lambda: session.show_knobs(ex.config_values()), full_run),
                         beside_step=lambda c: predict.guesses(lang, PREDICT, ex, c, not can_train or playing, show, session.keep))
+
+
+def play_flipped() -> None:
+    """Callback of Play and Pause. Play follows the newest step: a timeline scrubbed back is let go."""
+    session.flip(Keys.PLAYING)
+    if session.get(Keys.PLAYING):
+        session.forget(Keys.TIMELINE)
 
 
 def bar_clicked(apart: bool, action: str) -> None:
@@ -152,7 +159,7 @@ def draw(lang: str, ex: Explorer, view: TrainingView, dark: bool, page_follows_s
         session.forget(Keys.TIMELINE)  # drawn afresh at its default, the newest step
     session.own().timeline_follows = True
     stage(view.stage, key=Keys.STAGE, on_select=partial(selected, ex, page_follows_selection))
-    training.timeline(lang, TRAIN, list(view.steps))
+    training.timeline(lang, TRAIN, list(view.steps), playing=view.playing)
     st.caption(view.caption)
     if view.flat:
         st.info(t(lang, "proj.flat"), icon=":material/casino:")

@@ -94,3 +94,21 @@ def test_back_on_the_training_view_the_timeline_follows_again(at):
     at.button_group(key="section").set_value("lookup").run()
     at.button_group(key="section").set_value("train").run()
     assert stage(at)["scatter"]["step"] == 5 and at.select_slider(key="timeline").value == NEWEST
+
+
+def test_while_playing_the_timeline_names_no_step_and_play_follows_the_newest_one(at):
+    """Issue 37 (5): during Play the stage walks through each tick's steps a tick behind the newest
+    one, so a number on the timeline would disagree with its counter; the timeline is disabled and
+    says it follows the newest step. Play lets a scrubbed timeline go; Pause names the step again."""
+    at.select_slider(key="timeline").set_value(3).run()
+    assert stage(at)["scatter"]["step"] == 3
+    at.button(key="play").click().run()
+    lab = at.session_state["_ws"].lab
+    slider = at.select_slider(key="timeline")
+    assert lab.steps > 5 and stage(at)["scatter"]["step"] == lab.steps  # not frozen at 3
+    assert slider.value == NEWEST and slider.proto.disabled
+    assert sentinel_label(at) == "재생 중 (최신)" and not any(c.isdigit() for c in sentinel_label(at))
+    at.button(key="play").click().run()  # Pause
+    slider = at.select_slider(key="timeline")
+    assert not slider.proto.disabled and sentinel_label(at) == f"{lab.steps} (최신)"
+    assert stage(at)["scatter"]["step"] == lab.steps and not stage(at)["play"]["on"]

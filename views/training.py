@@ -132,6 +132,7 @@ class TrainingView:
     token_default: int  # the token the picker follows when none is chosen
     projection_3d: Picture | None  # the 3-D scatter's picture, when asked for
     details: Details | None
+    playing: bool = False  # a Play tick's view: the stage walks through its steps, the timeline names none
 
 
 def shown_step(steps: list[int], value: object, drawn_last_run: bool) -> tuple[int, bool]:
@@ -165,7 +166,7 @@ def build(ex: Explorer, lang: str, asked: Asked) -> TrainingView:
     wants_3d = asked.dims == 3 and lab.recipe.config.embedding_dim >= 3
     return TrainingView(tuple(steps), shown, forget, data, caption(lang, ex, pic, steps), pic.flat and pic.shown == 0,
                         facts.normal[0] if facts.normal else 0, ex.picture(3, shown) if wants_3d else None,
-                        details(ex, data["scatter"], axis_names(ex, pic), steps) if asked.details else None)
+                        details(ex, data["scatter"], axis_names(ex, pic), steps) if asked.details else None, asked.playing)
 
 
 def caption(lang: str, ex: Explorer, pic: Picture, steps: list[int]) -> str:

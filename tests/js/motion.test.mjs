@@ -2,10 +2,11 @@
 // queue, and where the points are at a moment.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TWEEN_MS, between, counterStep, differs, ease, frameAt, glidePlan, sameIds, startPositions } from "../../components/stage/js/motion.mjs";
+import { TWEEN_MS, between, counterStep, differs, ease, frameAt, glidePlan, sameIds, startPositions, walks } from "../../components/stage/js/motion.mjs";
 
 const F = (a) => Float64Array.from(a);
 const fin = (x, y, step = 5) => ({ step, x: F(x), y: F(y) });
+const ON = (ids) => ({ ids, x: F(ids.map(() => 0)), y: F(ids.map(() => 0)) }); // a picture on screen
 
 test("sameIds and differs", () => {
   assert.equal(sameIds([1, 2], [1, 2]), true);
@@ -42,14 +43,25 @@ test("one update: one eased segment of TWEEN_MS from the screen to the data", ()
 test("Play walks through every frame, one step per 1/steps_per_second, linearly", () => {
   const target = fin([3, 3], [0, 0], 3);
   const frames = [{ step: 1, x: [1, 1], y: [0, 0] }, { step: 2, x: [2, "bad"], y: [0, 0] }];
-  const g = glidePlan({ prev: null, shown: null, ids: [0, 1], fin: target, frames, play: { on: true, steps_per_second: 4 },
+  const g = glidePlan({ prev: null, shown: ON([0, 1]), ids: [0, 1], fin: target, frames, play: { on: true, steps_per_second: 4 },
                         animate: true, now: 0 });
   assert.deepEqual(g.keyframes.map((k) => k.step), [null, 1, 2, 3]);
   assert.deepEqual([...g.keyframes[2].x], [2, 0]);
   assert.deepEqual([g.segMs, g.linear], [250, true]);
-  const fast = glidePlan({ prev: null, shown: null, ids: [0], fin: fin([1], [1]), frames: [{ step: 0, x: [0], y: [0] }],
+  const fast = glidePlan({ prev: null, shown: ON([0]), ids: [0], fin: fin([1], [1]), frames: [{ step: 0, x: [0], y: [0] }],
                            play: { on: true, steps_per_second: 1e6 }, animate: true, now: 0 });
   assert.equal(fast.segMs, 1000 / 120);
+});
+
+test("a stage with no picture yet (just mounted) shows Play's newest step at once, walking nothing", () => {
+  const frames = [{ step: 1, x: [1], y: [0] }, { step: 2, x: [2], y: [0] }];
+  const g = glidePlan({ prev: null, shown: null, ids: [0], fin: fin([3], [0], 3), frames, play: { on: true }, animate: true, now: 0 });
+  assert.deepEqual([g.keyframes.map((k) => k.step), g.linear], [[null, 3], false]);
+  assert.equal(walks({ on: true }, frames, true, null), false);
+  assert.equal(walks({ on: true }, frames, true, ON([0])), true);
+  assert.equal(walks({ on: false }, frames, true, ON([0])), false);
+  assert.equal(walks({ on: true }, [], true, ON([0])), false);
+  assert.equal(walks({ on: true }, frames, false, ON([0])), false);
 });
 
 test("Play data arriving mid-glide is queued after the frames still to show, on the same clock", () => {
@@ -57,20 +69,20 @@ test("Play data arriving mid-glide is queued after the frames still to show, on 
   const kf = (s) => ({ step: s, x: F([s]), y: F([0]) });
   const prev = { ids, keyframes: [kf(null), kf(1), kf(2), kf(3), kf(4)], segMs: 100, linear: true, t0: 1000 };
   const frames = [{ step: 5, x: [5], y: [0] }, { step: 6, x: [6], y: [0] }];
-  const g = glidePlan({ prev, shown: null, ids, fin: fin([7], [0], 7), frames, play: { on: true, steps_per_second: 10 },
+  const g = glidePlan({ prev, shown: ON(ids), ids, fin: fin([7], [0], 7), frames, play: { on: true, steps_per_second: 10 },
                         animate: true, now: 1250 });
   // 250 ms in: segment 2 (keyframes 2 → 3) is under way, so the glide goes on from keyframe 2.
   assert.deepEqual(g.keyframes.map((k) => k.step), [2, 3, 4, 5, 6, 7]);
   assert.equal(g.t0, 1200);
   // Long after the last frame: from the last segment (never past the end), no step skipped.
-  const late = glidePlan({ prev, shown: null, ids, fin: fin([7], [0], 7), frames, play: { on: true }, animate: true, now: 9999 });
+  const late = glidePlan({ prev, shown: ON(ids), ids, fin: fin([7], [0], 7), frames, play: { on: true }, animate: true, now: 9999 });
   assert.deepEqual(late.keyframes.map((k) => k.step), [3, 4, 5, 6, 7]);
   assert.equal(late.t0, 1300);
   // Other ids, or an eased glide under way: start again from the screen.
-  const other = glidePlan({ prev: { ...prev, ids: [1] }, shown: null, ids, fin: fin([7], [0], 7), frames, play: { on: true },
+  const other = glidePlan({ prev: { ...prev, ids: [1] }, shown: ON(ids), ids, fin: fin([7], [0], 7), frames, play: { on: true },
                             animate: true, now: 1250 });
   assert.deepEqual(other.keyframes.map((k) => k.step), [null, 5, 6, 7]);
-  const eased = glidePlan({ prev: { ...prev, linear: false }, shown: null, ids, fin: fin([7], [0], 7), frames, play: { on: true },
+  const eased = glidePlan({ prev: { ...prev, linear: false }, shown: ON(ids), ids, fin: fin([7], [0], 7), frames, play: { on: true },
                             animate: true, now: 1250 });
   assert.equal(eased.t0, null);
 });
@@ -105,10 +117,15 @@ test("between interpolates every point", () => {
 
 test("the step counter never counts backwards: Play's data leaves it to the glide through its frames", () => {
   const tick = { play: { on: true }, scatter: { step: 30, frames: [{ step: 21 }, { step: 25 }] } };
-  // A Play tick arriving after the last glide ended: writing 30 now, then the frames' 21… would go back.
-  assert.equal(counterStep(tick, false, true), null);
-  assert.equal(counterStep(tick, true, true), null); // a glide under way writes its own steps
-  assert.equal(counterStep(tick, false, false), 30); // redrawn in place (resize, fonts): no glide, the data's step
-  assert.equal(counterStep({ play: { on: false }, scatter: { step: 7 } }, false, true), 7); // a Step: its step at once
-  assert.equal(counterStep({ play: { on: true }, scatter: { step: 8, frames: [] } }, false, true), 8);
+  // A Play tick: writing 30 now, then the frames' 21… would go back; the glide writes each step.
+  assert.equal(counterStep(tick, true, ON([0])), null);
+  assert.equal(counterStep(tick, false, ON([0])), 30); // redrawn in place (resize, fonts): no glide, the data's step
+  assert.equal(counterStep(tick, true, null), 30); // a stage just mounted: the newest step at once
+  assert.equal(counterStep({ play: { on: true }, scatter: { step: 8, frames: [] } }, true, ON([0])), 8);
+});
+
+test("any data that does not walk names its step at once, also while a Play glide is under way (Pause)", () => {
+  // The timeline and the details drawn in the same run as this data name its step: the counter must too.
+  assert.equal(counterStep({ play: { on: false }, scatter: { step: 7 } }, true, ON([0])), 7); // a Step
+  assert.equal(counterStep({ play: { on: false }, scatter: { step: 243, frames: [] } }, true, ON([0])), 243); // Pause
 });

@@ -1,7 +1,8 @@
 // Running a glide: one requestAnimationFrame loop per stage that draws the points along the
-// keyframes (motion.mjs), keeps the step counter in step, and settles the picture at the end.
+// keyframes (motion.mjs) with their labels placed for each frame, keeps the step counter in step,
+// and settles the picture at the end.
 import { num } from "./format.mjs";
-import { planLabelsLater, placeLabels } from "./labels.mjs";
+import { placeLabels } from "./labels.mjs";
 import { between, differs, frameAt } from "./motion.mjs";
 import { drawPoints } from "./points.mjs";
 
@@ -28,6 +29,7 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
     const f = frameAt(a, t);
     const A = a.keyframes[f.k], B = a.keyframes[f.k + 1];
     drawPoints(st, between(A, B, f.w, cur));
+    placeLabels(st); // where the points are in this frame: no two labels meet, none leaves the frame
     const stepNow = (f.w >= 1 ? B.step : A.step);
     if (stepNow !== null && stepNow !== undefined && st.stepNum) st.stepNum.textContent = String(stepNow);
     if (f.done) {
@@ -39,7 +41,6 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
     st.raf = requestAnimationFrame(tick);
   };
   st.raf = requestAnimationFrame(tick);
-  planLabelsLater(st, a, keyframes[keyframes.length - 1]);
 }
 
 // The picture has settled: the step counter on the data's step, the labels in place, and the

@@ -11,7 +11,8 @@ export function layoutTrain(st, d) {
   const head = el("div", "head", root);
   const step = el("div", "stepbox", head);
   el("div", "steplabel", step, words(d, "step", "step"));
-  st.stepNum = el("div", "stepnum", step, "0");
+  // A layout built again (a resize, presentation mode) keeps the step the counter showed.
+  st.stepNum = el("div", "stepnum", step, st.stepNum ? st.stepNum.textContent : "0");
   st.stepNum.setAttribute("data-testid", "stage-step");
   const loss = el("div", "lossbox", head);
   el("div", "losslabel", loss, words(d, "loss", "loss"));
@@ -26,7 +27,7 @@ export function layoutTrain(st, d) {
 }
 
 export function fillHeader(st, d, animate) {
-  const step = counterStep(d, !!st.anim, animate);
+  const step = counterStep(d, animate, st.shown);
   if (step !== null) st.stepNum.textContent = String(step);
   const loss = Array.isArray(d.loss) ? d.loss.map(num) : [];
   const svgEl = st.lossSvg;

@@ -11,6 +11,7 @@ import { num } from "./format.mjs";
 import { fillHeader, layoutTrain } from "./head.mjs";
 import { fillIds } from "./idmatrix.mjs";
 import { drawConnectors, fillOut, layoutLookup } from "./lookup.mjs";
+import { placeLabels } from "./labels.mjs";
 import { forgetBoxes } from "./measure.mjs";
 import { darkBackground } from "./paint.mjs";
 import { buildScatterFrame, fillNeighbours, fillScatter, raisePad } from "./scatter.mjs";
@@ -119,6 +120,14 @@ function highlight(st, token, again) {
     st.scatter.hoverMarker.remove();
     st.scatter.hoverMarker = null;
   }
+  labelsAgain(st);
+}
+
+// The hovered or selected label always shows, and the others make room for it: the labels are
+// planned again (a glide under way does it at its next frame).
+function labelsAgain(st) {
+  st.labelPlan = null;
+  if (st.scatter && !st.anim) placeLabels(st);
 }
 
 // A click (or Enter) on a token: the one piece of state the server sees. On a cell of the id
@@ -148,6 +157,7 @@ function markSelected(st) {
     st.root.querySelectorAll(`[data-token="${st.selected}"]`).forEach((n) => n.classList.add("sel"));
   }
   if (st.scatter) raisePad(st);
+  labelsAgain(st);
   if (st.data && st.data.mode === "lookup") requestAnimationFrame(() => drawConnectors(st));
 }
 

@@ -37,15 +37,20 @@ export function startPositions(shown, ids, fin) {
   return { x, y };
 }
 
-// The keyframes of the glide to `fin` and their pace. Play (`play.on` and `frames`, and an update
-// that animates) walks through the frames at play.steps_per_second, linearly; anything else is one
-// eased segment of TWEEN_MS. Play data that arrives while an earlier Play glide (`prev`) is under
+// Whether an update walks through Play's frames: Play is on, it has frames, it animates, and a
+// picture is on screen to walk from (a stage that has just mounted shows the newest step at once).
+export function walks(play, frames, animate, shown) {
+  return !!(play && play.on) && Array.isArray(frames) && frames.length > 0 && !!animate && !!shown;
+}
+
+// The keyframes of the glide to `fin` and their pace. Play (see `walks`) walks through the frames
+// at play.steps_per_second, linearly; anything else is one eased segment of TWEEN_MS. Play data that arrives while an earlier Play glide (`prev`) is under
 // way is queued after its frames still to be shown: no jump, no skipped step, and on the same clock
 // (the segment under way keeps its start `t0`, so the time taken to take the new data in is not
 // lost from the rate). `now` is the clock's time; `shown` as for startPositions.
 export function glidePlan({ prev, shown, ids, fin, frames, play, animate, now }) {
   const n = ids.length;
-  const playing = !!play.on && frames.length > 0 && animate;
+  const playing = walks(play, frames, animate, shown);
   const sps = clamp(num(play.steps_per_second) || 10, 0.2, 120);
   const segMs = playing ? 1000 / sps : TWEEN_MS;
   let keyframes, t0 = null;
@@ -69,15 +74,14 @@ export function glidePlan({ prev, shown, ids, fin, frames, play, animate, now })
 }
 
 // What the step counter shows when data `d` arrives: its step, or null to leave the counter to the
-// glide, which writes each keyframe's step as it shows it. Null while a glide is under way, and also
-// when none is but this data's own glide walks through Play's frames: writing the data's last step
-// first and then its frames' earlier ones would count backwards (30, then 21, 22, …).
-export function counterStep(d, gliding, animate) {
-  if (gliding) return null;
+// glide, which writes each keyframe's step as it shows it. Null only when this data walks through
+// Play's frames (`walks`; `shown` as for startPositions): writing the data's last step first and
+// then its frames' earlier ones would count backwards (30, then 21, 22, …). Any other data, Pause's
+// included, names its step at once, also while a Play glide is still under way: the timeline and
+// the details drawn with it name that step too.
+export function counterStep(d, animate, shown) {
   const s = d.scatter || {};
-  const frames = Array.isArray(s.frames) ? s.frames : [];
-  if (animate && d.play && d.play.on && frames.length > 0) return null;
-  return num(s.step);
+  return walks(d.play, s.frames, animate, shown) ? null : num(s.step);
 }
 
 // Ease in and out (cubic): a single update starts and lands softly.

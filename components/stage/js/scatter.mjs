@@ -125,7 +125,12 @@ function buildNodes(st, d, sc, nodeIdx, n) {
     sv("path", { d: shapePath(lk.shape, lk.r), fill: lk.fill, stroke: lk.stroke, class: "mark" }, g);
     const lab = sv("text", { x: lk.r + 4, y: 5, class: "lbl" + (labelAll || roles[i] === "pad" || roles[i] === "unk" ? " on" : "") }, g);
     lab.textContent = tokenOf(d, id);
-    if (roles[i] === "pad") { lab.setAttribute("x", 0); lab.setAttribute("y", padLabelY(lk.r)); lab.setAttribute("text-anchor", "middle"); }
+    if (roles[i] === "pad") {
+      lab.setAttribute("x", 0);
+      lab.setAttribute("y", padLabelY(lk.r));
+      lab.setAttribute("data-y0", padLabelY(lk.r)); // the place PAD's label prefers (labelplan.mjs)
+      lab.setAttribute("text-anchor", "middle");
+    }
     sc.nodes.set(i, g);
   }
 }

@@ -29,8 +29,8 @@
  *   cnt: HTMLElement|null, role: string, nums: boolean}>} rows the built rows: id, index in data.w.rows, nodes,
  *   "pad"|"unk"|"", whether it shows numbers (a strip of context does not)
  * @property {{room: number, fs: number, family: string}|null} gradFit the gradient cells' room and type
- * @typedef {{key: string, items: object[], labs: Map<number, SVGTextElement>}} LabelPlan
- *   label places worked out during a glide (labels.mjs), valid while `key` holds
+ * @typedef {{key: string, marks: object[], labs: Map<number, SVGTextElement>}} LabelPlan
+ *   the scatter's marks and labels as measured for planning (labels.mjs), valid while `key` holds
  */
 
 /**
