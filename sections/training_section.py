@@ -65,9 +65,7 @@ def page_first(ex: Explorer, ticking: reruns.Ticks) -> None:
     """At the top of a run of the view or of the stage's part: the page runs instead when a knob
     changed or Play's setting differs from the timer (views/reruns.py, ``page_before_drawing``).
     A click of the bar stays kept for the page's run."""
-    own = session.own()
-    full_run, own.full_run = own.full_run, False  # taken once
-    if reruns.page_before_drawing(full_run, ticks_asked(ex), ticking):
+    if reruns.page_before_drawing(session.own().take_full_run(), ticks_asked(ex), ticking):
         st.rerun()  # the page applies the knob, or sets the fragment's timer, and draws it all
 
 
@@ -89,8 +87,7 @@ def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ti
         training.diverged(lang, ex.lab.diverged, Keys.BACK_TO, on_back=ex.back_to)
     predict.marks(lang, PREDICT, ex)
     if ticking.playing and intent.action is None:
-        n, clock = reruns.play_steps(ticking.speed, ticking.seconds, time.monotonic(), session.own().play_clock)
-        session.own().play_clock = clock
+        n, session.own().play_clock = reruns.play_steps(ticking.speed, ticking.seconds, time.monotonic(), session.own().play_clock)
         if n:
             apply(lang, ex, Intent(), play_steps=n)
     asked = Asked(session.get(Keys.TIMELINE, training.NEWEST), session.own().timeline_follows,
@@ -139,8 +136,7 @@ def bar_clicked(apart: bool, action: str) -> None:
 
 def clicked(can_train: bool) -> Intent:
     """The bar's kept click as an Intent, taken once; Step and Run N only count while training can run."""
-    own = session.own()
-    action, own.clicked = own.clicked, None
+    action = session.own().take_click()
     if action in ("step", "run") and not can_train:
         return Intent()
     return intent_of(action, session.get(Keys.N_STEPS))

@@ -37,6 +37,16 @@ class Own:
     guide_reopen: int = 0  # how many times the guide was asked for again (it opens when this changes)
     guide_seen: int | None = None  # the guide's step whose view the page last showed
 
+    def take_full_run(self) -> bool:
+        """Whether a run of the whole page was asked for, asked once."""
+        asked, self.full_run = self.full_run, False
+        return asked
+
+    def take_click(self) -> str | None:
+        """The training bar's kept click, taken once."""
+        click, self.clicked = self.clicked, None
+        return click
+
 
 def own() -> Own:
     """This session's `Own`, made on its first run."""

@@ -4,8 +4,9 @@
 // Two rules hold for every plan: no two shown labels cover each other (their halos included), and
 // every shown label lies inside the plot's frame. The selected token's label and the hovered one
 // always show; they are placed first, selected before hovered, where they cover the fewest marks
-// (and keep off the place PAD's label prefers). Then PAD's label (above PAD, or, when that place is
-// taken, the best free one), UNK's, and the rest in drawing order. A label goes right, left, above
+// (and keep off the place PAD's label prefers). Then PAD's label (above PAD, over the ordinary dots
+// that glide under it; only when UNK's mark, the selected one or a label is there, the best free
+// place), UNK's, and the rest in drawing order. A label goes right, left, above
 // or below its point (then diagonally, then, for few points or a label that matters, further off),
 // at LABEL_GAP from the mark's own outline (a square, a triangle and a ring differ). PAD's and UNK's
 // labels may lie over a mark, where no free place is left; any other label must cover nothing. A
@@ -105,7 +106,9 @@ export function planLabels(marks, frame) {
       let onLabels = 0;
       for (const p of placed) onLabels += overlap(halo, p);
       let onMarks = 0;
-      for (const mb of markBoxes) if (mb.i !== m.i) onMarks += overlap(box, mb) * mb.weight;
+      // PAD's label stays above PAD over the ordinary dots gliding under it (the still point keeps a
+      // still name); it moves only off UNK's mark, the selected one's or a label.
+      for (const mb of markBoxes) if (mb.i !== m.i && (m.role !== "pad" || mb.weight > 1)) onMarks += overlap(box, mb) * mb.weight;
       const onPad = must && padWish ? overlap(halo, padWish) : 0;
       const free = fits && onLabels === 0;
       // Outside the frame or over a label: the last resort of a label that must show. Any other
