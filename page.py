@@ -211,7 +211,7 @@ def update_vocab(ex: Explorer, base: session.EditorBase, edited: inputs.VocabEdi
         return
     base.seen = seen
     if not any(state.get(k) for k in ("edited_rows", "added_rows", "deleted_rows")):
-        ex.apply_vocab(base.vocab.rows())  # no edits: the table is the (valid) base
+        ex.apply_vocab(base.vocab)  # no edits: the table is the (valid) base
         return
     whole = edited.whole(base.frame)
     rows = whole[["token", "id", "role"]].itertuples(index=False, name=None)

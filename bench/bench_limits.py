@@ -12,8 +12,10 @@ learners speaking Streamlit's websocket protocol (bench_load.py's Tab):
    LSTM pooling, T = 256 on the English reviews) opened in ``--tabs`` tabs, each clicking Run (50
    steps) again as soon as its last click was served or refused; and a tab that loads the
    100,000 × 300 example, opens ④ and asks for W as CSV ``--exports`` times at once (the download
-   button's deferred file, as the browser asks for it, then fetched over HTTP). The class starts
-   once all of that has been asked for.
+   button's deferred file, as the browser asks for it, then fetched over HTTP); ``--tsv`` adds the
+   Projector's vectors.tsv at 100k beside it; ``--large-opens`` more learners open the page at
+   ``?preset=large`` one after another while the class steps (each a fresh session, closed once its
+   training view is drawn). The class starts once all of that has been asked for.
 
 Printed: the class's Step p50/p95/max in each scenario and the ratio of the p95s (goal ≤ 1.5);
 what the learner at every limit got (Runs served and refused with ``server_busy``, exports built,
@@ -29,6 +31,7 @@ import argparse
 import asyncio
 import itertools
 import random
+import subprocess
 import sys
 import threading
 import time
@@ -170,9 +173,9 @@ async def opened(opening, name: str, out: dict, ready: asyncio.Barrier) -> bool:
 async def at_every_limit(server: StreamlitServer, args, deadline: float, class_done: asyncio.Event,
                          started: asyncio.Event) -> dict:
     """The learner at every limit: ``--tabs`` expensive tabs clicking Run, and ``--exports`` CSVs at 100k."""
-    out = {"opens": [], "runs": [], "busy": 0, "exports": [], "errors": [], "tabs": []}
+    out = {"opens": [], "runs": [], "busy": 0, "exports": [], "large_opens": [], "errors": [], "tabs": []}
     asked = {"runs": 0, "exports": 0}
-    ready = asyncio.Barrier(args.tabs + (1 if args.exports else 0))
+    ready = asyncio.Barrier(max(1, args.tabs + (1 if args.exports or args.tsv else 0)))
 
     async def expensive(i: int) -> None:
         tab = Tab(server.ws_url, f"expensive tab {i}", max(args.click_timeout, 300))
@@ -217,13 +220,42 @@ async def at_every_limit(server: StreamlitServer, args, deadline: float, class_d
 
         if not await opened(open_share(), tab.name, out, ready):
             return
-        results = await deferred_downloads(tab, "export_w_csv", args.exports, server.url, 900)
-        for r in results:
-            (out["errors"].append(f"export: {r}") if isinstance(r, BaseException) else out["exports"].append(r))
+        asks = [("export_w_csv", args.exports), ("export_projector_vectors", 1 if args.tsv else 0)]
+        for key, n in asks:
+            if n:
+                results = await deferred_downloads(tab, key, n, server.url, 900)
+                for r in results:
+                    (out["errors"].append(f"{key}: {r}") if isinstance(r, BaseException)
+                     else out["exports"].append((key, *r)))
 
-    jobs = [expensive(i) for i in range(args.tabs)] + ([exporter()] if args.exports else [])
+    async def large_opener() -> None:
+        """Fresh learners opening ``?preset=large`` one after another while the class steps."""
+        await started.wait()
+        for i in range(args.large_opens):
+            if class_done.is_set() or time.monotonic() > deadline:
+                return
+            tab = Tab(server.ws_url, f"100k opener {i}", 600)
+            tab.query = "preset=large&section=train&lang=en"
+            try:
+                t0 = time.perf_counter()
+                await tab.open()
+                _, texts = await tab.run()
+                check(tab, texts)
+                tab.widget_id("step")
+                out["large_opens"].append(time.perf_counter() - t0)
+            except Exception as e:  # noqa: BLE001 - a result
+                out["errors"].append(f"{tab.name}: {type(e).__name__}: {e}")
+            finally:
+                await tab.close()
+
+    jobs = [expensive(i) for i in range(args.tabs)] + ([exporter()] if args.exports or args.tsv else [])
+    if args.tabs == 0:
+        started.set()
+    opener = asyncio.create_task(large_opener()) if args.large_opens else None
     await asyncio.gather(*jobs)
     started.set()
+    if opener is not None:
+        await opener
     return out
 
 
@@ -236,6 +268,14 @@ async def scenario(beside: bool, args) -> dict:
     try:
         if not beside:
             result = await class_steps(server, args, deadline)
+            heavy = None
+        elif args.hog:
+            hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            try:
+                result = await class_steps(server, args, deadline)
+            finally:
+                hog.kill()
+                hog.wait()
             heavy = None
         else:
             class_done, started = asyncio.Event(), asyncio.Event()
@@ -263,6 +303,10 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=1.0)
     ap.add_argument("--tabs", type=int, default=4)
     ap.add_argument("--exports", type=int, default=2)
+    ap.add_argument("--hog", action="store_true", help="beside: only a separate process burning one core (the "
+                    "floor for heavy work moved out of the server's process)")
+    ap.add_argument("--tsv", action="store_true", help="also ask for vectors.tsv at 100k")
+    ap.add_argument("--large-opens", type=int, default=0, help="fresh learners opening ?preset=large while the class steps")
     ap.add_argument("--budget", type=float, default=240.0, help="no click starts after this many seconds")
     ap.add_argument("--click-timeout", type=float, default=120.0)
     ap.add_argument("--rounds", type=int, default=2, help="alone/beside pairs, interleaved")
@@ -270,6 +314,7 @@ def main() -> None:
     args.rounds = max(1, min(args.rounds, 3))
     args.learners, args.clicks = max(1, min(args.learners, 60)), max(1, min(args.clicks, 10))
     args.tabs, args.exports = max(0, min(args.tabs, 6)), max(0, min(args.exports, 3))
+    args.large_opens = max(0, min(args.large_opens, 10))
     from server.budget import default_lanes
     from server.admission import RESERVE_BYTES
 
@@ -290,7 +335,8 @@ def main() -> None:
                          fmt_bytes(res["rss0"] + res["avail0"] - RESERVE_BYTES)])
     ratios = [quantile(b["class"]["steps"], 0.95) / quantile(a["class"]["steps"], 0.95) for a, b in pairs]
     print(f"\n{args.learners} learners × {args.clicks} Steps; beside: the expensive address in {args.tabs} tabs "
-          f"clicking Run, {args.exports} CSV exports at 100,000 × 300; {default_lanes()} lane(s) of the budget\n")
+          f"clicking Run, {args.exports} CSV exports{' and vectors.tsv' if args.tsv else ''} at 100,000 × 300, "
+          f"{args.large_opens} page opens at ?preset=large; {default_lanes()} lane(s) of the budget\n")
     print(table(["round", "class", "Steps served", "p50 ms", "p95 ms", "max ms", "errors", "server peak RSS",
                  "admission lets it reach"], rows))
     ratio = max(ratios)
@@ -301,7 +347,8 @@ def main() -> None:
             continue
         print(f"learner at every limit: page opens {', '.join(f'{x:.1f}' for x in h['opens'])} s; "
               f"Runs served {len(h['runs'])} ({', '.join(f'{x:.1f}' for x in h['runs'])} s), refused busy {h['busy']}; "
-              f"CSV exports {', '.join(f'built {b:.1f} s, {fmt_bytes(n)}' for b, n in h['exports']) or 'none'}")
+              f"exports {', '.join(f'{k} built {b:.1f} s, {fmt_bytes(n)}' for k, b, n in h['exports']) or 'none'}; "
+              f"100k page opens {', '.join(f'{x:.1f}' for x in h['large_opens']) or 'none'} s")
         for e in h["errors"][:5]:
             print("  heavy error:", e)
     for name, res in ((n, x) for pair in pairs for n, x in zip(("alone", "beside"), pair)):

@@ -153,7 +153,7 @@ class Explorer:
     @classmethod
     def from_preset(cls, preset: dict, work: Work = FREE) -> "Explorer":
         """The explorer of a preset (assets.presets.load); raises InputError if its lab cannot be built."""
-        vocab = Vocab.from_rows(preset["vocab"])
+        vocab = Vocab.shipped(preset["vocab"])
         classes = tuple(preset["classes"])
         lines = parse_sentences(preset["sentences"], classes)
         config = Config(**preset.get("config", {}))
@@ -195,10 +195,11 @@ class Explorer:
         recipe = Recipe.of(built or self.vocab, lines, self.example_classes, self.config)
         return self._rebuild("text", replace(recipe, pretrained=self.recipe.pretrained), text)
 
-    def apply_vocab(self, rows: Sequence[Sequence], names: Sequence | None = None) -> list[Problem]:
-        """A new vocabulary from (token, id, role) rows as typed, problems naming them by ``names``; on a problem nothing changes."""
+    def apply_vocab(self, rows: Sequence[Sequence] | Vocab, names: Sequence | None = None) -> list[Problem]:
+        """A new vocabulary from (token, id, role) rows as typed, problems naming them by ``names``, or
+        a `Vocab` (valid by construction: a table with no edits is its base); on a problem nothing changes."""
         try:
-            vocab = Vocab.from_rows(rows, names)
+            vocab = rows if isinstance(rows, Vocab) else Vocab.from_rows(rows, names)
         except InputError as e:
             return self._refused("vocab", e.problems)
         return self._rebuild("vocab", replace(self.recipe, vocab=vocab), self.text)

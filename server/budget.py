@@ -39,7 +39,7 @@ from typing import Callable, Iterator
 from core.problems import InputError, Problem
 from core.work import Cancelled
 from server.admission import ADMISSIONS, Admissions, Ticket
-from server.turn import TURN
+from server.turn import TURN, hand_over_quickly
 
 LIGHT_SECONDS = 0.25  # jobs estimated below this take no lane (a Step, a Run of the chapter)
 WAIT_SECONDS = 5.0  # how long a job waits for a lane before it is refused
@@ -194,6 +194,8 @@ class Budget:
                 if job.lane:
                     with self._cond:
                         self._busy -= 1
+                        if self._busy == 0:
+                            hand_over_quickly(False)
                         self._jobs.discard(job)
                         self._cond.notify_all()
 
@@ -216,6 +218,8 @@ class Budget:
                 self._queue.remove(job)
                 self._cond.notify_all()  # the next in line may be let in, or a refused one gone
             self._busy += 1
+            if self._busy == 1:
+                hand_over_quickly(True)
             job.lane = True
             self._jobs.add(job)
 

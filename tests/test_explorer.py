@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from assets import presets
 from core.explorer import PREVIEW_STEPS, Explorer
 from core.problems import InputError, Problem
+from core.vocab import Vocab
 from support.torch_reference import PlainLoop
 
 
@@ -99,6 +100,14 @@ def test_a_bad_edit_changes_nothing_and_its_problems_stay_until_fixed(chapter):
     assert set(ex.problems) == {"text", "config", "vocab"}
     assert ex.apply_text(text) == [] and "text" not in ex.problems  # typed back: fixed, same lab
     assert ex.lab is lab
+
+
+@pytest.mark.parametrize("pid", presets.ORDER)
+def test_every_shipped_vocabulary_passes_the_learners_checks(pid):
+    """A preset's vocabulary is built unchecked at run time (Vocab.shipped): here each one goes
+    through the checks a learner's table does, and gives the same vocabulary."""
+    rows = presets.load(pid)["vocab"]
+    assert Vocab.shipped(rows) == Vocab.from_rows(rows) == Explorer.from_preset(presets.load(pid)).vocab
 
 
 def test_regression_large_table_bad_e_then_a_new_sentence_draws_from_one_recipe():

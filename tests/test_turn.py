@@ -286,3 +286,34 @@ def test_a_clicks_fragment_run_steps_in_its_turn_and_a_full_run_of_the_page_take
     assert seen == {"first": (True, []), "second": (True, []), "page": (False, [])}, seen
     assert [ex.lab.steps for ex in (first, second, page_run)] == [1, 1, 1]
     assert not TURN.mine() and TURN.waiting() == 0
+
+
+def test_a_heavy_job_hands_the_interpreter_over_quickly_until_the_last_one_ends():
+    """While a job holds a lane of the budget, the interpreter changes threads within
+    SWITCH_INTERVAL_S (the class's Steps get it back quickly); Python's own interval after."""
+    import sys
+
+    from server.budget import Budget
+    from server.turn import SWITCH_INTERVAL_S
+
+    own = sys.getswitchinterval()
+    budget = Budget(lanes=2)
+    assert own > SWITCH_INTERVAL_S
+    held, let_go = threading.Event(), threading.Event()
+
+    def other_job() -> None:
+        with budget.job("run", seconds=5.0, owner="b", alive=lambda: True):
+            held.set()
+            let_go.wait(30)
+
+    with budget.job("step", seconds=0.01):  # a light job takes no lane
+        assert sys.getswitchinterval() == own
+    with budget.job("load", seconds=5.0, owner="a", alive=lambda: True):
+        assert sys.getswitchinterval() == SWITCH_INTERVAL_S
+        worker = threading.Thread(target=other_job)
+        worker.start()
+        assert held.wait(30)
+    assert sys.getswitchinterval() == SWITCH_INTERVAL_S  # the other lane is still held
+    let_go.set()
+    worker.join(30)
+    assert sys.getswitchinterval() == own
