@@ -45,5 +45,6 @@ else
   echo "note: node not found; the stage's JavaScript unit tests (tests/js/) are skipped" >&2
 fi
 # Two workers, each test file in one of them (module-scoped servers stay shared within a file):
-# most of the suite's time is waiting on servers and Chromium, not computing.
-python -m pytest -n 2 --dist loadfile "$@"
+# most of the suite's time is waiting on servers and Chromium, not computing. The 25 slowest
+# tests are listed at the end: where the suite's time goes.
+python -m pytest -n 2 --dist loadfile --durations=25 "$@"
