@@ -42,7 +42,8 @@ def cache_theme_messages() -> bool:
     Streamlit builds by scanning all of its config options once per theme section (six). The
     options do not change while the server runs, and a re-read config is a new options dict: each
     section's theme is built once per options dict and merged in. The message is the same
-    (tests/test_streamlit_private.py). False when it was in place already or Streamlit moved."""
+    (tests/test_streamlit_private.py). What it saves a class: bench/RESULTS.md, "Streamlit's
+    internals kept to the minimum". False when it was in place already or Streamlit moved."""
     try:
         from streamlit import config
         from streamlit.proto.NewSession_pb2 import CustomThemeConfig
@@ -74,7 +75,11 @@ def serve_component_files(name: str, folder, html: str, css: str, js: str) -> bo
     code it was declared with: the browser loads it once a page (a module's relative imports resolve
     there too), and no update of the component carries it. Streamlit does this only for components of an installed
     package that declares an asset directory; this app runs from its folder, so the folder is
-    registered as the component's asset directory and the definition replaced. Once per server
+    registered as the component's asset directory and the definition replaced. Such a package is
+    not made for it: requirements.txt would have to install it, which a Hugging Face Space runs
+    before the code is there and the hashed lock (deploy/) refuses for a folder, and an editable
+    install serves one checkout's files to every checkout on that Python (bench/RESULTS.md,
+    "Streamlit's internals kept to the minimum", says what was tried and what serving saves). Once per server
     (a later call changes nothing); False where there is no server (AppTest's runtime is a stand-in,
     a new one per test: the inline code stays)."""
     try:
