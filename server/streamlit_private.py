@@ -113,21 +113,6 @@ def serve_from_folder(manager, name: str, folder, html: str, css: str, js: str) 
     return True
 
 
-def flush_interval(seconds: float | None = None) -> float | None:
-    """The pause of Streamlit's message flush loop (``Runtime._loop_coroutine``) after each cycle, in
-    which it visits every connected session; set to ``seconds`` when given (None: leave it). Returns
-    the pause in effect, or None when Streamlit moved it."""
-    try:
-        from streamlit.runtime import runtime
-    except ImportError:
-        return None
-    if not isinstance(getattr(runtime, "MESSAGE_FLUSH_INTERVAL_SECS", None), float):
-        return None
-    if seconds is not None:
-        runtime.MESSAGE_FLUSH_INTERVAL_SECS = float(seconds)
-    return runtime.MESSAGE_FLUSH_INTERVAL_SECS
-
-
 def session_manager():
     """The server's session manager, or None (no server: AppTest, a bare script)."""
     try:
