@@ -39,7 +39,6 @@ def main() -> None:
     if torch.get_num_threads() != TORCH_THREADS:
         torch.set_num_threads(TORCH_THREADS)
     upkeep.start_once()
-    upkeep.pace_now()  # Streamlit's flush loop paced to the sessions connected now
     streamlit_private.cache_theme_messages()  # each run's theme, built once per process
     for c in (stage_component, keeper):  # their JS loaded once a page, not sent with every update
         streamlit_private.serve_component_files(c.NAME, Path(c.__file__).parent, c.HTML, c.CSS, c.JS_FILE)

@@ -16,8 +16,7 @@
 
 const ATTRS = ["aria-label", "title", "placeholder", "data-title", "aria-placeholder", "aria-description"];
 const CHROME_TEXT = '[data-testid="stFileUploaderDropzone"], [data-testid="stSkipToContent"], '
-  + '[data-testid="InputInstructions"], [data-testid="stStatusWidget"], [data-testid="stDownloadButtonError"], [data-baseweb="popover"] li, [role="listbox"], [aria-live], '
-  + '[data-testid="stWidgetLabel"] + div [data-baseweb="tag"]';
+  + '[data-testid="InputInstructions"], [data-testid="stStatusWidget"], [data-testid="stDownloadButtonError"], [role="listbox"], [aria-live]';
 const CONTENT = '[data-testid="stMarkdownContainer"]:not([data-testid="stFileUploaderDropzone"] *), '
   + '.st-key-stage, [data-testid="stDataFrame"], [data-testid="stTable"], code, pre, [role="option"][aria-selected]';
 // SVG with nothing to say: the icon inside each button of Plotly's mode bar (the button has its own

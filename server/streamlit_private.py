@@ -41,7 +41,8 @@ def cache_theme_messages() -> bool:
     Streamlit builds by scanning all of its config options once per theme section (six). The
     options do not change while the server runs, and a re-read config is a new options dict: each
     section's theme is built once per options dict and merged in. The message is the same
-    (tests/test_streamlit_private.py). False when it was in place already or Streamlit moved."""
+    (tests/test_streamlit_private.py). What it saves a class: bench/RESULTS.md, "Streamlit's
+    internals kept to the minimum". False when it was in place already or Streamlit moved."""
     try:
         from streamlit import config
         from streamlit.proto.NewSession_pb2 import CustomThemeConfig
@@ -73,7 +74,11 @@ def serve_component_files(name: str, folder, html: str, css: str, js: str) -> bo
     code it was declared with: the browser loads it once a page (a module's relative imports resolve
     there too), and no update of the component carries it. Streamlit does this only for components of an installed
     package that declares an asset directory; this app runs from its folder, so the folder is
-    registered as the component's asset directory and the definition replaced. Once per server
+    registered as the component's asset directory and the definition replaced. Such a package is
+    not made for it: requirements.txt would have to install it, which a Hugging Face Space runs
+    before the code is there and the hashed lock (deploy/) refuses for a folder, and an editable
+    install serves one checkout's files to every checkout on that Python (bench/RESULTS.md,
+    "Streamlit's internals kept to the minimum", says what was tried and what serving saves). Once per server
     (a later call changes nothing); False where there is no server (AppTest's runtime is a stand-in,
     a new one per test: the inline code stays)."""
     try:
@@ -105,21 +110,6 @@ def serve_from_folder(manager, name: str, folder, html: str, css: str, js: str) 
     else:
         manager._registry.update_component(definition)
     return True
-
-
-def flush_interval(seconds: float | None = None) -> float | None:
-    """The pause of Streamlit's message flush loop (``Runtime._loop_coroutine``) after each cycle, in
-    which it visits every connected session; set to ``seconds`` when given (None: leave it). Returns
-    the pause in effect, or None when Streamlit moved it."""
-    try:
-        from streamlit.runtime import runtime
-    except ImportError:
-        return None
-    if not isinstance(getattr(runtime, "MESSAGE_FLUSH_INTERVAL_SECS", None), float):
-        return None
-    if seconds is not None:
-        runtime.MESSAGE_FLUSH_INTERVAL_SECS = float(seconds)
-    return runtime.MESSAGE_FLUSH_INTERVAL_SECS
 
 
 def session_manager():

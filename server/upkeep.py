@@ -30,13 +30,6 @@ a Step that allocates blocks above them fresh pages, so a 100k Step takes more p
 chapter-sized click allocates no block that large (``bench/bench_rss.py --faults``; what it
 measured is in bench/RESULTS.md).
 
-Each round also paces Streamlit's message flush loop to the class (`flush_pause`): after each
-cycle, which visits every connected session, the loop pauses; with a class connected and its
-clicks served one after another (server/turn.py), a short pause made the loop visit all of them for
-nearly every message. The pause grows with the sessions connected, from Streamlit's own for a few
-(a learner alone waits no longer for the stage) to MAX_FLUSH_S; each page's full run sets it too
-(`pace_now`), so a class is paced as it arrives.
-
 Before the thread starts, the objects alive then (the imported modules: torch, numpy, Streamlit,
 ~450,000 objects the collector tracks) are moved out of the collector's sight (``gc.freeze``).
 They live as long as the process, and without this every full collection walked them all: a
@@ -65,33 +58,6 @@ FULL_EVERY_S = 60.0  # a full collection at least this often, when no session wa
 # thread runs them when they can free something (`collect_now`).
 FULL_AFTER = 1000
 THREAD_NAME = "embedding-explorer-upkeep"
-FLUSH_S_PER_SESSION = 0.00015  # the flush loop's pause per connected session …
-MAX_FLUSH_S = 0.02  # … up to this; never below Streamlit's own pause
-_STREAMLIT_FLUSH_S = private.flush_interval()  # Streamlit's own pause, read before any change
-
-
-def flush_pause(sessions: int, own: float) -> float:
-    """The flush loop's pause for ``sessions`` connected: Streamlit's ``own`` for a few, growing
-    with the sessions (each cycle visits them all), at most MAX_FLUSH_S."""
-    return max(own, min(MAX_FLUSH_S, sessions * FLUSH_S_PER_SESSION))
-
-
-def pace_now() -> float | None:
-    """`pace_flushes` for this server's sessions, from a page's full run (a class arriving is paced as
-    it connects, not at the next round); None without a server (AppTest)."""
-    mgr = private.session_manager()
-    return pace_flushes(mgr) if mgr is not None else None
-
-
-def pace_flushes(mgr) -> float | None:
-    """Set the flush loop's pause for the sessions connected now; the pause, or None (internals moved)."""
-    if _STREAMLIT_FLUSH_S is None:
-        return None
-    try:
-        sessions = len(private.connected_sessions(mgr))
-    except Exception:  # noqa: BLE001 - Streamlit's internals not as expected: leave the pause as it is
-        return None
-    return private.flush_interval(flush_pause(sessions, _STREAMLIT_FLUSH_S))
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc's malloc.h)
 MMAP_THRESHOLD = 16 << 20
 TRIM_THRESHOLD = 32 << 20
@@ -190,8 +156,6 @@ def _loop() -> None:
         time.sleep(PERIOD_S)
         mgr = private.session_manager()
         released = _release_gone(mgr, watched) if mgr is not None else -1
-        if mgr is not None:
-            pace_flushes(mgr)
         if collect_now(released, time.monotonic() - last_full):
             gc.collect()
             last_full = time.monotonic()

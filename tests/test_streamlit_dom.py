@@ -1,5 +1,6 @@
-"""Every Streamlit element our JavaScript finds by ``data-testid`` still exists in the installed
-Streamlit's frontend (tests/streamlit_dom.py); the browser test checks the ones on the page."""
+"""Every Streamlit element our JavaScript finds by ``data-testid``, and every attribute of Streamlit's
+it reads, still exists in the installed Streamlit's frontend (tests/streamlit_dom.py); the browser
+test matches each selector, attribute and theme variable on the running app."""
 
 from __future__ import annotations
 
@@ -7,13 +8,37 @@ import re
 
 import pytest
 
-from tests.streamlit_dom import decorative_selectors, frontend_source, streamlit_test_ids
+from tests.streamlit_dom import (STREAMLIT_ATTRIBUTES, decorative_selectors, frontend_source, our_javascript,
+                                 streamlit_selectors, streamlit_test_ids, streamlit_variables)
 
 NAMES = streamlit_test_ids()
 
 
 def test_the_javascript_names_streamlit_elements_at_all():
     assert {"stApp", "stSkeleton", "stConnectionStatus"} <= set(NAMES), NAMES  # the extraction reads our files
+    assert NAMES["stSidebarCollapseButton"] == ["components/sidebar_fold.py"]  # and the JS a module hands inline
+
+
+def test_the_selectors_are_read_whole_from_every_string_of_our_javascript():
+    """A selector list is cut at its top-level commas only; each selector keeps its combinators."""
+    found = streamlit_selectors()
+    for sel, where in (('[role="option"][aria-selected]', "components/widget_text.js"),
+                       ('[data-testid="stMarkdownContainer"]:not([data-testid="stFileUploaderDropzone"] *)',
+                        "components/widget_text.js"),
+                       ('[data-testid="stSidebarCollapseButton"] button', "components/sidebar_fold.py"),
+                       ('[data-testid="stConnectionStatus"]', "components/keeper/keeper.js"),
+                       (".st-key-", "components/guide/guide.js"), ('[role="listbox"]', "components/widget_text.js")):
+        assert where in found.get(sel, []), (sel, sorted(found))
+    assert not any("stage" in s or "guide" in s for s in found if "data-testid" in s)  # our own elements are not Streamlit's
+    assert streamlit_variables() == {"--st-background-color": ["components/stage/js/index.mjs"]}
+
+
+@pytest.mark.parametrize("attribute", sorted(STREAMLIT_ATTRIBUTES))
+def test_the_attributes_of_streamlit_s_elements_our_javascript_reads_are_still_drawn(frontend, attribute):
+    written, _ = STREAMLIT_ATTRIBUTES[attribute]
+    assert any(written in text for text in our_javascript().values()), f"no JavaScript reads {written} any more"
+    assert re.search(rf"[`\"']{re.escape(attribute)}[`\"']", frontend), (
+        f"Streamlit no longer sets {attribute!r}, which our JavaScript reads as {written}")
 
 
 @pytest.fixture(scope="module")

@@ -210,19 +210,3 @@ def _streamlit_object(node: ast.AST) -> bool:
     """Whether an expression reaches Streamlit's objects: ``st.…``, a session, a manager or a state."""
     text = ast.unparse(node).lower()
     return text.startswith(("st.", "streamlit")) or any(w in text for w in ("session", "mgr", "state", "runtime", "ctx"))
-
-
-def test_the_flush_loop_still_pauses_on_the_constant_upkeep_sets():
-    """upkeep.pace_flushes sets the pause of Streamlit's flush loop, which visits every connected
-    session each cycle and reads the module's constant at each pause."""
-    from streamlit.runtime import runtime
-    from streamlit.runtime.runtime import Runtime
-
-    loop = inspect.getsource(Runtime._loop_coroutine)
-    assert "list_active_sessions()" in loop and "asyncio.sleep(MESSAGE_FLUSH_INTERVAL_SECS)" in loop
-    own = private.flush_interval()
-    assert isinstance(own, float) and own > 0
-    try:
-        assert private.flush_interval(0.0125) == 0.0125 == runtime.MESSAGE_FLUSH_INTERVAL_SECS
-    finally:
-        private.flush_interval(own)

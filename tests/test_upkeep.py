@@ -76,36 +76,3 @@ print(*before, *gc.get_threshold())
     b0, b1, b2, a0, a1, a2 = map(int, out)
     assert (a0, a1) == (b0, b1)  # the young generations are collected as Python does
     assert a2 == upkeep.FULL_AFTER and a2 >= 50 * b2
-
-
-def test_the_flush_loops_pause_is_streamlits_for_a_few_sessions_and_grows_with_a_class():
-    own = 0.005
-    assert upkeep.flush_pause(0, own) == upkeep.flush_pause(1, own) == own  # a learner alone: no added wait
-    pauses = [upkeep.flush_pause(n, own) for n in range(0, 400, 10)]
-    assert pauses == sorted(pauses) and pauses[-1] == upkeep.MAX_FLUSH_S
-    assert own < upkeep.flush_pause(100, own) < upkeep.MAX_FLUSH_S
-
-
-def test_pace_flushes_sets_the_pause_for_the_sessions_connected():
-    from server import streamlit_private as private
-
-    class Manager:  # what private.connected_sessions reads of Streamlit's session manager
-        def __init__(self, n):
-            self.n = n
-
-        def list_active_sessions(self):
-            return [type("Info", (), {"session": object()})() for _ in range(self.n)]
-
-    own = private.flush_interval()
-    try:
-        assert upkeep.pace_flushes(Manager(100)) == upkeep.flush_pause(100, own) == private.flush_interval()
-        assert upkeep.pace_flushes(Manager(2)) == own
-    finally:
-        private.flush_interval(own)
-
-
-def test_pace_now_without_a_server_leaves_the_pause_alone():
-    from server import streamlit_private as private
-
-    own = private.flush_interval()
-    assert upkeep.pace_now() is None and private.flush_interval() == own

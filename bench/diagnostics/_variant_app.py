@@ -13,6 +13,8 @@ server time and the browser's work to draw it):
 - ``flex_bar``: the bar in one horizontal container instead of seven columns.
 - ``fat_js``: the stage's JavaScript twice as long (what resending it with every Step costs).
 - ``no_bar_inputs``: the bar without its number input (N) and its select box (speed).
+- ``inline_js``: the stage's and the keeper's JavaScript sent inline with every update, as they are
+  declared, instead of served from their folders once a page (page.py, serve_component_files).
 - ``noop_stage``: the stage gets the same data but draws only its step number: what a Step costs
   without the stage's own drawing (the server's work and Streamlit's).
 """
@@ -22,7 +24,7 @@ import sys
 from pathlib import Path
 
 VARIANTS = ("no_editors", "no_keeper", "no_timeline", "no_captions", "no_details", "flex_bar", "fat_js",
-            "no_bar_inputs", "noop_stage")
+            "no_bar_inputs", "noop_stage", "inline_js")
 
 # The stage's JavaScript for ``noop_stage``: it shows only the step number and the attributes the
 # benchmarks wait for, so what is left of a Step is the server's and Streamlit's share.
@@ -109,6 +111,10 @@ def main() -> None:
         if not getattr(stage_mod, "_noop", False):
             stage_mod._noop = True
             stage_mod._mount = st.components.v2.component("embedding_stage_noop", html=stage_mod.HTML, js=NOOP_STAGE_JS)
+    if "inline_js" in asked:  # nothing served from the components' folders: their code stays inline
+        from server import streamlit_private
+
+        streamlit_private.serve_component_files = lambda *a, **k: False
     if "fat_js" in asked:  # the stage's JS twice as long (a comment): what its resending costs
         import streamlit as st
 
