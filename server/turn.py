@@ -42,7 +42,7 @@ _log = server_log.logger("embedding_explorer.turn")
 HOLDERS = 1  # runs at a time: the interpreter runs one thread's Python at a time anyway
 WAIT_S = 30.0  # a run goes on without its turn after waiting this long
 SWITCH_INTERVAL_S = 0.0005  # while a heavy job holds a lane: how long a thread running Python keeps the
-#   interpreter from one that asks for it (Python's default is 5 ms). A heavy job (loading the
+#   interpreter from one that asks for it (Python's default is ten times this). A heavy job (loading the
 #   100,000-row example, say) runs long stretches of pure Python, and every torch operation of a
 #   class's Step lets the interpreter go and then waits this long to get it back
 _DEFAULT_SWITCH_S = sys.getswitchinterval()
