@@ -28,7 +28,8 @@ def history_navigation() -> bool:
 
 def fragment_interaction() -> bool:
     """Whether the interaction being handled reruns a fragment (the browser asked for one), not the
-    page. AppTest's runs are whole-page runs, so there it is False."""
+    page: a widget callback may then name another fragment to rerun instead (``st.rerun(key)``).
+    AppTest's runs are whole-page runs, so there it is False and the page runs as usual."""
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
     except ImportError:
