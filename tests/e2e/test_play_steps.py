@@ -130,8 +130,10 @@ def test_every_step_number_on_the_page_agrees_at_every_moment_of_play_and_after_
     assert not clashes, f"{len(clashes)} of {len(moments)} moments showed two steps at once, e.g. {clashes[:3]}"
     if handover:  # one stretch, right before the stage takes Pause's data
         assert handover == list(range(handover[0], handover[-1] + 1)), handover
+        # It ends with the stage at Pause's step: Pause's data has come, or (a loaded machine) the
+        # tick's walk reached that step first, with the stage still saying it plays.
         settled = numbers(moments[handover[-1] + 1], patterns)
-        assert moments[handover[-1] + 1]["playing"] == "0" and settled["stage"] == settled["timeline"] == {paused}, settled
+        assert settled["stage"] == settled["timeline"] == {paused}, settled
     after = numbers(read(page), patterns)
     assert after["stage"] == after["timeline"] == {paused}, after
     assert after["details"] == {paused}, after  # the coordinates, the neighbours, the loss and the gradient
