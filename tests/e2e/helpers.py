@@ -456,12 +456,18 @@ def export_button(page, lang: str):
     return page.locator(".st-key-export_state").get_by_role("button", name=label(lang, "share.export_state"))
 
 
+def upload_and_apply(page, file_key: str, apply_key: str, path) -> None:
+    """Pick the file at ``path`` in the uploader ``file_key`` and click ``apply_key`` once the upload's
+    run has enabled it and the page is idle: the chip of the uploaded file moves what is below it, so a
+    click before that run ends may land beside the button."""
+    page.locator(f".st-key-{file_key} input[type=file]").set_input_files(str(path))
+    wait_js(page, f"() => {{ const b = document.querySelector('.st-key-{apply_key} button'); return b && !b.disabled; }}")
+    button(page, apply_key).click()
+
+
 def import_state(page, path) -> None:
     """On the share view: upload the file at ``path`` (to /_stcore/upload_file) and apply it."""
-    page.locator(".st-key-import_state input[type=file]").set_input_files(str(path))
-    apply = button(page, "import_apply")
-    wait_js(page, "() => { const b = document.querySelector('.st-key-import_apply button'); return b && !b.disabled; }")
-    apply.click()
+    upload_and_apply(page, "import_state", "import_apply", path)
 
 
 def click_token(page, selector: str) -> None:

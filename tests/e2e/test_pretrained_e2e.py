@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import button, open_editors, unavailable_reason, wait_idle, wait_js
+from .helpers import open_editors, unavailable_reason, upload_and_apply, wait_idle, wait_js
 
 _reason = unavailable_reason()
 if _reason:
@@ -32,9 +32,7 @@ def test_a_vector_file_applied_on_a_phone_presenting(new_page, tmp_path, lang, l
     page.locator(".st-key-editors summary", has_text="from_pretrained").first.click()
     path = tmp_path / "w.vec"
     path.write_text(FILE, encoding="utf-8")
-    page.locator(".st-key-pretrained_file input[type=file]").set_input_files(str(path))
-    wait_idle(page)
-    button(page, "pretrained_apply").click()
+    upload_and_apply(page, "pretrained_file", "pretrained_apply", path)
     page.get_by_text(STATUS[lang]).first.wait_for(timeout=30_000)
     wait_idle(page)
     assert page.locator(".st-key-pretrained_freeze input").is_checked()
