@@ -29,7 +29,7 @@ class Own:
     keeper_opened: str | None = None  # the kept form of the state this session opened with (nothing new to keep)
     keeper_answered: int = -1  # the number of the browser's last report the learner answered
     kept: dict[str, Any] = field(default_factory=dict)  # widget key → value chosen in a widget drawn only while open
-    clicked: str | None = None  # the training bar's last click ("step", "run", "reset"), until the stage's part runs it
+    clicked: str | None = None  # the training bar's click ("step", "run", "reset"), for the stage part's run it starts
     play_clock: tuple | None = None  # (when the last Play tick ran, the fraction of a step it still owes)
     full_run: bool = False  # a callback inside a fragment asked for a run of the whole page
     timeline_follows: bool = False  # the last run drew the timeline (its value is then the browser's)
