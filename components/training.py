@@ -62,7 +62,8 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
 
     Drawn here: N, Play, speed and the knobs. Step, Run N and Reset are left to ``clicks``, called
     by whoever carries out their click (a fragment may fill the slots of a bar drawn outside it: a
-    click then reruns that fragment alone). ``playing``: whether Play is on; ``on_play`` flips it.
+    click then reruns that fragment alone). ``playing``: whether Play is on; ``on_play(on)``, the
+    button's callback, is told the state its label offers (Play: True, Pause: False).
     ``knobs``: (the callback that gives the knobs the values in effect before they are drawn, the
     knobs' ``on_change``); their popover is built only while open. ``dark``: the page's theme is dark.
     """
@@ -79,10 +80,11 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
                              label_visibility="collapsed", help=t(lang, "train.n_steps_help"))
     playing = playing and can_train
     # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
-    # which no dark theme's primary colour can carry at 4.5:1 (WCAG AA).
+    # which no dark theme's primary colour can carry at 4.5:1 (WCAG AA). The click asks for the state
+    # its label offers, not a flip: one click can arrive twice (session.play_taken).
     cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=keys.play,
                    disabled=not can_train, width="stretch", shortcut="p", help=t(lang, "train.play_button_help"),
-                   type="primary" if playing and not dark else "secondary", on_click=on_play)
+                   type="primary" if playing and not dark else "secondary", on_click=on_play, args=(not playing,))
     speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=keys.speed, label_visibility="collapsed",
                               format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
     show_knobs, on_knob_change = knobs

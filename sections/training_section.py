@@ -41,6 +41,7 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
     caption), a fragment of its own while nothing below that follows the step is open
     (views/reruns.py): a Step, Run N, Reset or Play tick then reruns it alone, the rest of the bar
     not drawn again. ``after(lang, ex)`` ends every run of the stage's part (the keeper)."""
+    session.play_taken()
     ticking = ticks_asked(ex)
     if not ticking.playing:
         session.own().play_clock = None
@@ -48,6 +49,7 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
     @st.fragment
     @in_turn
     def view() -> None:
+        session.play_taken()  # Play's click, brought by the view's own run (a tick's run of the stage's part leaves it)
         page_first(ex, ticking)
         apart = reruns.stage_apart(ticking.playing, below_open=any(bool(session.get(key)) for key in BELOW))
         dark = getattr(st.context.theme, "type", None) == "dark"  # the theme, read once a run
@@ -118,16 +120,9 @@ def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool) -> 
     session.ensure(Keys.N_STEPS, 50)
     session.ensure(Keys.PLAY_SPEED, reruns.DEFAULT_SPEED)
     show = lambda: session.show_kept({key: guess for key, guess in zip(PREDICT.guesses, guessed(ex))})  # noqa: E731
-    return training.bar(lang, TRAIN, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=play_flipped,
+    return training.bar(lang, TRAIN, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=session.play_asked,
                         knobs=(lambda: session.show_knobs(ex.config_values()), full_run),
                         beside_step=lambda c: predict.guesses(lang, PREDICT, ex, c, not can_train or playing, show, session.keep))
-
-
-def play_flipped() -> None:
-    """Callback of Play and Pause. Play follows the newest step: a timeline scrubbed back is let go."""
-    session.flip(Keys.PLAYING)
-    if session.get(Keys.PLAYING):
-        session.forget(Keys.TIMELINE)
 
 
 def bar_clicked(action: str) -> None:
