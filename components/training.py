@@ -47,22 +47,25 @@ STAGE_KNOBS = ("optimizer", "lr", "weight_decay")  # knobs that matter while tra
 
 @dataclass(frozen=True)
 class Bar:
-    """What the training bar returned: whether Play is on, its speed."""
+    """What the training bar returned: whether Play is on, its speed, N, and the bar's slots where
+    ``clicks`` draws Step, Run N and Reset."""
     playing: bool
     speed: int
+    n: object  # N's value, as Run N's label shows it
+    slots: tuple
 
 
-def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, on_play, on_click, knobs,
+def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, on_play, knobs,
         beside_step=None) -> Bar:
     """One bar: Step, N, Run N, Play, speed, Reset, and the training knobs in a popover;
     ``beside_step(column)``, when given, draws into a slot right after Step (the guesses).
 
-    A click of Step, Run N or Reset calls ``on_click(action)`` ("step", "run", "reset") as the
-    button's callback, before the rerun: the caller keeps it and carries it out where it draws the
-    stage. Disabled (with the reason shown by the caller) when training cannot run. ``playing``:
-    whether Play is on; ``on_play`` flips it. ``knobs``: (the callback that gives the knobs the values
-    in effect before they are drawn, the knobs' ``on_change``); their popover is built only while
-    open. ``dark``: the page's theme is dark. Returns Play's state and speed.
+    Drawn here: N, Play, speed and the knobs. Step, Run N and Reset are left to ``clicks``, called
+    by whoever carries out their click (a fragment may fill the slots of a bar drawn outside it: a
+    click then reruns that fragment alone). ``playing``: whether Play is on; ``on_play(on)``, the
+    button's callback, is told the state its label offers (Play: True, Pause: False).
+    ``knobs``: (the callback that gives the knobs the values in effect before they are drawn, the
+    knobs' ``on_change``); their popover is built only while open. ``dark``: the page's theme is dark.
     """
     widths = [1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15]
     if beside_step:  # eight slots: the narrower ones give way so that every label still fits
@@ -72,27 +75,18 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
     cols = st.columns(widths, vertical_alignment="center")
     if beside_step:
         beside_step(cols.pop(1))
-    # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
-    # which no dark theme's primary colour can carry at 4.5:1 (WCAG AA).
-    light = not dark
-    cols[0].button(t(lang, "train.step"), key=keys.step, type="primary" if light else "secondary",
-                   disabled=not can_train, width="stretch", shortcut="s", help=t(lang, "train.step_help"),
-                   on_click=on_click, args=("step",))
     n = cols[1].number_input(t(lang, "train.n_steps"), key=keys.n_steps, min_value=1.0,
                              max_value=float(limits.MAX_STEPS_PER_CLICK), step=10.0, format="%g",
                              label_visibility="collapsed", help=t(lang, "train.n_steps_help"))
-    run_n = exact_int(n, "n_steps")
-    cols[2].button(t(lang, "train.run", n=run_n if isinstance(run_n, int) else 1), key=keys.run,
-                   disabled=not can_train, width="stretch", shortcut="n", help=t(lang, "train.run_help"),
-                   on_click=on_click, args=("run",))
     playing = playing and can_train
+    # Primary (filled) only in the light theme: Streamlit writes a primary button's label in white,
+    # which no dark theme's primary colour can carry at 4.5:1 (WCAG AA). The click asks for the state
+    # its label offers, not a flip: one click can arrive twice (session.play_taken).
     cols[3].button(t(lang, "train.pause_button" if playing else "train.play_button"), key=keys.play,
                    disabled=not can_train, width="stretch", shortcut="p", help=t(lang, "train.play_button_help"),
-                   type="primary" if playing and light else "secondary", on_click=on_play)
+                   type="primary" if playing and not dark else "secondary", on_click=on_play, args=(not playing,))
     speed = cols[4].selectbox(t(lang, "train.speed"), PLAY_SPEEDS, key=keys.speed, label_visibility="collapsed",
                               format_func=lambda v: t(lang, "train.speed_value", n=v), help=t(lang, "train.speed_help"))
-    cols[5].button(t(lang, "train.reset"), key=keys.reset, width="stretch", shortcut="0",
-                   help=t(lang, "train.reset_help"), on_click=on_click, args=("reset",))
     show_knobs, on_knob_change = knobs
     popover = cols[6].popover(t(lang, "train.knobs"), width="stretch", help=t(lang, "train.knobs_help"),
                               key=keys.knobs, on_change="rerun")
@@ -102,7 +96,25 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
             for k in KNOBS:
                 if k.name in STAGE_KNOBS:
                     knob_input(lang, k, on_change=on_knob_change)
-    return Bar(playing, speed)
+    return Bar(playing, speed, n, (cols[0], cols[2], cols[5]))
+
+
+def clicks(lang: str, keys: TrainKeys, shown: Bar, can_train: bool, dark: bool, on_click) -> None:
+    """Step, Run N and Reset, in the slots of the bar ``shown``. A click calls
+    ``on_click(action)`` ("step", "run", "reset") as the button's callback, before the run that draws
+    these again: the caller keeps it and carries it out in that run, where it draws the stage.
+    Step and Run N are disabled (with the reason shown by the caller) when training cannot run."""
+    step, run, reset = shown.slots
+    # primary in the light theme only, as Play's (``bar``)
+    step.button(t(lang, "train.step"), key=keys.step, type="secondary" if dark else "primary",
+                disabled=not can_train, width="stretch", shortcut="s", help=t(lang, "train.step_help"),
+                on_click=on_click, args=("step",))
+    run_n = exact_int(shown.n, "n_steps")
+    run.button(t(lang, "train.run", n=run_n if isinstance(run_n, int) else 1), key=keys.run,
+               disabled=not can_train, width="stretch", shortcut="n", help=t(lang, "train.run_help"),
+               on_click=on_click, args=("run",))
+    reset.button(t(lang, "train.reset"), key=keys.reset, width="stretch", shortcut="0",
+                 help=t(lang, "train.reset_help"), on_click=on_click, args=("reset",))
 
 
 def diverged(lang: str, problem: Problem | None, key: str, on_back) -> None:

@@ -1,8 +1,9 @@
 """Section 2: step a toy training loop and watch W move in one fixed PCA frame (C7–C9, C13, X7).
 
-A Step: the bar's button keeps its click (components.training.bar → ``bar_clicked``); the stage's
-part turns it into an Intent, has views/training.py carry it out through the explorer (core/) and
-build the view once, and draws it. Which part runs, and when the page must: views/reruns.py alone.
+A Step is one run of the stage's part, which draws the bar's Step (components.training.clicks):
+the click its callback kept (``bar_clicked``) becomes an Intent that views/training.py carries out
+through the explorer (core/) in that run, and builds the view once; the part draws it. Which part
+runs, and when the page must: views/reruns.py alone.
 """
 
 from __future__ import annotations
@@ -36,9 +37,11 @@ in_turn = TURN.runs_when(lambda: streamlit_private.fragment_interaction())
 
 def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
     """The training view, one fragment (a click in it never reruns the sidebar or the editors): the
-    bar, then the stage's part (the stage, the timeline, the caption), a fragment of its own while
-    nothing below that follows the step is open (views/reruns.py): a Step, Run N, Reset or Play tick
-    then reruns it alone. ``after(lang, ex)`` ends every run of the stage's part (the keeper)."""
+    bar, then the stage's part (the bar's Step, Run N and Reset, the stage, the timeline, the
+    caption), a fragment of its own while nothing below that follows the step is open
+    (views/reruns.py): a Step, Run N, Reset or Play tick then reruns it alone, the rest of the bar
+    not drawn again. ``after(lang, ex)`` ends every run of the stage's part (the keeper)."""
+    session.play_taken()
     ticking = ticks_asked(ex)
     if not ticking.playing:
         session.own().play_clock = None
@@ -46,35 +49,38 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
     @st.fragment
     @in_turn
     def view() -> None:
+        session.play_taken()  # Play's click, brought by the view's own run (a tick's run of the stage's part leaves it)
         page_first(ex, ticking)
         apart = reruns.stage_apart(ticking.playing, below_open=any(bool(session.get(key)) for key in BELOW))
         dark = getattr(st.context.theme, "type", None) == "dark"  # the theme, read once a run
         can_train = not ex.lab.train_problems()
-        shown_bar = bar(lang, ex, can_train, ticking.playing, dark, apart)
-        part = partial(stage_part, lang, ex, present, after, ticking, shown_bar.speed, dark, apart, can_train)
+        shown_bar = bar(lang, ex, can_train, ticking.playing, dark)
+        part = partial(stage_part, lang, ex, present, after, ticking, shown_bar, dark, apart, can_train)
         shown = (st.fragment(part, key=STAGE_PART, run_every=ticking.seconds) if apart else part)()
         training_details.render(lang, ex, shown, ticking.playing, dark)
 
     view()
 
 
-STAGE_PART = "training_stage"  # the stage's part's fragment, named for the bar's callbacks (st.rerun)
+STAGE_PART = "training_stage"  # the stage's part's fragment
 
 
 def page_first(ex: Explorer, ticking: reruns.Ticks) -> None:
     """At the top of a run of the view or of the stage's part: the page runs instead when a knob
     changed or Play's setting differs from the timer (views/reruns.py, ``page_before_drawing``).
-    A click of the bar stays kept for the page's run."""
+    A click of the bar made for this run stays kept for the page's run."""
     if reruns.page_before_drawing(session.own().take_full_run(), ticks_asked(ex), ticking):
         st.rerun()  # the page applies the knob, or sets the fragment's timer, and draws it all
 
 
 @in_turn
-def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ticks, speed: int,
+def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ticks, shown_bar: training.Bar,
                dark: bool, apart: bool, bar_can_train: bool) -> TrainingView:
-    """One run of the stage's part: the bar's click carried out, the picture built once and drawn;
-    returns it, for the details below. ``bar_can_train``: the bar on the page was drawn for it."""
+    """One run of the stage's part: the bar's click buttons drawn in its slots, the click carried out,
+    the picture built once and drawn; returns it, for the details below. ``bar_can_train``: the rest
+    of the bar on the page was drawn for it."""
     page_first(ex, ticking)
+    training.clicks(lang, TRAIN, shown_bar, not ex.lab.train_problems(), dark, on_click=bar_clicked)
     before = ex.lab.steps
     above = st.container()  # under the bar: what the click and the lab have to say, drawn once it is carried out
     intent = carry_out_click(lang, ex, clicked(not ex.lab.train_problems()), above)
@@ -92,7 +98,7 @@ def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ti
             apply(lang, ex, Intent(), play_steps=n)
     asked = Asked(session.get(Keys.TIMELINE, training.NEWEST), session.own().timeline_follows,
                   session.get(Keys.PCA_DIMS) or 2, bool(session.get(Keys.DETAILS)) and not ticking.playing,
-                  before if ex.lab.steps > before else None, ticking.playing, speed, present)
+                  before if ex.lab.steps > before else None, ticking.playing, shown_bar.speed, present)
     shown = build(ex, lang, asked)  # the one picture of this run
     draw(lang, ex, shown, dark, page_follows_selection=apart)
     if after is not None:
@@ -108,30 +114,20 @@ def ticks_asked(ex: Explorer) -> reruns.Ticks:
     return reruns.Ticks.of(bool(session.get(Keys.PLAYING)), session.get(Keys.PLAY_SPEED), not ex.lab.train_problems())
 
 
-def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool, apart: bool) -> training.Bar:
-    """The training bar, with the guesses beside Step; the session's values in, its callbacks out."""
+def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool) -> training.Bar:
+    """The training bar but its click buttons (``stage_part`` draws them), with the guesses beside
+    Step; the session's values in, its callbacks out."""
     session.ensure(Keys.N_STEPS, 50)
     session.ensure(Keys.PLAY_SPEED, reruns.DEFAULT_SPEED)
     show = lambda: session.show_kept({key: guess for key, guess in zip(PREDICT.guesses, guessed(ex))})  # noqa: E731
-    return training.bar(lang, TRAIN, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=play_flipped,
-                        on_click=partial(bar_clicked, apart), knobs=(lambda: session.show_knobs(ex.config_values()), full_run),
+    return training.bar(lang, TRAIN, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=session.play_asked,
+                        knobs=(lambda: session.show_knobs(ex.config_values()), full_run),
                         beside_step=lambda c: predict.guesses(lang, PREDICT, ex, c, not can_train or playing, show, session.keep))
 
 
-def play_flipped() -> None:
-    """Callback of Play and Pause. Play follows the newest step: a timeline scrubbed back is let go."""
-    session.flip(Keys.PLAYING)
-    if session.get(Keys.PLAYING):
-        session.forget(Keys.TIMELINE)
-
-
-def bar_clicked(apart: bool, action: str) -> None:
-    """Callback of Step, Run N and Reset: the click is kept for the stage's part, and, when that part
-    is a fragment of its own and the browser asked for a fragment's run, it alone reruns
-    (views/reruns.py, ``stage_alone_after_click``): the bar is not drawn again."""
-    session.own().clicked = action  # until the next run of the stage's part takes it
-    if reruns.stage_alone_after_click(apart, streamlit_private.fragment_interaction()):
-        st.rerun(STAGE_PART)
+def bar_clicked(action: str) -> None:
+    """Callback of Step, Run N and Reset: the click, for the run of the stage's part it starts."""
+    session.own().clicked = action
 
 
 def clicked(can_train: bool) -> Intent:

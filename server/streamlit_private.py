@@ -28,8 +28,7 @@ def history_navigation() -> bool:
 
 def fragment_interaction() -> bool:
     """Whether the interaction being handled reruns a fragment (the browser asked for one), not the
-    page: a widget callback may then name another fragment to rerun instead (``st.rerun(key)``).
-    AppTest's runs are whole-page runs, so there it is False and the page runs as usual."""
+    page. AppTest's runs are whole-page runs, so there it is False."""
     try:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
     except ImportError:

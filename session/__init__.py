@@ -31,17 +31,17 @@ from session.keys import TRANSLATED_CHOICES, Keys, Private
 from session.own import Own, own
 from session.selection import (select_cell_from_stage, select_token_from_cell, select_token_from_chart, select_token_from_picker,
                                select_token_from_stage, sentence_shown, sync_token_picker)
-from session.state import (ensure, flip, forget, get, has, keep_choices_across_language, memo, pop,
+from session.state import (ensure, forget, get, has, keep_choices_across_language, memo, play_asked, play_taken, pop,
                            presentation_switched, set_value, update)
 from session.workspace import (EditorBase, config_widgets, editor_base, install, load_chosen_preset, load_preset,
                                queue_state, rebase_editor, set_widgets, show_knobs, vocab_frame)
 from session import workspace
 
 __all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answer_keeper", "config_widgets",
-           "edit_pending", "editor_base", "ensure", "explorer", "find_in_editor", "flip", "follow_address", "forget",
+           "edit_pending", "editor_base", "ensure", "explorer", "find_in_editor", "follow_address", "forget",
            "get", "has", "history_navigation", "install", "keep", "keep_choices_across_language",
            "keeper_answered", "keeper_opened", "keeper_token", "kept", "load_chosen_preset", "load_preset", "Own", "own",
-           "memo", "pop", "presentation_switched", "queue_state", "rebase_editor", "refuse_edit",
+           "memo", "play_asked", "play_taken", "pop", "presentation_switched", "queue_state", "rebase_editor", "refuse_edit",
            "select_cell_from_stage", "select_token_from_cell", "select_token_from_chart", "select_token_from_picker",
            "select_token_from_stage", "sentence_shown", "set_value", "set_widgets", "show_kept", "show_knobs",
            "sync_token_picker", "update", "vocab_frame", "write_address")

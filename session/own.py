@@ -29,7 +29,8 @@ class Own:
     keeper_opened: str | None = None  # the kept form of the state this session opened with (nothing new to keep)
     keeper_answered: int = -1  # the number of the browser's last report the learner answered
     kept: dict[str, Any] = field(default_factory=dict)  # widget key → value chosen in a widget drawn only while open
-    clicked: str | None = None  # the training bar's last click ("step", "run", "reset"), until the stage's part runs it
+    clicked: str | None = None  # the training bar's click ("step", "run", "reset"), for the stage part's run it starts
+    play_asked: bool | None = None  # Play's or Pause's click (Play on or off), until a run of the view or the page
     play_clock: tuple | None = None  # (when the last Play tick ran, the fraction of a step it still owes)
     full_run: bool = False  # a callback inside a fragment asked for a run of the whole page
     timeline_follows: bool = False  # the last run drew the timeline (its value is then the browser's)
@@ -41,6 +42,11 @@ class Own:
         """Whether a run of the whole page was asked for, asked once."""
         asked, self.full_run = self.full_run, False
         return asked
+
+    def take_play(self) -> bool | None:
+        """Play's or Pause's kept click, taken once."""
+        on, self.play_asked = self.play_asked, None
+        return on
 
     def take_click(self) -> str | None:
         """The training bar's kept click, taken once."""

@@ -25,15 +25,30 @@ def set_value(key: str, value) -> None:
     st.session_state[key] = value
 
 
-def flip(key: str) -> None:
-    """Callback: turn a flag on or off."""
-    st.session_state[key] = not st.session_state.get(key, False)
-
-
 def presentation_switched() -> None:
     """Callback of the presentation toggle: count the times it is switched on (the sidebar folds each time)."""
     if st.session_state.get(Keys.PRESENT):
         own().present_switched_on += 1
+
+
+def play_asked(on: bool) -> None:
+    """Callback of Play and Pause: the state the button offered, kept for ``play_taken``."""
+    own().play_asked = on
+
+
+def play_taken() -> None:
+    """At the top of a run of the page or of the training view: Play's or Pause's kept click takes
+    effect, once; Play follows the newest step (a timeline scrubbed back is let go).
+
+    Kept, not applied by the callback: Streamlit's browser sends a click on a timer, after the click,
+    and a Play tick falling due first carries the click in its rerun of the stage's part; the click's
+    own rerun (of the view) brings it again. The stage part's run leaves it, and both copies keep the
+    same state: it takes effect once."""
+    on = own().take_play()
+    if on is not None:
+        st.session_state[Keys.PLAYING] = on
+        if on:
+            forget(Keys.TIMELINE)
 
 
 def forget(key: str) -> None:

@@ -25,14 +25,6 @@ def test_a_click_with_nothing_else_changed_is_drawn_by_the_fragment_alone():
     assert not reruns.page_after_click(could_train=True, can_train=True)
 
 
-def test_step_run_and_reset_rerun_the_stage_part_alone_when_it_is_apart_and_the_browser_asked_for_a_fragment():
-    """The bar sits in the view's fragment; its callbacks name the stage's part instead, so a Step
-    does not draw the bar again. Under AppTest (no fragment run asked) the page runs, as it always does."""
-    assert reruns.stage_alone_after_click(stage_apart=True, fragment_interaction=True)
-    assert not reruns.stage_alone_after_click(stage_apart=False, fragment_interaction=True)  # the view draws it inline
-    assert not reruns.stage_alone_after_click(stage_apart=True, fragment_interaction=False)  # AppTest
-
-
 def test_the_stage_part_is_a_fragment_of_its_own_unless_something_below_follows_the_step():
     """A Step with the details, the replay and the PAD editor closed reruns the stage's part alone;
     with any open (and no Play: nothing below is drawn while playing), it reruns the whole view."""

@@ -3,16 +3,16 @@
 The training view (sections/training_section.py) is one fragment: the bar, then the stage's part,
 itself a fragment inside it while nothing below the stage that follows the step is open. Streamlit
 reruns the innermost fragment that holds the widget a learner used, and the stage's part on its
-timer while Play is on; the bar's Step, Run N and Reset name the stage's part to rerun instead of
-the view that holds them. These rules say when that is not enough and the whole page must run
-(the one run that can set the fragment's timer, or apply a knob and show its problems), and how
-many steps a Play tick takes.
+timer while Play is on; the bar's Step, Run N and Reset are drawn by the stage's part (in the
+bar's slots), so their click is one run of it. These rules say when that is not enough and the
+whole page must run (the one run that can set the fragment's timer, or apply a knob and show its
+problems), and how many steps a Play tick takes.
 
 | what happened                                   | what runs                                              |
 | ----------------------------------------------- | ------------------------------------------------------ |
-| Step, Run N, Reset, while nothing below that    | the stage's part alone (`stage_apart`,                  |
-|   follows the step is open                      |   `stage_alone_after_click`): the stage, the timeline,  |
-|                                                 |   the caption, the keeper; the bar is not drawn again   |
+| Step, Run N, Reset, while nothing below that    | the stage's part alone (`stage_apart`): Step, Run N,    |
+|   follows the step is open                      |   Reset, the stage, the timeline, the caption, the      |
+|                                                 |   keeper; N, Play, speed, the popovers not again        |
 | a timeline move, the same                       | the stage's part alone (the timeline is in it)          |
 | Step, Run N, Reset, a timeline move with the    | the view's fragment, the stage's part drawn inline in   |
 |   details, the replay or the PAD editor open    |   it, so what is open below shows the same step         |
@@ -27,8 +27,9 @@ many steps a Play tick takes.
 |                                                 |   (it stops the timer)                                  |
 | the keeper reports (a reconnected page)         | the page: the keeper sits outside every fragment        |
 
-Under AppTest every click runs the page (`stage_alone_after_click`). Plain values in, a decision
-out: tests/test_training_reruns.py checks each row.
+Under AppTest every click runs the page. Plain values in, a decision out:
+tests/test_training_reruns.py checks each row; tests/e2e/test_step_path.py counts a Step's runs in
+Chromium.
 """
 
 from __future__ import annotations
@@ -64,14 +65,6 @@ def stage_apart(playing: bool, below_open: bool) -> bool:
     details, the replay, the PAD editor) is open. Else the view's fragment draws it inline, and
     such a click reruns the whole view."""
     return playing or not below_open
-
-
-def stage_alone_after_click(stage_apart: bool, fragment_interaction: bool) -> bool:
-    """In the callback of Step, Run N or Reset: whether the stage's part alone reruns, rather than
-    the view that holds the bar. Only when the part is a fragment of its own (``stage_apart``) and
-    the browser asked for a fragment's run (``fragment_interaction``; AppTest runs the page, and a
-    keyed rerun there would leave only the part's elements in its tree)."""
-    return stage_apart and fragment_interaction
 
 
 def page_after_selection(stage_apart: bool) -> bool:

@@ -5,15 +5,22 @@ A recorder in the page reads every step number shown, once per animation frame, 
 to after Pause (the 40 Korean reviews of the report, 1440×900); each recorded moment must hold at
 most one number, and after Pause the stage, the timeline and the reopened details all say the step
 the lab stopped at.
+
+One Pause click can reach the server twice: Streamlit's browser sends a click on a timer, after the
+click, and a Play tick falling due first carries it in the tick's own rerun. Pause takes once.
 """
 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from .helpers import JS_LIB, label, open_expander, pause, play_until, step_once, unavailable_reason, wait_js, wait_step
+from .helpers import (JS_LIB, label, open_app, open_expander, pause, play_until, step_once, unavailable_reason, wait_idle,
+                      wait_js, wait_step)
 
 _reason = unavailable_reason()
 if _reason:
@@ -137,3 +144,56 @@ def test_every_step_number_on_the_page_agrees_at_every_moment_of_play_and_after_
     after = numbers(read(page), patterns)
     assert after["stage"] == after["timeline"] == {paused}, after
     assert after["details"] == {paused}, after  # the coordinates, the neighbours, the loss and the gradient
+
+
+# Click a button while the browser's timers of no delay wait longer than a Play tick, as on a busy
+# page: the tick's rerun, sent meanwhile, carries the click before the click's own rerun does.
+LATE_CLICK_JS = """(key) => { const plain = window.setTimeout;
+  window.setTimeout = (f, ms, ...rest) => plain(f, ms === 0 ? 900 : ms, ...rest);
+  try { document.querySelector(`.st-key-${key} button`).click(); } finally { window.setTimeout = plain; } }"""
+
+
+class Talk:
+    """In order: each rerun the page asked for that carries a click of Play's button (whether a tick
+    asked for it), and each run the server finished (its status)."""
+
+    def __init__(self, page):
+        self.events = []
+        page.on("websocket", lambda ws: (ws.on("framesent", self._sent), ws.on("framereceived", self._received)))
+
+    def _sent(self, payload) -> None:
+        if isinstance(payload, bytes) and (msg := BackMsg.FromString(payload)).WhichOneof("type") == "rerun_script":
+            states = msg.rerun_script.widget_states.widgets
+            if any(w.id.endswith("-play") and w.WhichOneof("value") == "trigger_value" and w.trigger_value for w in states):
+                self.events.append(("play", msg.rerun_script.is_auto_rerun))
+
+    def _received(self, payload) -> None:
+        if isinstance(payload, bytes) and (msg := ForwardMsg.FromString(payload)).WhichOneof("type") == "script_finished":
+            self.events.append(("finished", msg.script_finished))
+
+    def handled(self, since: int) -> bool:
+        """Since event ``since``: the click's own rerun was sent, and a run that drew to its end followed."""
+        own = [k for k, e in enumerate(self.events) if k >= since and e == ("play", False)]
+        return bool(own) and any(e[0] == "finished" and e[1] != ForwardMsg.FINISHED_EARLY_FOR_RERUN
+                                 for e in self.events[own[0]:])
+
+
+def test_a_pause_click_that_a_play_tick_carries_first_pauses_once(new_page, app_url):
+    """Pause sets Play off, whichever rerun brings the click and however often: it stays off."""
+    lang = "en"
+    page = new_page("en-US", load=False)
+    talk = Talk(page)
+    open_app(page, f"{app_url}/?section=train&lang={lang}")
+    wait_step(page, 0)
+    play_until(page, lang, 8)
+    since = len(talk.events)
+    page.evaluate(LATE_CLICK_JS, "play")
+    deadline = time.monotonic() + 30
+    while not talk.handled(since):
+        assert time.monotonic() < deadline, talk.events[since:]
+        page.wait_for_timeout(50)
+    sent = [e for e in talk.events[since:] if e[0] == "play"]
+    assert sent[0] == ("play", True), sent  # a tick's rerun brought the click first
+    wait_idle(page)
+    wait_js(page, "(t) => { const s = stage(); return document.querySelector('.st-key-play button').innerText.includes(t)"
+                  " && s !== null && s.playing === '0'; }", label(lang, "train.play_button"), timeout=10_000)

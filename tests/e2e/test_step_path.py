@@ -4,8 +4,8 @@ Counted from the websocket messages Chromium exchanges with the server, as Strea
 the browser's ``rerun_script`` requests (BackMsg) and the server's ``script_finished`` messages
 (ForwardMsg), whose status says whether the run was the whole page's or a fragment's. AppTest runs
 the whole script for every click and never takes the fragment's way, so only a browser can count it.
-Today a click draws in one fragment run and never runs the page; the goal, one run in all, is held
-by a strict expected failure that turns into a failure the day it is met.
+A click is one script run, a fragment's: the stage's part draws Step into the bar's columns, so the
+click reruns that part, and the same run carries it out (sections/training_section.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ if _reason:
 pytestmark = pytest.mark.e2e
 
 FRAGMENT_DONE = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
-EARLY_FOR_RERUN = ForwardMsg.FINISHED_EARLY_FOR_RERUN  # a run stopped before drawing: a rerun was asked for
 
 
 class Runs:
@@ -84,18 +83,7 @@ def step_runs(new_page, app_url, steps: int = 3) -> list[list[int]]:
     return per_click
 
 
-def test_a_step_click_runs_the_stage_part_once_and_never_the_page(new_page, app_url):
-    """Per click: exactly one fragment run draws, and no run of the whole page; a run that ended
-    before drawing (its callback named the stage's part, ``st.rerun(key)``) is the only other kind."""
-    for n, finished in enumerate(step_runs(new_page, app_url), start=1):
-        assert finished.count(FRAGMENT_DONE) == 1, f"Step {n}: runs finished {finished}"
-        assert set(finished) <= {FRAGMENT_DONE, EARLY_FOR_RERUN}, f"Step {n}: runs finished {finished}"
-
-
-@pytest.mark.xfail(strict=True, reason="a Step is two script runs today: the bar sits in the view's fragment, its "
-                   "callback parks the click and names the stage's part (st.rerun(key)), which ends the click's run "
-                   "early and starts the stage part's (bench/RESULTS.md, 'A Step is two script runs')")
 def test_each_step_click_is_one_script_run(new_page, app_url):
-    """The goal (issue 35): one click, one script run, a fragment's."""
-    for n, finished in enumerate(step_runs(new_page, app_url, steps=1), start=1):
+    """One click, one script run, a fragment's: no run ended early for another, none of the page."""
+    for n, finished in enumerate(step_runs(new_page, app_url), start=1):
         assert finished == [FRAGMENT_DONE], f"Step {n}: runs finished {finished} (want one fragment run)"
