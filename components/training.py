@@ -103,16 +103,19 @@ def clicks(lang: str, keys: TrainKeys, shown: Bar, can_train: bool, dark: bool, 
     """Step, Run N and Reset, in the slots of the bar ``shown``. A click calls
     ``on_click(action)`` ("step", "run", "reset") as the button's callback, before the run that draws
     these again: the caller keeps it and carries it out in that run, where it draws the stage.
-    Step and Run N are disabled (with the reason shown by the caller) when training cannot run."""
+    Step and Run N are disabled when training cannot run (with the reason shown by the caller), and
+    while Play is on: a click then could reach the server twice (a Play tick carries it, then its own
+    message), and Run N would run 2N steps."""
     step, run, reset = shown.slots
+    off = not can_train or shown.playing
     # primary in the light theme only, as Play's (``bar``)
     step.button(t(lang, "train.step"), key=keys.step, type="secondary" if dark else "primary",
-                disabled=not can_train, width="stretch", shortcut="s", help=t(lang, "train.step_help"),
-                on_click=on_click, args=("step",))
+                disabled=off, width="stretch", shortcut="s",
+                help=t(lang, "train.pause_first" if shown.playing else "train.step_help"), on_click=on_click, args=("step",))
     run_n = exact_int(shown.n, "n_steps")
     run.button(t(lang, "train.run", n=run_n if isinstance(run_n, int) else 1), key=keys.run,
-               disabled=not can_train, width="stretch", shortcut="n", help=t(lang, "train.run_help"),
-               on_click=on_click, args=("run",))
+               disabled=off, width="stretch", shortcut="n",
+               help=t(lang, "train.pause_first" if shown.playing else "train.run_help"), on_click=on_click, args=("run",))
     reset.button(t(lang, "train.reset"), key=keys.reset, width="stretch", shortcut="0",
                  help=t(lang, "train.reset_help"), on_click=on_click, args=("reset",))
 

@@ -83,7 +83,7 @@ def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ti
     training.clicks(lang, TRAIN, shown_bar, not ex.lab.train_problems(), dark, on_click=bar_clicked)
     before = ex.lab.steps
     above = st.container()  # under the bar: what the click and the lab have to say, drawn once it is carried out
-    intent = carry_out_click(lang, ex, clicked(not ex.lab.train_problems()), above)
+    intent = carry_out_click(lang, ex, clicked(not ex.lab.train_problems() and not ticking.playing), above)
     if reruns.page_after_click(bar_can_train, not ex.lab.train_problems()):
         st.rerun()  # a click stopped training (a divergence) or let it go on (Reset, Back): the bar shows the other buttons
     with above:
@@ -111,7 +111,7 @@ BELOW = (Keys.DETAILS, Keys.REPLAY, Keys.PAD_EDITOR)  # below the stage, open: t
 
 def ticks_asked(ex: Explorer) -> reruns.Ticks:
     """Whether the learner has Play on now (the button's callback has run) and at what speed."""
-    return reruns.Ticks.of(bool(session.get(Keys.PLAYING)), session.get(Keys.PLAY_SPEED), not ex.lab.train_problems())
+    return reruns.Ticks.of(session.own().playing, session.get(Keys.PLAY_SPEED), not ex.lab.train_problems())
 
 
 def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool) -> training.Bar:
@@ -120,7 +120,7 @@ def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool) -> 
     session.ensure(Keys.N_STEPS, 50)
     session.ensure(Keys.PLAY_SPEED, reruns.DEFAULT_SPEED)
     show = lambda: session.show_kept({key: guess for key, guess in zip(PREDICT.guesses, guessed(ex))})  # noqa: E731
-    return training.bar(lang, TRAIN, can_train, bool(session.get(Keys.PLAYING)), dark, on_play=session.play_asked,
+    return training.bar(lang, TRAIN, can_train, session.own().playing, dark, on_play=session.play_asked,
                         knobs=(lambda: session.show_knobs(ex.config_values()), full_run),
                         beside_step=lambda c: predict.guesses(lang, PREDICT, ex, c, not can_train or playing, show, session.keep))
 
@@ -131,7 +131,8 @@ def bar_clicked(action: str) -> None:
 
 
 def clicked(can_train: bool) -> Intent:
-    """The bar's kept click as an Intent, taken once; Step and Run N only count while training can run."""
+    """The bar's kept click as an Intent, taken once; Step and Run N only count while training can run
+    and Play is off (``training.clicks`` disables them then)."""
     action = session.own().take_click()
     if action in ("step", "run") and not can_train:
         return Intent()

@@ -78,7 +78,6 @@ class Keys:
     PLAY_SPEED = "play_speed"  # steps per second while playing
     KNOBS = "knobs"  # the training bar's popover of knobs (built only while open)
     BACK_TO = "back_to"  # after a divergence: go on from the last finite step
-    PLAYING = "playing"  # True while Play runs (Play sets it, Pause clears it)
     DETAILS = "details"  # the training view's expander of the last step's details
     EDITORS = "editors"  # the expander of the vocabulary table and the sentences
     PAGE_LANG = "page_lang"  # the component that sets <html lang>

@@ -30,6 +30,7 @@ class Own:
     keeper_answered: int = -1  # the number of the browser's last report the learner answered
     kept: dict[str, Any] = field(default_factory=dict)  # widget key → value chosen in a widget drawn only while open
     clicked: str | None = None  # the training bar's click ("step", "run", "reset"), for the stage part's run it starts
+    playing: bool = False  # Play is on (Play's click sets it, Pause's clears it: session.play_taken)
     play_asked: bool | None = None  # Play's or Pause's click (Play on or off), until a run of the view or the page
     play_clock: tuple | None = None  # (when the last Play tick ran, the fraction of a step it still owes)
     full_run: bool = False  # a callback inside a fragment asked for a run of the whole page

@@ -46,7 +46,7 @@ def play_taken() -> None:
     same state: it takes effect once."""
     on = own().take_play()
     if on is not None:
-        st.session_state[Keys.PLAYING] = on
+        own().playing = on
         if on:
             forget(Keys.TIMELINE)
 

@@ -273,9 +273,13 @@ def test_regression_refused_e_then_a_new_sentence_at_100k(at):
 def test_play_toggle_and_token_picker_render_without_error(at):
     at.button_group(key="section").set_value("train").run()
     at.button(key="play").click().run()
-    assert not at.exception and at.session_state["playing"]
+    assert not at.exception and at.session_state["_own"].playing
+    assert at.button(key="step").disabled and at.button(key="run_steps").disabled and not at.button(key="reset").disabled
+    with pytest.raises(Exception, match="disabled"):  # AppTest, like the browser, clicks no disabled button
+        at.button(key="step").click()
     at.button(key="play").click().run()
-    assert not at.session_state["playing"]
+    assert not at.session_state["_own"].playing
+    assert not at.button(key="step").disabled and not at.button(key="run_steps").disabled
     at.selectbox(key="selected_token").set_value(4).run()
     assert not at.exception and at.session_state["_ws"].selected_token == 4
     assert stage(at)["selected"] == 4

@@ -19,7 +19,7 @@ import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from .helpers import (JS_LIB, label, open_app, open_expander, pause, play_until, step_once, unavailable_reason, wait_idle,
+from .helpers import (JS_LIB, button, label, open_app, open_expander, pause, play_until, step_once, unavailable_reason, wait_idle,
                       wait_js, wait_step)
 
 _reason = unavailable_reason()
@@ -186,6 +186,8 @@ def test_a_pause_click_that_a_play_tick_carries_first_pauses_once(new_page, app_
     open_app(page, f"{app_url}/?section=train&lang={lang}")
     wait_step(page, 0)
     play_until(page, lang, 8)
+    # while Play is on, Step and Run N wait (a click could come twice, as this test's Pause does)
+    assert button(page, "step").is_disabled() and button(page, "run_steps").is_disabled()
     since = len(talk.events)
     page.evaluate(LATE_CLICK_JS, "play")
     deadline = time.monotonic() + 30
@@ -197,3 +199,4 @@ def test_a_pause_click_that_a_play_tick_carries_first_pauses_once(new_page, app_
     wait_idle(page)
     wait_js(page, "(t) => { const s = stage(); return document.querySelector('.st-key-play button').innerText.includes(t)"
                   " && s !== null && s.playing === '0'; }", label(lang, "train.play_button"), timeout=10_000)
+    wait_js(page, "() => ['step', 'run_steps'].every(k => !document.querySelector(`.st-key-${k} button`).disabled)")
