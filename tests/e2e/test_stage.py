@@ -249,7 +249,13 @@ def test_screenshots_dark(open_stage):
 
 NARROW = (850, 720)  # the main area at 1280×720 with the sidebar open is about 790 px wide
 
-READ_CELLS = """(root) => {  // every text whose own (unrounded) width is more than its box's: clipped or "…"
+# Every text whose own (unrounded) width is more than its box's: clipped or "…". Read once the page's
+# fonts have loaded and the stage's redraw for them (on the next animation frame) is done: a face
+# that arrives late (the italic of <UNK>) is measured again then, and a read before would see its
+# text in a box sized for the fallback font.
+READ_CELLS = """async (root) => {
+    await document.fonts.ready;
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
     const over = [];
     root.querySelectorAll('.wcell, .gtext, .ptitle > span:first-child, .idtok, .idtyped, .wtok, .lossnum, .wmore, .selmath')
         .forEach(e => {
