@@ -70,8 +70,8 @@ def bar(lang: str, keys: TrainKeys, can_train: bool, playing: bool, dark: bool, 
     widths = [1, 0.9, 1.1, 1.05, 0.9, 0.9, 1.15]
     if beside_step:  # eight slots: the narrower ones give way so that every label still fits
         # Korean's Run and Reset say what they do ("50단계 학습", "처음으로 되돌리기"): wider, at the
-        # cost of the number and the settings, whose Korean is short.
-        widths = [0.95, 0.8, 0.5, 1.27, 0.95, 1.0, 1.5, 0.75] if lang == "ko" else [0.9, 0.95, 0.75, 1.05, 1.0, 0.95, 1.0, 1.0]
+        # cost of the number and the settings, whose Korean is short. Play's slot fits Pause's label.
+        widths = [0.95, 0.8, 0.5, 1.2, 1.02, 1.0, 1.5, 0.75] if lang == "ko" else [0.9, 0.95, 0.75, 1.05, 1.1, 0.93, 1.0, 0.92]
     cols = st.columns(widths, vertical_alignment="center")
     if beside_step:
         beside_step(cols.pop(1))

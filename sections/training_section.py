@@ -130,11 +130,11 @@ def bar_clicked(action: str) -> None:
     session.own().clicked = action
 
 
-def clicked(can_train: bool) -> Intent:
-    """The bar's kept click as an Intent, taken once; Step and Run N only count while training can run
-    and Play is off (``training.clicks`` disables them then)."""
+def clicked(can_step: bool) -> Intent:
+    """The bar's kept click as an Intent, taken once; Step and Run N only count when ``can_step``:
+    training can run and Play is off (``training.clicks`` disables them otherwise)."""
     action = session.own().take_click()
-    if action in ("step", "run") and not can_train:
+    if action in ("step", "run") and not can_step:
         return Intent()
     return intent_of(action, session.get(Keys.N_STEPS))
 

@@ -25,7 +25,7 @@ import os
 
 import pytest
 
-from .helpers import (LOCALES, JS_LIB, LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, OnePageAtATime, button, open_app, section, stage, unavailable_reason,
+from .helpers import (LOCALES, JS_LIB, LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, OnePageAtATime, button, open_app, pause, play_until, section, stage, unavailable_reason,
                       wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -203,6 +203,11 @@ def test_nothing_is_clipped_and_presenting_every_number_is_large(pages, lang, pr
     assert got["clipped"] == [], got
     assert got["tabs"] == 4 and got["rows"] == 1, f"the four views on {got['rows']} rows"
     assert got["hasBar"] == (view == "train")
+    if view == "train":  # the bar while playing: Pause's label and the disabled Step and Run N
+        play_until(page, lang, 1)
+        playing = measure(page, CLIPPED_JS)
+        pause(page, lang)
+        assert playing["clipped"] == [], playing
     if present:
         assert sidebar_folded(page)
         numbers = measure(page, NUMBERS_JS)
