@@ -3,7 +3,7 @@
     python bench/bench_lb.py                       # 100 and 200 learners × 3 Steps, 1 and 2 replicas (~10 min)
     python bench/bench_lb.py --sessions 50 --clicks 2
 
-Runs what deploy/compose.yaml runs, on loopback and without Docker (as tests/e2e/test_load_balancer.py
+Runs what deploy/compose.yaml runs, on loopback and without Docker (as tests/e2e/test_balancers.py
 does): two ``streamlit run app.py`` replicas on free ports and Debian's HAProxy with deploy/haproxy.cfg,
 its addresses given through the environment variables the file reads. "1 replica" is the same
 file with both server lines naming the first replica; "2 replicas" names both. For each class

@@ -5,9 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian's packages (no browser or binary download): Chromium and CJK fonts for the real-browser
-# tests; haproxy and nginx for the load-balancer tests (tests/e2e/test_load_balancer.py runs
-# deploy/haproxy.cfg, tests/e2e/test_nginx.py deploy/nginx.conf, each on a loopback port of its
-# own); docker-compose to validate deploy/compose.yaml (no Docker daemon: --no-install-recommends
+# tests; haproxy and nginx for the load-balancer tests (tests/e2e/test_balancers.py runs
+# deploy/haproxy.cfg and deploy/nginx.conf, each on a loopback port of its own); docker-compose to validate deploy/compose.yaml (no Docker daemon: --no-install-recommends
 # keeps the engine out).
 browser=() servers=()
 [ -x /usr/bin/chromium ] || browser+=(chromium)

@@ -2,7 +2,7 @@
 file validates and hands HAProxy the addresses its configuration reads, that configuration is valid
 and sticky by cookie, and the Hugging Face Space header names what the app needs.
 
-The load-balancer configuration is also run for real, on loopback: tests/e2e/test_load_balancer.py.
+The load-balancer configuration is also run for real, on loopback: tests/e2e/test_balancers.py.
 """
 
 from __future__ import annotations

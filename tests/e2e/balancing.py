@@ -1,7 +1,7 @@
-"""What the load-balancer tests share (tests/e2e/test_load_balancer.py runs deploy/haproxy.cfg,
-tests/e2e/test_nginx.py deploy/nginx.conf): two `streamlit run app.py` replicas on free loopback
-ports, learners (browser contexts) whose cookie SERVERID names their replica, and the scenario both
-balancers must pass, in order, on one shared cluster:
+"""What the load-balancer tests (tests/e2e/test_balancers.py: deploy/haproxy.cfg run by Debian's
+haproxy, then deploy/nginx.conf by Debian's nginx) share: two `streamlit run app.py` replicas on free
+loopback ports, both balancers in front of the same two in turn, learners (browser contexts) whose
+cookie SERVERID names their replica, and the scenario each balancer must pass, in order:
 
 1. the learners are spread over both replicas and stay there: each context's cookie names a
    replica, and a watcher on each page records every change of its connection state, so killing
@@ -13,8 +13,9 @@ balancers must pass, in order, on one shared cluster:
 4. the replica comes back: no live learner moves (cookies still name the survivor, sessions keep
    their steps); a new learner is sent to the returned replica.
 
-A balancer's cluster subclasses `Replicas` with ``url``, ``start_balancer``, ``wait_down`` and
-``wait_up`` (and ``newcomers_to_reach_returned``). Every wait is a condition with a bound.
+A balancer subclasses `Balancer` with ``url``, ``start_balancer``, ``wait_down`` and ``wait_up`` (and
+``newcomers_to_reach_returned``); the scenario reaches the replicas through it. Every wait is a
+condition with a bound.
 """
 
 from __future__ import annotations
@@ -58,11 +59,6 @@ RECONNECTED_JS = """() => {
 class Replicas:
     """Two replicas, each on a free loopback port, with their logs in artifacts/ (``tag`` in the names)."""
 
-    url: str
-    # How many new learners, arriving one after another once a replica is back, until one is sent
-    # to it: 1 where the balancer sends each to the replica with the fewest open pages.
-    newcomers_to_reach_returned = 1
-
     def __init__(self, tag: str) -> None:
         self.tag = tag
         self.ports = {"app1": free_port(), "app2": free_port()}
@@ -86,22 +82,54 @@ class Replicas:
         for name, server in zip(names, started):
             self.procs[name], self.logs[name] = server.proc, server.log
 
+    def start_missing(self) -> None:
+        """Start each replica not running now (all at first; after a scenario that stopped short, the killed one)."""
+        missing = [name for name in self.ports if name not in self.procs or self.procs[name].poll() is not None]
+        if missing:
+            self.start_replica(*missing)
+
     def kill(self, name: str) -> None:
         self.procs[name].send_signal(signal.SIGKILL)  # a crash, not a shutdown
         self.procs[name].wait(timeout=15)
         self.logs[name].close()
 
     def stop(self) -> None:
-        """Stop every process this cluster started (the balancer's ``lb`` with SIGTERM), by its pid."""
-        for name, proc in self.procs.items():
-            if proc.poll() is None:
-                if name == "lb":
-                    proc.terminate()
-                    proc.wait(timeout=15)
-                else:
-                    stop_process(proc)
+        """Stop every replica this object started, by its pid."""
+        for proc in self.procs.values():
+            stop_process(proc)
         for log in self.logs.values():
             log.close()
+
+
+class Balancer:
+    """A balancer in front of ``replicas``: its own process (``proc``), the address learners open (``url``)."""
+
+    url: str
+    # How many new learners, arriving one after another once a replica is back, until one is sent
+    # to it: 1 where the balancer sends each to the replica with the fewest open pages.
+    newcomers_to_reach_returned = 1
+
+    def __init__(self, replicas: Replicas) -> None:
+        self.replicas, self.ports = replicas, replicas.ports
+        self.proc: subprocess.Popen | None = None
+        self.log = None
+
+    def log_path(self, name: str):
+        return self.replicas.log_path(name)
+
+    def start_replica(self, *names: str) -> None:
+        self.replicas.start_replica(*names)
+
+    def kill(self, name: str) -> None:
+        self.replicas.kill(name)
+
+    def stop(self) -> None:
+        """Stop the balancer (SIGTERM), by its pid; the replicas stay for the next one."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=15)
+        if self.log is not None:
+            self.log.close()
 
     def start_balancer(self) -> None:
         raise NotImplementedError
@@ -117,7 +145,7 @@ class Replicas:
     def wait_until(self, what: str, test) -> None:
         deadline = time.monotonic() + START_S
         while not test():
-            assert self.procs["lb"].poll() is None, "the balancer exited"
+            assert self.proc is not None and self.proc.poll() is None, "the balancer exited"
             assert time.monotonic() < deadline, f"never: {what}"
             time.sleep(0.25)
 
@@ -157,17 +185,17 @@ def torch_w(steps: int) -> np.ndarray:
     return ex.lab.weight.detach().numpy().copy()
 
 
-def cluster_fixture(cluster: Replicas):
-    """A module fixture's body: both replicas, then the balancer; everything stopped at the end."""
+def balancer_fixture(cluster: Balancer):
+    """A fixture's body: both replicas running (started if not), then the balancer, stopped at the end."""
     try:
-        cluster.start_replica("app1", "app2")
+        cluster.replicas.start_missing()
         cluster.start_balancer()
         yield cluster
     finally:
         cluster.stop()
 
 
-def learners_fixture(browser, cluster: Replicas):
+def learners_fixture(browser, cluster: Balancer):
     held: list[Learner] = []
     try:
         for _ in range(LEARNERS):
@@ -179,7 +207,7 @@ def learners_fixture(browser, cluster: Replicas):
 
 
 # ---- the scenario, in order; ``state`` is the calling module's own dict ----------------------------
-def learners_spread_over_both_replicas_and_stay(cluster: Replicas, learners: list[Learner]) -> None:
+def learners_spread_over_both_replicas_and_stay(cluster: Balancer, learners: list[Learner]) -> None:
     first = [l.replica() for l in learners]
     assert set(first) == {"app1", "app2"}, first  # every page's cookie names one replica, and both serve
     for learner in learners:
@@ -194,7 +222,7 @@ def learners_spread_over_both_replicas_and_stay(cluster: Replicas, learners: lis
     assert all(l.errors == [] for l in learners)
 
 
-def a_killed_replicas_learners_reconnect_to_the_survivor_and_work(cluster: Replicas, learners: list[Learner],
+def a_killed_replicas_learners_reconnect_to_the_survivor_and_work(cluster: Balancer, learners: list[Learner],
                                                                   state: dict) -> None:
     dead = learners[0].replica()
     survivor = "app2" if dead == "app1" else "app1"
@@ -238,7 +266,7 @@ def the_survivor_offers_the_kept_work_and_restores_w_bitwise(state: dict) -> Non
     assert np.array_equal(np.stack([w[i] for i in sorted(w)]), torch_w(STEPS))
 
 
-def a_returning_replica_takes_no_live_learner(browser, cluster: Replicas, learners: list[Learner],
+def a_returning_replica_takes_no_live_learner(browser, cluster: Balancer, learners: list[Learner],
                                               state: dict) -> None:
     dead, survivor = state.get("dead"), state.get("survivor")
     if dead is None:
