@@ -31,7 +31,7 @@ import shutil
 import pytest
 
 from .helpers import (LOCALES, PROJECTOR, ROOT, SCREENSHOTS, assert_healthy, button, click_until_sent, figures, label,
-                      pressed, record_sent, screenshot, section, unavailable_reason, wait_idle, wait_js)
+                      open_app, pressed, record_sent, screenshot, section, unavailable_reason, wait_idle, wait_js)
 
 _reason = unavailable_reason()
 if _reason:
@@ -183,11 +183,13 @@ def pick(page, key: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_without_presentation_mode_the_figures_are_drawn_with_alt_text_and_every_text_is_at_least_14px(new_page, lang):
+def test_without_presentation_mode_the_figures_are_drawn_with_alt_text_and_every_text_is_at_least_14px(new_page, app_url, lang):
     from assets import presets
     from components.lessons import lesson_title
 
-    page = new_page(LOCALES[lang])
+    page = new_page(LOCALES[lang], load=False)
+    page.set_viewport_size(PROJECTOR)  # opened at the projector's size, as the tour presenting is
+    open_app(page, app_url)
     pick(page, "preset", presets.titles(lang)[PRESETS[lang]])
     wait_idle(page)
     button(page, "load_preset").click()
