@@ -110,24 +110,14 @@ class Balancer:
     newcomers_to_reach_returned = 1
 
     def __init__(self, replicas: Replicas) -> None:
-        self.replicas, self.ports = replicas, replicas.ports
+        self.replicas = replicas
         self.proc: subprocess.Popen | None = None
         self.log = None
 
-    def log_path(self, name: str):
-        return self.replicas.log_path(name)
-
-    def start_replica(self, *names: str) -> None:
-        self.replicas.start_replica(*names)
-
-    def kill(self, name: str) -> None:
-        self.replicas.kill(name)
-
     def stop(self) -> None:
-        """Stop the balancer (SIGTERM), by its pid; the replicas stay for the next one."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=15)
+        """Stop the balancer, by its pid; the replicas stay for the next one."""
+        if self.proc is not None:
+            stop_process(self.proc)
         if self.log is not None:
             self.log.close()
 
@@ -216,7 +206,7 @@ def learners_spread_over_both_replicas_and_stay(cluster: Balancer, learners: lis
     assert [l.replica() for l in learners] == first
     assert not any(l.lost_connection() for l in learners)
     for name in ("app1", "app2"):  # each replica logged its torch build once, however many learners it serves
-        lines = [l for l in cluster.log_path(name).read_text(errors="replace").splitlines()
+        lines = [l for l in cluster.replicas.log_path(name).read_text(errors="replace").splitlines()
                  if "embedding_explorer.install" in l]
         assert len(lines) == 1 and "CPU build" in lines[0], lines
     assert all(l.errors == [] for l in learners)
@@ -230,7 +220,7 @@ def a_killed_replicas_learners_reconnect_to_the_survivor_and_work(cluster: Balan
     others = [l for l in learners if l.replica() == survivor]
     state.update(dead=dead, survivor=survivor, victims=victims, others=others)
     steps = {id(l): shown_step(l.page) for l in others}
-    cluster.kill(dead)
+    cluster.replicas.kill(dead)
     for learner in victims:  # the pages that replica served, and only those, lose their connection
         learner.page.wait_for_function(RECONNECTED_JS, timeout=START_S * 1000, polling=100)
     cluster.wait_down(dead)
@@ -274,7 +264,7 @@ def a_returning_replica_takes_no_live_learner(browser, cluster: Balancer, learne
     for learner in learners:  # the restored learner was left on the lookup view
         section(learner.page, LANG, "train")
     steps = {id(l): shown_step(l.page) for l in learners}
-    cluster.start_replica(dead)
+    cluster.replicas.start_replica(dead)
     cluster.wait_up(dead)
     for learner in learners:
         assert learner.replica() == survivor

@@ -59,7 +59,7 @@ class HAProxyCluster(lb.Balancer):
 
     def start_balancer(self) -> None:
         env = os.environ | {"LB_BIND": f"127.0.0.1:{self.lb_port}", "STATS_BIND": f"127.0.0.1:{self.stats_port}",
-                            "APP1": f"127.0.0.1:{self.ports['app1']}", "APP2": f"127.0.0.1:{self.ports['app2']}"}
+                            "APP1": f"127.0.0.1:{self.replicas.ports['app1']}", "APP2": f"127.0.0.1:{self.replicas.ports['app2']}"}
         check = subprocess.run([HAPROXY, "-c", "-f", str(HAPROXY_CFG)], env=env, capture_output=True, text=True, timeout=30)
         assert check.returncode == 0, check.stdout + check.stderr
         log = self.log = open(ARTIFACTS / "e2e-lb-haproxy.log", "wb")
@@ -77,7 +77,7 @@ class HAProxyCluster(lb.Balancer):
         except OSError:
             return {}
         return {row["svname"]: row["status"] for row in csv.DictReader(io.StringIO(text))
-                if row["pxname"] == "replicas" and row["svname"] in self.ports}
+                if row["pxname"] == "replicas" and row["svname"] in self.replicas.ports}
 
     def wait_down(self, name: str) -> None:
         self.wait_until(f"HAProxy sees {name} DOWN: {self.status()}", lambda: self.status().get(name) == "DOWN")
@@ -131,7 +131,7 @@ class NginxCluster(lb.Balancer):
         self.prefix.chmod(0o755)  # nginx's workers (another user when it runs as root) write their temp files here
 
     def start_balancer(self) -> None:
-        (self.prefix / "explorer.conf").write_text(recipe(self.ports, self.lb_port), encoding="utf-8")
+        (self.prefix / "explorer.conf").write_text(recipe(self.replicas.ports, self.lb_port), encoding="utf-8")
         main = self.prefix / "nginx.conf"
         main.write_text(main_config(self.prefix, self.prefix / "explorer.conf"), encoding="utf-8")
         cmd = [NGINX, "-p", str(self.prefix), "-c", str(main)]
@@ -139,7 +139,7 @@ class NginxCluster(lb.Balancer):
         assert check.returncode == 0, check.stdout + check.stderr
         log = self.log = open(ARTIFACTS / "e2e-nginx.log", "wb")
         self.proc = subprocess.Popen([*cmd, "-g", "daemon off;"], stdout=log, stderr=subprocess.STDOUT)
-        self.wait_until("nginx answers", lambda: self.served_by() in self.ports)
+        self.wait_until("nginx answers", lambda: self.served_by() in self.replicas.ports)
 
     def stop(self) -> None:
         super().stop()

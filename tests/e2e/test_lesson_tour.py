@@ -30,7 +30,7 @@ import shutil
 
 import pytest
 
-from .helpers import (LOCALES, PROJECTOR, ROOT, SCREENSHOTS, assert_healthy, button, click_until_sent, figures, label,
+from .helpers import (LOCALES, PROJECTOR, ROOT, SCREENSHOTS, assert_healthy, button, choose, click_until_sent, figures, label,
                       open_app, pressed, record_sent, screenshot, section, unavailable_reason, wait_idle, wait_js)
 
 _reason = unavailable_reason()
@@ -174,14 +174,6 @@ FIGURED = ("C4", "C7", "C9", "X7")  # … of which these draw a figure with alt 
 PRESETS = {"ko": "reviews_ko", "en": "reviews_en"}
 
 
-def pick(page, key: str, text: str) -> None:
-    """Choose ``text`` in the select box ``key`` by typing it, as a learner can."""
-    box = page.locator(f".st-key-{key} input[role=combobox]")
-    box.click()
-    box.fill(text)
-    page.get_by_role("option", name=text).click()
-
-
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_without_presentation_mode_the_figures_are_drawn_with_alt_text_and_every_text_is_at_least_14px(new_page, app_url, lang):
     from assets import presets
@@ -190,8 +182,7 @@ def test_without_presentation_mode_the_figures_are_drawn_with_alt_text_and_every
     page = new_page(LOCALES[lang], load=False)
     page.set_viewport_size(PROJECTOR)  # opened at the projector's size, as the tour presenting is
     open_app(page, app_url)
-    pick(page, "preset", presets.titles(lang)[PRESETS[lang]])
-    wait_idle(page)
+    choose(page, "preset", presets.titles(lang)[PRESETS[lang]])
     button(page, "load_preset").click()
     wait_idle(page, timeout=60_000)
     section(page, lang, "train")
@@ -199,7 +190,7 @@ def test_without_presentation_mode_the_figures_are_drawn_with_alt_text_and_every
     wait_idle(page, timeout=120_000)
     section(page, lang, "lessons")
     for lesson_id in NORMAL:
-        pick(page, "lesson", lesson_title(lang, lesson_id))
+        choose(page, "lesson", lesson_title(lang, lesson_id))
         got = lesson_drawn(page, lesson_id, lang)
         assert_healthy(page)
         assert got["texts"] and got["tableTexts"], lesson_id
