@@ -1,6 +1,5 @@
 """Save · share: export the state as JSON, import it in another session, open a share link.
 
-Skipped ("share section not wired yet") while the share view has no export button; they run once it does.
 The link format is core.share_link's: ``?s=`` + base64url(zlib(JSON)) (`to_query_params`).
 """
 
@@ -15,7 +14,7 @@ import pytest
 
 from core.state_schema import SCHEMA_VERSION
 
-from .helpers import (alerts, assert_healthy, button, export_button, import_state, label, lookup_tables, open_app,
+from .helpers import (alerts, assert_healthy, export_button, import_state, label, lookup_tables,
                       run_steps, section, set_sentences, stage, stage_ids, step_once, unavailable_reason, wait_js,
                       wait_stage, wait_step)
 
@@ -30,24 +29,9 @@ CHAPTER_IDS = [[2, 0, 3], [2, 4, 1]]
 
 
 def open_share(page, lang: str) -> None:
-    """Go to the share view; skip the test while that view has no export button."""
+    """Go to the share view and wait for its export button."""
     section(page, lang, "share")
-    try:
-        export_button(page, lang).wait_for(timeout=3_000)  # the view has rendered: absent means not wired
-    except Exception:
-        pytest.skip("share section not wired yet")
-
-
-@pytest.fixture(scope="module")
-def share_wired(browser, app_url):
-    """Skip the link tests too while the share view has no export button (checked once per module)."""
-    ctx = browser.new_context(locale="ko-KR")
-    try:
-        page = ctx.new_page()
-        open_app(page, app_url)
-        open_share(page, "ko")
-    finally:
-        ctx.close()
+    export_button(page, lang).wait_for()
 
 
 def w_matrix(page, lang: str = "ko") -> np.ndarray:
@@ -69,7 +53,7 @@ def wait_info(page, text: str) -> None:
     wait_js(page, "(s) => texts('stAlertContentInfo').some(x => x.includes(s))", text)
 
 
-def test_export_then_import_restores_the_same_weights(share_wired, new_page, tmp_path):
+def test_export_then_import_restores_the_same_weights(new_page, tmp_path):
     a = new_page("ko-KR")
     train(a, "ko", 12)
     open_share(a, "ko")
@@ -108,7 +92,7 @@ def test_export_then_import_restores_the_same_weights(share_wired, new_page, tmp
     assert_healthy(b)
 
 
-def test_the_share_link_on_the_page_opens_the_same_state(share_wired, new_page, app_url):
+def test_the_share_link_on_the_page_opens_the_same_state(new_page, app_url):
     a = new_page("ko-KR")
     set_sentences(a, "영화 좋다 | 긍정\n나쁘다 영화 | 부정\n재미있다 | 긍정")
     wait_stage(a, "s => s.ids.length === 3")
@@ -133,7 +117,7 @@ def test_the_share_link_on_the_page_opens_the_same_state(share_wired, new_page, 
     assert_healthy(b)
 
 
-def test_a_link_in_the_documented_format_opens_in_its_language(share_wired, new_page, app_url):
+def test_a_link_in_the_documented_format_opens_in_its_language(new_page, app_url):
     from core.share_link import to_query_params
     from core.state import parse_state
 
@@ -155,7 +139,7 @@ def test_a_link_in_the_documented_format_opens_in_its_language(share_wired, new_
     assert_healthy(page)
 
 
-def test_a_damaged_link_shows_the_default_example_and_says_why(share_wired, new_page, app_url):
+def test_a_damaged_link_shows_the_default_example_and_says_why(new_page, app_url):
     page = new_page("ko-KR", url=f"{app_url}/?s=eNq-this-is-not-a-state")
     wait_js(page, "(t) => texts('stAlertContentError').some(x => x.includes(t))", label("ko", "err.link_title"))
     assert stage_ids(page) == CHAPTER_IDS

@@ -43,42 +43,80 @@ def open_settings(page) -> None:
     page.locator(".st-key-lr input").wait_for()
 
 
-def test_a_knob_on_the_bar_is_applied_by_the_whole_page(ko_page):
+def test_a_knob_on_the_bar_is_applied_by_the_whole_page_and_open_details_follow_each_step(ko_page):
+    """A bad lr set in the bar's popover shows the page's configuration error box and the last valid
+    configuration keeps training; a Step reruns only the stage's part, and the details, when open,
+    follow it (they are drawn with the step's coordinates)."""
     page = ko_page
     section(page, "ko", "train")
-    step_once(page, 1)
+    open_expander(page, "details")
+    for n in (1, 2):
+        step_once(page, n)
+        coords = label("ko", "train.coords_title", step=n)
+        wait_js(page, "(t) => document.querySelector('.st-key-details').innerText.includes(t)", coords)
     open_settings(page)
     set_number(page, "lr", 20)  # above the largest learning rate
     title = label("ko", "err.config_title")
     wait_js(page, "(t) => texts('stAlertContentError').some(x => x.includes(t))", title)
     assert any(title in text for text in alerts(page, "Error")), alerts(page, "Error")
     page.keyboard.press("Escape")
-    step_once(page, 2)  # the last valid configuration keeps training
+    step_once(page, 3)  # the last valid configuration keeps training
     open_settings(page)
     set_number(page, "lr", 0.05)
     wait_idle(page)
     assert not any(title in text for text in alerts(page, "Error")), "the error box stayed after a valid lr"
 
 
-def test_the_browser_keeps_the_work_after_each_step(ko_page):
+def kept_after(page, n: int | str) -> None:
+    """Until the keeper's one entry in this browser holds step ``n`` ('' : no entry)."""
+    page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === '{n}'", timeout=10_000)
+
+
+def test_a_learners_steps_keep_their_guess_token_and_view_and_the_browser_keeps_each(ko_page):
+    """One learner's way through the view, on one page:
+
+    - the guesses' popover builds its widgets only while open; a guess made there, the popover
+      closed, then Step: the line under the bar marks that guess (the page kept it);
+    - a token clicked on the stage is shown by the token picker below it (views/reruns.py,
+      page_after_selection: the stage's part reruns alone on a click on it, and the page runs too),
+      and the next Step keeps it;
+    - back from another view, the timeline follows the newest step again (the browser had sent a
+      stale value of the slider it no longer showed, and the stage stayed at step 0 while Step trained);
+    - the browser keeps the work after each Step (the keeper's localStorage entry follows the step),
+      and nothing once Reset has brought the page back to what it opened with."""
     page = ko_page
     section(page, "ko", "train")
-    for n in (1, 2, 3):
-        step_once(page, n)
-        page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === '{n}'", timeout=10_000)
+    button(page, "predict_step").click()
+    no = page.locator(".st-key-predict_pad label", has_text=label("ko", "predict.no")).first
+    no.wait_for()
+    no.click()
+    wait_js(page, "() => !!document.querySelector('.st-key-predict_pad input:checked')")
+    wait_idle(page)
+    page.keyboard.press("Escape")  # closed: its widgets are not drawn in the Step's run
+    wait_js(page, "() => !document.querySelector('.st-key-predict_pad')")
+    step_once(page, 1)
+    marks = page.locator(".st-key-predict_marks")
+    marks.wait_for()
+    text = marks.inner_text()
+    assert "1단계 예측" in text and "PAD 행은" in text and "맞음" in text, text  # the PAD row never moves
+    kept_after(page, 1)
+
+    picked = "() => document.querySelector('.st-key-selected_token input').value"
+    assert page.evaluate(picked) != "4 · 나쁘다"
+    page.locator(f"{STAGE} .pt[data-token='4']").first.dispatch_event("click")  # a point may sit under the header
+    wait_js(page, f"() => ({picked})() === '4 · 나쁘다'")
+    step_once(page, 2)  # and the next Step keeps it
+    wait_js(page, f"() => ({picked})() === '4 · 나쁘다'")
+    kept_after(page, 2)
+
+    section(page, "ko", "lookup")
+    section(page, "ko", "train")
+    wait_step(page, 2)
+    step_once(page, 3)
+    kept_after(page, 3)
+
     button(page, "reset").click()  # back to what the page opened with: nothing left to keep
-    page.wait_for_function(f"() => ({KEPT_STEPS_JS})() === ''", timeout=10_000)
-
-
-def test_with_the_details_open_a_step_updates_them_too(ko_page):
-    """A Step reruns only the stage's part of the view; the details, when open, follow it."""
-    page = ko_page
-    section(page, "ko", "train")
-    open_expander(page, "details")
-    for n in (1, 2):
-        step_once(page, n)
-        title = label("ko", "train.coords_title", step=n)
-        wait_js(page, "(t) => document.querySelector('.st-key-details').innerText.includes(t)", title)
+    kept_after(page, "")
 
 
 class Drawn:
@@ -114,51 +152,6 @@ class Drawn:
         return set().union(*self.runs[before:])
 
 
-def test_a_step_redraws_the_stage_part_alone_unless_something_below_is_open(new_page, app_url):
-    """views/reruns.py, stage_apart: with nothing open below the stage a Step's run draws the
-    timeline and the bar's Step, Run N and Reset (the stage's part draws them), but neither the rest
-    of the bar nor the widgets below; with the details open it draws the whole view, bar included."""
-    page = new_page("ko-KR", load=False)
-    drawn = Drawn(page)
-    open_app(page, f"{app_url}/?section=train&lang=ko")
-    wait_step(page, 0)
-    below, bar = {"pca_dims", "refit_frame", "selected_token"}, {"n_steps", "play", "play_speed"}
-    clicks = {"step", "run_steps", "reset"}  # drawn by the stage's part
-    keys = drawn.after(lambda: step_once(page, 1))
-    assert {"timeline"} | clicks <= keys and not keys & (below | bar), keys
-    keys = drawn.after(lambda: step_once(page, 2))  # and again: the Step button the part drew still works
-    assert {"timeline"} | clicks <= keys and not keys & (below | bar), keys
-    open_expander(page, "details")
-    keys = drawn.after(lambda: step_once(page, 3))
-    assert {"timeline"} | clicks | below | bar <= keys, keys
-
-
-def test_a_token_clicked_on_the_training_stage_is_shown_by_the_token_picker(ko_page):
-    """views/reruns.py, page_after_selection: the stage's part reruns alone on a click on it, and the
-    page runs too, so the picker below it names the token the stage now follows."""
-    page = ko_page
-    section(page, "ko", "train")
-    step_once(page, 1)
-    assert page.evaluate("document.querySelector('.st-key-selected_token input').value") != "4 · 나쁘다"
-    page.locator(f"{STAGE} .pt[data-token='4']").first.dispatch_event("click")  # a point may sit under the header
-    picked = "() => document.querySelector('.st-key-selected_token input').value"
-    wait_js(page, f"() => ({picked})() === '4 · 나쁘다'")
-    step_once(page, 2)  # and the next Step keeps it
-    wait_js(page, f"() => ({picked})() === '4 · 나쁘다'")
-
-
-def test_after_another_view_the_stage_shows_the_newest_step_and_steps_on(ko_page):
-    """Back from another view, the timeline follows the newest step again (the browser had sent a
-    stale value of the slider it no longer showed, and the stage stayed at step 0 while Step trained)."""
-    page = ko_page
-    section(page, "ko", "train")
-    step_once(page, 1)
-    section(page, "ko", "lookup")
-    section(page, "ko", "train")
-    wait_step(page, 1)
-    step_once(page, 2)
-
-
 LABEL_CLASHES_JS = """(root) => {
   const shown = [...root.querySelectorAll('.pt .lbl')].filter(l => getComputedStyle(l).display !== 'none');
   const boxes = shown.map(l => [l.closest('.pt').dataset.token, l.closest('.pt').dataset.role, l.getBoundingClientRect()]);
@@ -186,32 +179,11 @@ def test_shown_labels_never_cover_each_other_pad_and_unk_included(new_page, app_
     assert got["out"] == [], got["out"]
 
 
-def test_a_guess_made_in_the_open_popover_is_marked_by_the_next_step(ko_page):
-    """The guesses' popover builds its widgets only while open; a guess made there, the popover
-    closed, then Step: the line under the bar marks that guess (the page kept it)."""
-    page = ko_page
-    section(page, "ko", "train")
-    button(page, "predict_step").click()
-    no = page.locator(".st-key-predict_pad label", has_text=label("ko", "predict.no")).first
-    no.wait_for()
-    no.click()
-    wait_js(page, "() => !!document.querySelector('.st-key-predict_pad input:checked')")
-    wait_idle(page)
-    page.keyboard.press("Escape")  # closed: its widgets are not drawn in the Step's run
-    wait_js(page, "() => !document.querySelector('.st-key-predict_pad')")
-    step_once(page, 1)
-    marks = page.locator(".st-key-predict_marks")
-    marks.wait_for()
-    text = marks.inner_text()
-    assert "1단계 예측" in text and "PAD 행은" in text and "맞음" in text, text  # the PAD row never moves
-
-
 def test_after_a_divergence_back_to_the_last_finite_step_gives_the_bar_its_buttons_again(new_page, app_url):
     """views/reruns.py, page_after_click: Back sits in the stage's part, which reruns alone, and the
     bar above it was drawn with Step disabled; the page runs, so Step works again. A Step that
     diverges (the knobs are unchanged) disables it again, from the stage's part alone as well."""
-    page = new_page("en-US")
-    open_app(page, f"{app_url}/?section=train&lang=en&optimizer=adamw&lr=10&weight_decay=10")
+    page = new_page("en-US", url=f"{app_url}/?section=train&lang=en&optimizer=adamw&lr=10&weight_decay=10")
     wait_step(page, 0)
     step_disabled = "() => document.querySelector('.st-key-step button').disabled"
     button(page, "run_steps").click()
@@ -224,21 +196,31 @@ def test_after_a_divergence_back_to_the_last_finite_step_gives_the_bar_its_butto
     wait_js(page, step_disabled)
 
 
-def test_a_step_sends_the_stage_its_data_and_not_its_code(new_page, app_url):
+def test_a_step_sends_the_stage_its_data_alone_and_redraws_the_stage_part_alone_unless_something_below_is_open(
+        new_page, app_url):
     """The stage's and the keeper's JS is loaded once, from their folders (page.py,
-    streamlit_private.serve_component_files); a Step's messages carry the data and the CSS (15 KB)."""
-    page = new_page("en-US", load=False)
-    loaded, frames = [], []
+    streamlit_private.serve_component_files); a Step's messages carry the data and the CSS (15 KB).
+
+    views/reruns.py, stage_apart: with nothing open below the stage a Step's run draws the
+    timeline and the bar's Step, Run N and Reset (the stage's part draws them), but neither the rest
+    of the bar nor the widgets below; with the details open it draws the whole view, bar included."""
+    page = new_page("ko-KR", load=False)
+    drawn, loaded, frames = Drawn(page), [], []
     page.on("response", lambda r: loaded.append(r.url) if "/_stcore/bidi-components/" in r.url and r.ok else None)
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, bytes) else b"")))
-    open_app(page, f"{app_url}/?section=train&lang=en")
+    open_app(page, f"{app_url}/?section=train&lang=ko")
     wait_step(page, 0)
     names = {u.split("/_stcore/bidi-components/")[1] for u in loaded}
     assert {"embedding_stage/js/index.mjs", "embedding_stage/js/state.mjs", "work_keeper/keeper.js"} <= names, names
-    for n in (1, 2):
+    below, bar = {"pca_dims", "refit_frame", "selected_token"}, {"n_steps", "play", "play_speed"}
+    clicks = {"step", "run_steps", "reset"}  # drawn by the stage's part
+    for n in (1, 2):  # and again: the Step button the part drew still works
         wait_idle(page)
         before = len(frames)
-        step_once(page, n)
-        wait_idle(page)
+        keys = drawn.after(lambda: step_once(page, n))
+        assert {"timeline"} | clicks <= keys and not keys & (below | bar), keys
         sent = b"".join(frames[before:])
         assert b"export default function" not in sent and 0 < len(sent) < 40_000, len(sent)
+    open_expander(page, "details")
+    keys = drawn.after(lambda: step_once(page, 3))
+    assert {"timeline"} | clicks | below | bar <= keys, keys
