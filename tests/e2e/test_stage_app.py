@@ -75,8 +75,9 @@ KNOWN_OVERFLOW: dict[tuple[str, str, str], str] = {}  # (size, lang, view) → w
 
 
 @pytest.mark.parametrize("lang, view", [(lang, view) for lang in LOCALES for view in ON_SCREEN])
-def test_each_view_fits_one_screen(new_page, lang, view):
-    """At each size in turn, the page resized to it as a window or a projector's resolution is."""
+def test_each_view_fits_one_screen_and_is_pictured_at_the_projectors_size(new_page, lang, view):
+    """At each size in turn, the page resized to it as a window or a projector's resolution is. Then
+    the picture at projector size: training after 20 steps, lookup with 영화 selected (docs/stage-*.png)."""
     page = new_page(LOCALES[lang])
     if view == "train":
         section(page, lang, "train")
@@ -92,6 +93,26 @@ def test_each_view_fits_one_screen(new_page, lang, view):
             assert problems, f"{view} view, {lang}, {size} fits now: remove its KNOWN_OVERFLOW marker ({reason})"
         else:
             assert not problems, f"{view} view, {lang}, {size}: " + "; ".join(f"{k}: {v}" for k, v in problems.items())
+    picture(page, view, lang)
+
+
+def picture(page, view: str, lang: str) -> None:
+    page.set_viewport_size(PROJECTOR)
+    if view == "train":
+        s = run_steps(page, lang, 19, start=1)
+        assert s["step"] == "20"
+    else:
+        click_token(page, ".idcell[data-b='0'][data-t='0']")
+        s = wait_stage(page, "s => s.sel.length > 0")
+        assert s["wires"] >= 2
+    page.mouse.move(1, 1)  # no hover highlight in the picture
+    wait_js(page, "() => stage().hl.length === 0")
+    page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]'); if (m) m.scrollTop = 0; window.scrollTo(0, 0); }")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = f"stage-{'train' if view == 'train' else 'lookup'}-{lang}.png"
+    page.screenshot(path=str(SCREENSHOTS / f"app-{name}"))
+    if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
+        page.screenshot(path=str(ROOT / "docs" / name))
 
 
 def test_hovering_a_scatter_point_lights_up_its_w_row(ko_page):
@@ -146,32 +167,6 @@ def test_the_pad_point_does_not_move_by_a_pixel(ko_page):
     first = spots[0][1]
     moved = [f"{what}: {spot} ({why})" for what, spot, why in spots if spot != first]
     assert not moved, f"PAD at {first} (x, y relative to the stage; {spots[0][2]}) at step 0, then " + "; ".join(moved)
-
-
-SHOTS = (("train", "ko"), ("train", "en"), ("lookup", "ko"), ("lookup", "en"))
-
-
-@pytest.mark.parametrize("view, lang", SHOTS, ids=[f"{v}-{l}" for v, l in SHOTS])
-def test_screenshot_of_the_stage(new_page, view, lang):
-    """The stage at projector size: training after 20 steps, lookup with 영화 selected (docs/stage-*.png)."""
-    page = new_page(LOCALES[lang])
-    page.set_viewport_size(PROJECTOR)
-    if view == "train":
-        section(page, lang, "train")
-        s = run_steps(page, lang, 20, start=0)
-        assert s["step"] == "20"
-    else:
-        click_token(page, ".idcell[data-b='0'][data-t='0']")
-        s = wait_stage(page, "s => s.sel.length > 0")
-        assert s["wires"] >= 2
-    page.mouse.move(1, 1)  # no hover highlight in the picture
-    wait_js(page, "() => stage().hl.length === 0")
-    page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]'); if (m) m.scrollTop = 0; window.scrollTo(0, 0); }")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    name = f"stage-{'train' if view == 'train' else 'lookup'}-{lang}.png"
-    page.screenshot(path=str(SCREENSHOTS / f"app-{name}"))
-    if os.environ.get("E2E_DOCS_SCREENSHOTS") == "1":
-        page.screenshot(path=str(ROOT / "docs" / name))
 
 
 @pytest.mark.parametrize("b,t", [(1, 1), (0, 2)])
