@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .helpers import PROJECTOR, button, label, open_editors, unavailable_reason, wait_idle, wait_js
+from .helpers import PROJECTOR, button, label, open_editors, section, unavailable_reason, wait_idle, wait_js
 
 pytestmark = pytest.mark.e2e
 if unavailable_reason():
@@ -61,8 +61,8 @@ def latin_left(page) -> list[tuple[str, str]]:
     return found
 
 
-def goto(page, url: str, section: str) -> None:
-    page.goto(f"{url}/?lang=ko&section={section}")
+def goto(page, url: str, view: str) -> None:
+    page.goto(f"{url}/?lang=ko&section={view}")
     page.wait_for_selector("[data-testid='stApp']")
     wait_js(page, "() => !!document.querySelector('.st-key-section button')", timeout=90_000)  # a first run imports torch
     wait_idle(page)
@@ -78,7 +78,7 @@ def test_no_latin_word_is_left_in_streamlits_chrome_on_a_korean_page(new_page, a
     wait_js(page, "() => !!document.querySelector('[data-testid=\"InputInstructions\"]')", idle=False)
     left += latin_left(page)
     page.keyboard.press("Escape")
-    goto(page, app_url, "train")
+    section(page, "ko", "train")  # as a learner moves: the same page, another view
     button(page, "predict_step").click()
     rows = page.locator(".st-key-predict_rows input").first
     rows.click()
@@ -87,12 +87,11 @@ def test_no_latin_word_is_left_in_streamlits_chrome_on_a_korean_page(new_page, a
             idle=False)
     left += latin_left(page)
     page.keyboard.press("Escape")
-    for section in ("lessons", "share"):
-        goto(page, app_url, section)
+    for view in ("lessons", "share"):
+        section(page, "ko", view)
         left += latin_left(page)
     assert not sorted(set(left)), sorted(set(left))
     # Korean is where the English was: the uploader and the help labels.
-    goto(page, app_url, "share")
     dropzone = page.locator("[data-testid='stFileUploaderDropzone']:visible").first
     assert "파일 하나에 20MB까지" in dropzone.inner_text() and label("ko", "chrome.upload") in dropzone.inner_text()
 
@@ -106,7 +105,8 @@ def test_english_comes_back_and_a_learners_token_is_never_rewritten(new_page, ap
     wait_js(page, "() => /Upload/.test([...document.querySelectorAll('[data-testid=stFileUploaderDropzone]')].map(d => d.innerText).join(' '))")
     assert "20MB per file" in page.locator("[data-testid='stFileUploaderDropzone']:visible").first.inner_text()
     page.locator(".st-key-lang label", has_text="한국어").click()
-    goto(page, app_url, "lookup")
+    wait_js(page, "() => document.documentElement.lang === 'ko'")
+    section(page, "ko", "lookup")
     open_editors(page)
     area = page.locator(".st-key-sentences textarea")
     area.fill("Upload Open Search | 긍정\n영화 나쁘다 | 부정")
