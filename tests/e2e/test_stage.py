@@ -7,7 +7,6 @@ Screenshots go to artifacts/screenshots/stage-*.png. Frames per second are print
 
 from __future__ import annotations
 
-import contextlib
 import time
 
 import pytest
@@ -20,24 +19,15 @@ pytestmark = pytest.mark.e2e
 if unavailable_reason():
     pytest.skip(unavailable_reason(), allow_module_level=True)
 
-DARK = ["--theme.base", "dark", "--theme.backgroundColor", "#0e1117", "--theme.secondaryBackgroundColor", "#262730",
-        "--theme.textColor", "#fafafa"]
 STAGE = ".st-key-stage [data-testid='stage']"
-
-
-@contextlib.contextmanager
-def serve(*extra: str):
-    """`streamlit run tests/e2e/stage_app.py` on a free loopback port; yields its URL."""
-    port = free_port()
-    with Server("tests/e2e/stage_app.py", timeout=60, extra=extra, port=port,
-                log=ARTIFACTS / f"e2e-stage-{port}.log") as server:
-        yield server.url
 
 
 @pytest.fixture(scope="module")
 def light_url():
-    with serve() as url:
-        yield url
+    """`streamlit run tests/e2e/stage_app.py` on a free loopback port; its URL."""
+    port = free_port()
+    with Server("tests/e2e/stage_app.py", timeout=60, port=port, log=ARTIFACTS / f"e2e-stage-{port}.log") as server:
+        yield server.url
 
 
 @pytest.fixture
@@ -237,13 +227,6 @@ def shoot(open_stage, url: str, theme: str, sizes: dict = SIZES) -> list:
 def test_screenshots_light(open_stage, light_url):
     """At the projector's size: the layout at both sizes is measured by the panel tests below."""
     assert all(p.stat().st_size > 10_000 for p in shoot(open_stage, light_url, "light", {"1280x720": SIZES["1280x720"]}))
-
-
-def test_screenshots_dark(open_stage):
-    """The dark theme at the projector's size."""
-    with serve(*DARK) as url:
-        paths = shoot(open_stage, url, "dark", {"1280x720": SIZES["1280x720"]})
-    assert all(p.stat().st_size > 10_000 for p in paths)
 
 
 # ---- what a reader sees: numbers that fit, exact zeros, labels clear of marks, a still plot ----
