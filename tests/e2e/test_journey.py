@@ -196,13 +196,14 @@ def test_english_browser_gets_english(en_page):
     assert_healthy(page)
 
 
-def test_switching_language_keeps_every_setting(ko_page):
+def test_switching_language_keeps_every_setting_and_translates_the_play_speed(ko_page):
     page = ko_page
     page.locator(".st-key-pad_mode label", has_text=label("ko", "side.pad_mode.fixed")).click()
     wait_stage(page, "s => s.ids.length === 2 && s.ids[0].length === 4")  # T = 4
     choose(page, "pooling", label("ko", "pooling.lstm"))
     section(page, "ko", "train")
     step_once(page, 1)
+    choose(page, "play_speed", label("ko", "train.speed_value", n=2))
 
     page.locator(".st-key-lang label", has_text="English").click()
     wait_stage(page, "s => s.lang === 'en'")
@@ -210,20 +211,10 @@ def test_switching_language_keeps_every_setting(ko_page):
     wait_idle(page)
     assert sidebar_title(page) == label("en", "app.title")
     assert stage(page)["step"] == "1", "the training was lost"
+    assert page.locator(".st-key-play_speed input[role=combobox]").input_value() == label("en", "train.speed_value", n=2)
     assert page.locator(".st-key-pad_mode input[type=radio]").nth(1).is_checked(), "the padding radio lost its choice"
     assert page.locator(".st-key-pooling input[role=combobox]").input_value() == label("en", "pooling.lstm")
     assert page.locator(".st-key-preset input[role=combobox]").input_value() == "The chapter's example (4.4)"
     section(page, "en", "lookup")
     assert len(stage_ids(page)[0]) == 4, "padding went back to 'longest'"
     assert_healthy(page)
-
-
-def test_switching_language_keeps_the_play_speed_and_translates_it(ko_page):
-    page = ko_page
-    section(page, "ko", "train")
-    choose(page, "play_speed", label("ko", "train.speed_value", n=2))
-    page.locator(".st-key-lang label", has_text="English").click()
-    wait_stage(page, "s => s.lang === 'en'")
-    set_number(page, "n_steps", 7)  # any later rerun
-    wait_idle(page)
-    assert page.locator(".st-key-play_speed input[role=combobox]").input_value() == label("en", "train.speed_value", n=2)
