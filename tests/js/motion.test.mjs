@@ -74,10 +74,14 @@ test("Play data arriving mid-glide is queued after the frames still to show, on 
   // 250 ms in: segment 2 (keyframes 2 → 3) is under way, so the glide goes on from keyframe 2.
   assert.deepEqual(g.keyframes.map((k) => k.step), [2, 3, 4, 5, 6, 7]);
   assert.equal(g.t0, 1200);
-  // Long after the last frame: from the last segment (never past the end), no step skipped.
+  // Long after the last frame: from the last segment (never past the end), and on from step 4 now,
+  // so that the late data's steps are each shown in turn, none passed over.
   const late = glidePlan({ prev, shown: ON(ids), ids, fin: fin([7], [0], 7), frames, play: { on: true }, animate: true, now: 9999 });
   assert.deepEqual(late.keyframes.map((k) => k.step), [3, 4, 5, 6, 7]);
-  assert.equal(late.t0, 1300);
+  assert.equal(late.t0, 9899);
+  const shownAt = (t) => { const f = frameAt(late, t); return late.keyframes[f.w >= 1 ? f.k + 1 : f.k].step; };  // as animation.mjs
+  const seen = [10_000, 10_100, 10_200, 10_300].map(shownAt);
+  assert.deepEqual(seen, [4, 5, 6, 7]);
   // Other ids, or an eased glide under way: start again from the screen.
   const other = glidePlan({ prev: { ...prev, ids: [1] }, shown: ON(ids), ids, fin: fin([7], [0], 7), frames, play: { on: true },
                             animate: true, now: 1250 });

@@ -57,7 +57,9 @@ export function glidePlan({ prev, shown, ids, fin, frames, play, animate, now })
   if (playing && prev && prev.linear && sameIds(prev.ids, ids)) {
     const k = Math.min(prev.keyframes.length - 2, Math.floor(Math.max(0, now - prev.t0) / prev.segMs));
     keyframes = prev.keyframes.slice(k);
-    t0 = prev.t0 + k * prev.segMs;
+    // A glide that has run out of frames waits at its last one: the clock takes up again from now,
+    // or the steps of data that came late would all be due at once and be passed over unseen.
+    t0 = Math.max(prev.t0 + k * prev.segMs, now - segMs);
   } else {
     const at = startPositions(shown, ids, fin);
     keyframes = [{ step: null, x: at.x, y: at.y }];
