@@ -2,7 +2,7 @@
 // queue, and where the points are at a moment.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { TWEEN_MS, between, counterStep, differs, ease, frameAt, glidePlan, sameIds, startPositions, walks } from "../../components/stage/js/motion.mjs";
+import { CATCH_UP_MS, TWEEN_MS, between, counterStep, differs, ease, frameAt, glidePlan, sameIds, startPositions, walks } from "../../components/stage/js/motion.mjs";
 
 const F = (a) => Float64Array.from(a);
 const fin = (x, y, step = 5) => ({ step, x: F(x), y: F(y) });
@@ -74,14 +74,20 @@ test("Play data arriving mid-glide is queued after the frames still to show, on 
   // 250 ms in: segment 2 (keyframes 2 → 3) is under way, so the glide goes on from keyframe 2.
   assert.deepEqual(g.keyframes.map((k) => k.step), [2, 3, 4, 5, 6, 7]);
   assert.equal(g.t0, 1200);
-  // Long after the last frame: from the last segment (never past the end), and on from step 4 now,
-  // so that the late data's steps are each shown in turn, none passed over.
+  // Long after the last frame: from the last segment (never past the end), on from step 4 now, as
+  // quick as Play catches up (the old clock is long past), so that the late data's steps are each shown, none
+  // passed over (on the old clock all were due at once: 7 at every moment).
   const late = glidePlan({ prev, shown: ON(ids), ids, fin: fin([7], [0], 7), frames, play: { on: true }, animate: true, now: 9999 });
   assert.deepEqual(late.keyframes.map((k) => k.step), [3, 4, 5, 6, 7]);
-  assert.equal(late.t0, 9899);
-  const shownAt = (t) => { const f = frameAt(late, t); return late.keyframes[f.w >= 1 ? f.k + 1 : f.k].step; };  // as animation.mjs
-  const seen = [10_000, 10_100, 10_200, 10_300].map(shownAt);
-  assert.deepEqual(seen, [4, 5, 6, 7]);
+  assert.deepEqual([late.segMs, late.t0], [CATCH_UP_MS, 9999 - CATCH_UP_MS]);
+  const shownAt = (g, t) => { const f = frameAt(g, t); return g.keyframes[f.w >= 1 ? f.k + 1 : f.k].step; };  // as animation.mjs
+  assert.deepEqual([0, 1, 2, 3].map((i) => shownAt(late, 9999 + 1 + i * CATCH_UP_MS)), [4, 5, 6, 7]);
+  // A little late (the last frame was due 50 ms ago): quicker, and back on the old clock at the end.
+  const behind = glidePlan({ prev, shown: ON(ids), ids, fin: fin([7], [0], 7), frames, play: { on: true, steps_per_second: 10 },
+                             animate: true, now: 1450 });
+  assert.equal(behind.t0 + (behind.keyframes.length - 1) * behind.segMs > 1450, true);
+  assert.equal(Math.abs(behind.t0 + behind.segMs + 3 * behind.segMs - (1300 + 4 * 100)) < 1e-9, true);
+  assert.deepEqual([1, 2, 3].map((i) => shownAt(behind, 1450 + 1 + (i - 1) * behind.segMs)), [4, 5, 6]);
   // Other ids, or an eased glide under way: start again from the screen.
   const other = glidePlan({ prev: { ...prev, ids: [1] }, shown: ON(ids), ids, fin: fin([7], [0], 7), frames, play: { on: true },
                             animate: true, now: 1250 });

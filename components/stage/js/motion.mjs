@@ -5,6 +5,7 @@ import { clamp, num } from "./format.mjs";
 
 export const TWEEN_MS = 320; // a single update glides this long
 export const FRAME_MS = 17; // one frame at 60 Hz
+export const CATCH_UP_MS = 2 * FRAME_MS; // the quickest step of Play catching up with late data
 
 export function sameIds(a, b) {
   if (!a || a.length !== b.length) return false;
@@ -52,14 +53,13 @@ export function glidePlan({ prev, shown, ids, fin, frames, play, animate, now })
   const n = ids.length;
   const playing = walks(play, frames, animate, shown);
   const sps = clamp(num(play.steps_per_second) || 10, 0.2, 120);
-  const segMs = playing ? 1000 / sps : TWEEN_MS;
-  let keyframes, t0 = null;
+  let segMs = playing ? 1000 / sps : TWEEN_MS;
+  let keyframes, t0 = null, late = false;
   if (playing && prev && prev.linear && sameIds(prev.ids, ids)) {
     const k = Math.min(prev.keyframes.length - 2, Math.floor(Math.max(0, now - prev.t0) / prev.segMs));
     keyframes = prev.keyframes.slice(k);
-    // A glide that has run out of frames waits at its last one: the clock takes up again from now,
-    // or the steps of data that came late would all be due at once and be passed over unseen.
-    t0 = Math.max(prev.t0 + k * prev.segMs, now - segMs);
+    t0 = prev.t0 + k * prev.segMs;
+    late = now - t0 > prev.segMs; // the glide ran out of frames and waits at its last one
   } else {
     const at = startPositions(shown, ids, fin);
     keyframes = [{ step: null, x: at.x, y: at.y }];
@@ -72,6 +72,14 @@ export function glidePlan({ prev, shown, ids, fin, frames, play, animate, now })
     }
   }
   keyframes.push(fin);
+  if (late) {
+    // Data that came late: on the old clock its steps would all be due at once and be passed over
+    // unseen. They are walked from the last one shown, now, fast enough to be back on that clock
+    // where they can, and each shown for a frame at least (two at 60 Hz).
+    const left = keyframes.length - 2, due = t0 + (keyframes.length - 1) * segMs;
+    segMs = clamp((due - now) / left, CATCH_UP_MS, segMs);
+    t0 = now - segMs;
+  }
   return { keyframes, segMs, linear: playing, t0 };
 }
 
