@@ -119,13 +119,6 @@ def servers():
         s.stop()
 
 
-@pytest.fixture
-def shared(app_url):
-    """The address of the server the tests that stop nothing share: the browser tests' own
-    (conftest.py's app_url); a test that stops a server starts its own."""
-    return app_url
-
-
 def healthy(url: str) -> bool:
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     try:
@@ -191,8 +184,8 @@ def reconnected_shown(page) -> bool:
     return page.get_by_text(label("ko", "keeper.reconnected")).count() > 0
 
 
-def test_on_the_training_view_a_reload_offers_the_work_and_a_step_first_keeps_it(shared, context):
-    url = shared
+def test_on_the_training_view_a_reload_offers_the_work_and_a_step_first_keeps_it(app_url, context):
+    url = app_url
     page = context.new_page()
     open_train(page, url)
     for n in range(1, 6):
@@ -224,8 +217,8 @@ def test_on_the_training_view_a_reload_offers_the_work_and_a_step_first_keeps_it
     assert page.e2e_js_errors == []
 
 
-def test_two_tabs_are_kept_apart_and_offered_apart(shared, context):
-    url = shared
+def test_two_tabs_are_kept_apart_and_offered_apart(app_url, context):
+    url = app_url
     a, b = context.new_page(), context.new_page()  # one browser: one localStorage, a sessionStorage each
     open_train(a, url)
     open_train(b, url)
@@ -289,8 +282,8 @@ def test_a_restart_with_the_page_open_reconnects_it_with_working_buttons(servers
     assert page.e2e_js_errors == []
 
 
-def test_a_move_to_another_server_process_offers_the_work_there(shared, servers, context):
-    a, b = urllib.parse.urlsplit(shared), servers("replica-b")
+def test_a_move_to_another_server_process_offers_the_work_there(app_url, servers, context):
+    a, b = urllib.parse.urlsplit(app_url), servers("replica-b")
     relay = Relay(a.port)  # one origin in front of two server processes
     try:
         page = context.new_page()
@@ -301,7 +294,7 @@ def test_a_move_to_another_server_process_offers_the_work_there(shared, servers,
         relay.move(b.port)  # a's connections drop; the page reconnects, to b
         _after_the_session_is_gone(page, 3)
         assert "does not exist anymore" not in b.log_text()
-        assert healthy(shared)  # a still runs: only the route moved
+        assert healthy(app_url)  # a still runs: only the route moved
         assert page.e2e_js_errors == []
     finally:
         relay.close()
