@@ -18,6 +18,7 @@ import components.keeper as keeper
 import components.stage as stage_component
 from components import inputs, sidebar, style, training
 from components.busy import busy
+from components.grid_keys import grid_keys
 from components.page_lang import page_lang
 from components.widget_text import widget_text
 from components.i18n import LANGS, lang_from_locale, md, problem_text, t
@@ -100,6 +101,7 @@ def main() -> None:
     keeper_section.offer(lang, ex, report, where=offer)
     guide_section.show(lang, ex, section)  # last: its empty element adds no gap above the views
     widget_text(lang, key=Keys.WIDGET_TEXT)  # Streamlit's own widget texts in the page's language
+    grid_keys(key=Keys.GRID_KEYS)  # a quick Enter in the vocabulary table keeps what was typed into a cell
 
 
 def editors(lang: str, ex: Explorer) -> None:

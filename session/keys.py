@@ -82,6 +82,7 @@ class Keys:
     EDITORS = "editors"  # the expander of the vocabulary table and the sentences
     PAGE_LANG = "page_lang"  # the component that sets <html lang>
     WIDGET_TEXT = "widget_text"  # the component that writes Streamlit's own widget texts in the page's language
+    GRID_KEYS = "grid_keys"  # the component that keeps a quick Enter in the vocabulary table from dropping the edit
     KEEPER = "keeper"  # the keeper outside every fragment: its state is {"report": what this browser kept}
     KEEPER_LIVE = "keeper_live"  # the keeper inside the training view's stage fragment: it only writes
     KEEPER_OFFER = "keeper_offer"  # the box that offers the kept work back

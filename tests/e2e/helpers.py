@@ -486,10 +486,29 @@ def edit_vocab_token(page, row: int, text: str, right: int = 0) -> str:
     """Type ``text`` into the token cell of vocabulary row ``row`` (0-based), or the cell ``right``
     columns right of it (1: the id); returns the text it replaced.
 
-    Click selects the cell (arrow keys move the selection); Enter opens glide's overlay editor (a
-    textarea); fill works for Korean, which key-by-key typing into the canvas does not; Enter
-    commits and Streamlit reruns. The editors' expander can fold itself after an edit (see
-    `open_editors`): each try reopens it.
+    fill works for Korean, which key-by-key typing into the canvas does not; Enter commits and
+    Streamlit reruns.
+    """
+    from playwright.sync_api import expect
+
+    editor = open_vocab_editor(page, row, right)
+    old = editor.input_value()
+    editor.fill(text)
+    expect(editor).to_have_value(text)
+    editor.press("Enter")
+    editor.wait_for(state="hidden", timeout=5_000)
+    return old
+
+
+def open_vocab_editor(page, row: int, right: int = 0):
+    """Open glide's overlay editor (a textarea) on the token cell of vocabulary row ``row``
+    (0-based), or the cell ``right`` columns right of it; returns the editor's locator.
+
+    Click selects the cell (arrow keys move the selection); Enter opens the editor. The editors'
+    expander can fold itself after an edit (see `open_editors`): each try reopens it. A click on the
+    cell that is already selected opens its editor by itself; a second Enter while the editor is
+    still opening would open it anew over what was typed into the first (a loaded machine can take
+    seconds), so Enter is pressed once per try, and only where the click did not open the editor.
     """
     grid = page.locator(".st-key-vocab [data-testid='stDataFrame']")
     cell = page.locator(".st-key-vocab table tr").nth(row + 1).locator("td").nth(1)  # the accessible copy; 0 = row number
@@ -497,37 +516,34 @@ def edit_vocab_token(page, row: int, text: str, right: int = 0) -> str:
     for _ in range(4):
         open_editors(page)
         wait_idle(page, quiet_ms=600)
-        # Always click: Enter after the last edit moved the selection down, maybe onto this very cell
-        # (then the click opens its editor), and the focus may be elsewhere (Enter would do nothing).
+        # Always click: the focus may be elsewhere (Enter would do nothing).
         grid.scroll_into_view_if_needed()  # page.mouse clicks at viewport coordinates
+        opens = cell.get_attribute("aria-selected") == "true"  # Enter after the last edit moved the selection here
         box = grid.bounding_box()
         page.mouse.click(box["x"] + ROW_MARKER_W + VOCAB_INDEX_W + 30, box["y"] + HEADER_H + (row + 0.5) * ROW_H)
         try:
-            page.wait_for_function("([c, e]) => c.getAttribute('aria-selected') === 'true' || (e && e.offsetParent)",
-                                   arg=[cell.element_handle(), None], timeout=1_500, polling=50)
+            page.wait_for_function("(c) => c.getAttribute('aria-selected') === 'true'", arg=cell.element_handle(),
+                                   timeout=1_500, polling=50)
         except Exception:
             continue  # a click that only moved focus into the grid selects nothing: click again
-        if right:
-            if editor.is_visible():
-                page.keyboard.press("Escape")  # the click opened the token's editor: close it unchanged
-            for _ in range(right):
-                page.keyboard.press("ArrowRight")
-            page.keyboard.press("Enter")
-        try:  # a click on a selected cell opens its editor: give it up to 300 ms, else Enter opens it
-            editor.wait_for(state="visible", timeout=300)
-        except Exception:
-            page.keyboard.press("Enter")
+        if opens:
+            try:
+                editor.wait_for(state="visible", timeout=5_000)
+            except Exception:
+                continue
+            if not right:
+                return editor
+            page.keyboard.press("Escape")  # the token's editor: close it unchanged
+            editor.wait_for(state="hidden", timeout=5_000)
+        for _ in range(right):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
         try:
-            editor.wait_for(state="visible", timeout=3_000)
-            break
+            editor.wait_for(state="visible", timeout=5_000)
+            return editor
         except Exception:
             continue
-    assert editor.is_visible(), f"could not open the editor of vocabulary row {row}"
-    old = editor.input_value()
-    editor.fill(text)
-    editor.press("Enter")
-    editor.wait_for(state="hidden", timeout=5_000)
-    return old
+    raise AssertionError(f"could not open the editor of vocabulary row {row}")
 
 
 def set_sentences(page, text: str) -> None:
