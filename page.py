@@ -118,11 +118,18 @@ def editors(lang: str, ex: Explorer) -> None:
             session.rebase_editor(ex)
             base = session.editor_base()
     drawn = (ex.vocab.size, len(ex.recipe.sentences))
-    box = st.expander(t(lang, "inputs.title", v=f"{drawn[0]:,}", b=drawn[1]),
-                      icon=":material/edit_note:", key=Keys.EDITORS)  # keyed: stays open when its counts change
+    # Its open state is a widget's (the grid is drawn only while the box is open or holds an edit). The
+    # widget is named by its label and its default: a new label (new counts) starts as the box last was,
+    # so it stays open; the same label keeps its default, so the widget, and the grid in it, stay put.
+    kept, label = session.own(), t(lang, "inputs.title", v=f"{drawn[0]:,}", b=drawn[1])
+    if kept.editors_label != label:
+        kept.editors_label, kept.editors_default = label, kept.editors_open or session.get(Keys.EDITORS) is True
+    box = st.expander(label, icon=":material/edit_note:", key=Keys.EDITORS, on_change="rerun",
+                      expanded=kept.editors_default)
+    kept.editors_open = box.open
     left, right = box.columns([1, 1.3])
     with left:
-        edited = vocab_table(lang, base, locked="vocab" in ex.problems)
+        edited = vocab_table(lang, base, locked="vocab" in ex.problems, folded=not box.open)
         listed = inputs.token_list_loader(lang, Keys.TOKEN_LIST, Keys.TOKEN_LIST_FILE, Keys.TOKEN_LIST_LOAD)
         pretrained_section.render(lang, ex)  # a vector file's rows into W (from_pretrained)
     with right:
@@ -145,9 +152,11 @@ def wait_for_morphemes(lang: str, slot, ex: Explorer, wanted: object) -> None:
             morphemes.wait(MORPHEMES_WAIT_S)
 
 
-def vocab_table(lang: str, base: session.EditorBase, locked: bool) -> inputs.VocabEdit:
+def vocab_table(lang: str, base: session.EditorBase, locked: bool, folded: bool = False) -> inputs.VocabEdit:
     """The vocabulary table, drawn from its state: a large one's window where the learner moved it,
-    a pending edit too large to apply refused unread (session/editor.py).
+    a pending edit too large to apply refused unread (session/editor.py). In a ``folded`` box the
+    grid is left out while it holds no edit: nothing typed is in it, and it is drawn from the same
+    base when the box opens (an edit, even a wrong one, keeps it drawn).
 
     ``locked`` (an edit in the window has a problem) keeps the window where it is, so nothing typed
     is dropped; while the table holds an unapplied edit (``locked``, or one arriving in this very
@@ -162,7 +171,8 @@ def vocab_table(lang: str, base: session.EditorBase, locked: bool) -> inputs.Voc
         window = inputs.Window(first, locked, Keys.VOCAB_START, Keys.VOCAB_FIND,
                                on_find=partial(session.find_in_editor, base.frame))
     return inputs.vocab_editor(lang, base.frame, Keys.VOCAB, window, refuse=session.refuse_edit,
-                               problems_prefix=Keys.PROBLEMS_PREFIX)
+                               problems_prefix=Keys.PROBLEMS_PREFIX,
+                               table=lambda: not folded or locked or session.edit_pending())
 
 
 def load_token_list(ex: Explorer, listed) -> None:

@@ -23,6 +23,7 @@ def at(monkeypatch):
     monkeypatch.setattr(inputs, "EDITOR_MAX_ROWS", 20)
     monkeypatch.setattr(inputs, "EDITOR_WINDOW", 10)
     at = start("en")
+    at.session_state["editors"] = True  # the inputs box open: its grid is drawn
     at.session_state["preset"] = "reviews_ko"
     return at.button(key="load_preset").click().run()
 
@@ -77,6 +78,7 @@ def test_a_bad_edit_in_the_window_names_the_whole_tables_row_and_keeps_the_windo
 
 def test_the_100k_token_preset_sends_a_window_not_the_whole_table():
     at = start("en")
+    at.session_state["editors"] = True
     at.session_state["preset"] = "large"
     at.button(key="load_preset").click().run()
     assert at.session_state["_ws"].vocab.size == 100_000
@@ -108,3 +110,25 @@ def test_a_scripted_window_start_out_of_range_is_brought_into_range(at, start):
     at.session_state["vocab_start"] = start
     at.run()
     assert not at.exception and 1 <= at.number_input(key="vocab_start").value <= 28 and len(table(at)) == 10
+
+
+def test_a_folded_box_draws_no_grid_until_it_opens_or_holds_an_edit():
+    """The grid is most of what a browser does to open the page: a folded box that holds no edit
+    leaves it out, and opening the box draws it from the vocabulary (nothing typed was in it)."""
+    def grids(at):
+        return [d for d in at.dataframe if list(d.value.columns) == ["token", "id", "role"]]
+
+    at = start("en")
+    assert grids(at) == [] and at.session_state["_ws"].vocab.size == 6
+    at.session_state["vocab"] = {"edited_rows": {"5": {"token": "fun"}}, "added_rows": [], "deleted_rows": []}
+    at.run()  # an edit in the folded box (a script's): drawn, and applied
+    assert len(grids(at)) == 1 and at.session_state["_ws"].vocab.tokens[5] == "fun"
+    at.session_state["vocab"] = {"edited_rows": {"5": {"id": "2.5"}}, "added_rows": [], "deleted_rows": []}
+    at.run()  # a wrong edit stays drawn, and the last valid vocabulary drives the page
+    assert len(grids(at)) == 1 and at.session_state["vocab"]["edited_rows"] and errors(at)
+    assert at.session_state["_ws"].vocab.tokens[5] == "fun"
+    opened = start("en")
+    opened.session_state["editors"] = True
+    opened.run()
+    (grid,) = grids(opened)
+    assert grid.value["token"].tolist() == list(opened.session_state["_ws"].vocab.tokens) and not opened.exception

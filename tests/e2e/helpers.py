@@ -443,6 +443,9 @@ def open_editors(page) -> None:
         if details.get_attribute("open") is not None:
             break
     page.locator(".st-key-sentences textarea").wait_for(state="visible")
+    # The grid is drawn once the box is open; its accessible copy (what grid_rows reads) fills a moment later.
+    page.locator(".st-key-vocab [data-testid='stDataFrame']").wait_for(state="visible")
+    page.locator(".st-key-vocab table tr").nth(1).wait_for(state="attached")
 
 
 def button(page, key: str):
