@@ -72,7 +72,7 @@ EDITING = """
 
 # Components with no visible output (components/page_lang.py, sidebar_fold.py) take no room.
 HIDDEN = """
-.st-key-page_lang, .st-key-sidebar_fold { display: none; }
+.st-key-page_lang, .st-key-sidebar_fold, .st-key-grid_keys { display: none; }
 """
 
 

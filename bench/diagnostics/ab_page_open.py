@@ -1,0 +1,81 @@
+"""What a page open costs the machine, for two or more versions of the app, interleaved in one run.
+
+    git archive HEAD~1 | tar -x -C /tmp/before              # the version to compare against
+    python bench/diagnostics/ab_page_open.py --app /tmp/before/app.py --app app.py --rounds 4
+
+Each ``--app`` gets its own server (127.0.0.1, free port, first-visit guide off), opened once to
+warm it. Then, ``--rounds`` times, each app in turn: ``--opens`` fresh browser contexts (a new
+learner each, Debian's Chromium) open the page until the lookup stage has drawn W and the page is
+idle. Measured: the whole machine's busy CPU seconds (``/proc/stat`` through psutil: Chromium, its
+driver and the server together) per page open, and each round's ratio to the first app's. The
+browser tests and a class of learners pay this at every page open; on a shared machine the turns
+see the same load, so the per-round ratios say more than any one figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from support.browser import launch  # noqa: E402
+from support.server import NO_WATCHER, Server  # noqa: E402
+from tests.e2e.helpers import VIEWPORT, open_app, wait_idle  # noqa: E402
+
+
+def busy_cpu() -> float:
+    t = psutil.cpu_times()
+    return t.user + t.system + t.nice + t.irq + t.softirq
+
+
+def open_pages(browser, url: str, n: int) -> float:
+    """Machine CPU seconds per page open, over ``n`` fresh contexts."""
+    before = busy_cpu()
+    for _ in range(n):
+        ctx = browser.new_context(locale="ko-KR", viewport=dict(VIEWPORT))
+        page = ctx.new_page()
+        open_app(page, url)
+        wait_idle(page)
+        ctx.close()
+    return (busy_cpu() - before) / n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--app", action="append", required=True, help="an app script (give two or more)")
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--opens", type=int, default=3, help="page opens per app per round")
+    args = ap.parse_args()
+    rounds, opens = max(1, min(args.rounds, 10)), max(1, min(args.opens, 10))
+    from playwright.sync_api import sync_playwright
+
+    servers = []
+    try:
+        for a in args.app:  # each started here (Server starts in its constructor)
+            servers.append(Server(Path(a).resolve(), extra=NO_WATCHER, env={"EXPLORER_GUIDE": "off"}))
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            for s in servers:
+                open_pages(browser, s.url, 1)  # warm: the first run imports torch
+            cost = [[] for _ in servers]
+            for r in range(rounds):
+                for i, s in enumerate(servers):
+                    cost[i].append(open_pages(browser, s.url, opens))
+                print(f"round {r + 1}: " + "  ".join(f"{c[-1]:.2f}" for c in cost), flush=True)
+            browser.close()
+    finally:
+        for s in servers:
+            s.stop()
+    print(f"\nmachine CPU-s per page open, {rounds} rounds × {opens} opens, {psutil.cpu_count()} cores")
+    print("| app | per round | median | ratio to the first (median of rounds) |\n| --- | --- | --- | --- |")
+    for a, c in zip(args.app, cost):
+        ratio = statistics.median(x / y for x, y in zip(c, cost[0]))
+        print(f"| {a} | {' / '.join(f'{x:.2f}' for x in c)} | {statistics.median(c):.2f} | {ratio:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
