@@ -119,14 +119,13 @@ def editors(lang: str, ex: Explorer) -> None:
             base = session.editor_base()
     drawn = (ex.vocab.size, len(ex.recipe.sentences))
     # Its open state is a widget's (the grid is drawn only while the box is open or holds an edit). The
-    # widget is named by its label and its default: a new label (new counts) starts as the box last was,
+    # widget is named by its label and its default: a new label (new counts) starts as the box is now,
     # so it stays open; the same label keeps its default, so the widget, and the grid in it, stay put.
     kept, label = session.own(), t(lang, "inputs.title", v=f"{drawn[0]:,}", b=drawn[1])
     if kept.editors_label != label:
-        kept.editors_label, kept.editors_default = label, kept.editors_open or session.get(Keys.EDITORS) is True
+        kept.editors_label, kept.editors_default = label, session.get(Keys.EDITORS) is True
     box = st.expander(label, icon=":material/edit_note:", key=Keys.EDITORS, on_change="rerun",
                       expanded=kept.editors_default)
-    kept.editors_open = box.open
     left, right = box.columns([1, 1.3])
     with left:
         edited = vocab_table(lang, base, locked="vocab" in ex.problems, folded=not box.open)
@@ -172,7 +171,7 @@ def vocab_table(lang: str, base: session.EditorBase, locked: bool, folded: bool 
                                on_find=partial(session.find_in_editor, base.frame))
     return inputs.vocab_editor(lang, base.frame, Keys.VOCAB, window, refuse=session.refuse_edit,
                                problems_prefix=Keys.PROBLEMS_PREFIX,
-                               table=lambda: not folded or locked or session.edit_pending())
+                               draw_grid=lambda: not folded or locked or session.edit_pending())
 
 
 def load_token_list(ex: Explorer, listed) -> None:

@@ -80,10 +80,10 @@ def window_first(rows: int, asked: object, hold: int | None = None) -> int:
 
 def vocab_editor(lang: str, base: pd.DataFrame, key: str, window: Window | None = None,
                  refuse: Callable[[int], Problem | None] | None = None, problems_prefix: str | None = None,
-                 table: Callable[[], bool] = lambda: True) -> VocabEdit:
+                 draw_grid: Callable[[], bool] = lambda: True) -> VocabEdit:
     """The editable (token, id, role) table under ``key``; rows can be added and deleted.
 
-    ``table()``, asked once the pending edit is checked, says whether the grid itself is drawn: the
+    ``draw_grid()``, asked once the pending edit is checked, says whether the grid itself is drawn: the
     caller leaves it out of a folded box that holds no edit (it is most of what a browser does to
     open the page), and draws it again from the same base when the box opens.
 
@@ -103,7 +103,7 @@ def vocab_editor(lang: str, base: pd.DataFrame, key: str, window: Window | None 
     refused = refuse(len(shown)) if refuse is not None else None
     if refused is not None:
         show_problems(lang, "err.vocab_title", [refused], key_prefix=problems_prefix)
-    if refused is None and not table():
+    if refused is None and not draw_grid():
         return VocabEdit(shown, start, None)
     edited = st.data_editor(
         shown, key=key, num_rows="dynamic", hide_index=False, width="stretch",

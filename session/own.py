@@ -19,8 +19,7 @@ from session.keys import Private
 @dataclass
 class Own:
     editor: Any = None  # the vocabulary editor's base table (session.workspace.EditorBase)
-    editors_open: bool = False  # the inputs box was open at the end of the last run (page.editors)
-    editors_label: str | None = None  # … its label then, and the default it was drawn with
+    editors_label: str | None = None  # the inputs box's label last drawn, and the default it was drawn with (page.editors)
     editors_default: bool = False
     built: dict[str, tuple] = field(default_factory=dict)  # name → (inputs, figure): see session.state.memo
     pending: tuple | None = None  # an imported (state, restored, notice), applied at the top of the next run
