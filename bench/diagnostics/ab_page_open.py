@@ -22,6 +22,8 @@ from pathlib import Path
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _common import machine_note  # noqa: E402
 from support.browser import launch  # noqa: E402
 from support.server import NO_WATCHER, Server  # noqa: E402
 from tests.e2e.helpers import VIEWPORT, open_app, wait_idle  # noqa: E402
@@ -53,6 +55,7 @@ def main() -> None:
     rounds, opens = max(1, min(args.rounds, 10)), max(1, min(args.opens, 10))
     from playwright.sync_api import sync_playwright
 
+    print(f"# ab_page_open: {' vs '.join(args.app)}, {rounds} rounds × {opens} opens\n\n{machine_note()}\n", flush=True)
     servers = []
     try:
         for a in args.app:  # each started here (Server starts in its constructor)
