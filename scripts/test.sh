@@ -43,7 +43,8 @@ if command -v node >/dev/null; then
 else
   echo "note: node not found; the stage's JavaScript unit tests (tests/js/) are skipped" >&2
 fi
-# Two workers, each test file in one of them (module-scoped servers stay shared within a file):
-# most of the suite's time is waiting on servers and Chromium, not computing. The 25 slowest
-# tests are listed at the end: where the suite's time goes.
-python -m pytest -n 2 --dist loadfile --durations=25 "$@"
+# Three workers on two cores, each test file in one of them (module-scoped servers stay shared
+# within a file): a browser test spends part of its time waiting for a server or for Chromium's
+# frames, and the third worker uses the cores meanwhile. The 25 slowest tests are listed at the
+# end: where the suite's time goes.
+python -m pytest -n 3 --dist loadfile --durations=25 "$@"

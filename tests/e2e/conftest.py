@@ -1,4 +1,4 @@
-"""Fixtures for the browser tests: one `streamlit run` and one Chromium per session, a fresh context per page.
+"""Fixtures for the browser tests: one `streamlit run` and one Chromium per session, a context per locale lent to one test at a time.
 
 Everything listens on and talks to 127.0.0.1 only. The fixtures skip (saying why) where Chromium
 or playwright is missing; the test modules also skip at import for the same reason.
@@ -42,16 +42,68 @@ def guided_app_url():
     yield from _serve({}, "e2e-streamlit-guided.log")
 
 
+@pytest.fixture(scope="session")
+def kept_contexts(browser):
+    """One browser context per locale for this worker, lent to one test at a time by `new_page`.
+
+    A context keeps its HTTP cache and V8's compiled code between tests, so a page opened in it
+    does not fetch and compile Streamlit's bundle again; what a test leaves in it (localStorage,
+    cookies) is cleared when the test ends, and a context that cannot be cleared is closed."""
+    kept: dict[str, object] = {}
+    yield kept
+    for ctx in kept.values():
+        ctx.close()
+
+
+def _context(browser, locale: str):
+    ctx = browser.new_context(locale=locale, viewport=dict(VIEWPORT), accept_downloads=True)
+    ctx.set_default_timeout(30_000)
+    return ctx
+
+
+# Clears what the page's origin keeps in this browser; the count left (0 when cleared).
+_CLEAR_JS = "() => { localStorage.clear(); sessionStorage.clear(); return localStorage.length + sessionStorage.length; }"
+
+
+def _give_back(kept: dict, locale: str, page, app_url: str) -> None:
+    """End a test's use of the kept context: its page closed and its storage cleared, or the
+    context closed (a page elsewhere than the shared app, a second page, a crash, a failed clear)."""
+    ctx = kept[locale]
+    try:
+        clean = not page.is_closed() and page.url.startswith(app_url) and ctx.pages == [page]
+        if clean:  # the app unloaded first (a plain page of its origin), so nothing of it writes after the clear
+            page.goto(app_url + "/_stcore/health")
+            clean = page.evaluate(_CLEAR_JS) == 0
+        if clean:
+            page.close()
+            ctx.clear_cookies()
+    except Exception:  # the page or the context is gone: nothing of it may reach the next test
+        clean = False
+    if not clean:
+        kept.pop(locale)
+        try:
+            ctx.close()
+        except Exception:  # closed already (by the test)
+            pass
+
+
 @pytest.fixture
-def new_page(browser, app_url):
-    """Factory: a page in a fresh browser context (its own Streamlit session), with the app loaded."""
-    contexts = []
+def new_page(browser, app_url, kept_contexts):
+    """Factory: a page (its own Streamlit session) with the app loaded, in a browser with nothing
+    kept from another test. The test's first page in a locale is opened in the worker's kept
+    context for it (`kept_contexts`); a further page gets a fresh context of its own, so two pages
+    of one test are two browsers (their own localStorage), as before."""
+    fresh, lent = [], {}
 
     def make(locale: str = "ko-KR", url: str | None = None, load: bool = True):
-        ctx = browser.new_context(locale=locale, viewport=dict(VIEWPORT), accept_downloads=True)
-        ctx.set_default_timeout(30_000)
-        contexts.append(ctx)
+        if locale in lent:
+            ctx = _context(browser, locale)
+            fresh.append(ctx)
+        else:
+            ctx = kept_contexts.get(locale) or kept_contexts.setdefault(locale, _context(browser, locale))
         page = ctx.new_page()
+        if locale not in lent and ctx is kept_contexts.get(locale):
+            lent[locale] = page
         page.e2e_js_errors = []
         page.on("pageerror", lambda err: page.e2e_js_errors.append(str(err)))
         record_sent(page)
@@ -60,8 +112,10 @@ def new_page(browser, app_url):
         return page
 
     yield make
-    for ctx in contexts:
+    for ctx in fresh:
         ctx.close()
+    for locale, page in lent.items():
+        _give_back(kept_contexts, locale, page, app_url)
 
 
 @pytest.fixture
