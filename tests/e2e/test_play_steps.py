@@ -133,8 +133,9 @@ def test_every_step_number_on_the_page_agrees_at_every_moment_of_play_and_after_
         if m["playing"] == "1" and found["timeline"] == {paused} and max(found["stage"]) <= paused and not found["details"]:
             handover.append(k)
         else:
-            clashes.append({w: sorted(v) for w, v in found.items()})
-    assert not clashes, f"{len(clashes)} of {len(moments)} moments showed two steps at once, e.g. {clashes[:3]}"
+            clashes.append({**{w: sorted(v) for w, v in found.items()}, "playing": m["playing"], "at": k})
+    assert not clashes, (f"{len(clashes)} of {len(moments)} moments showed two steps at once (paused at {paused}), "
+                         f"e.g. {clashes[:3]}; around the first: {moments[max(clashes[0]['at'] - 2, 0):clashes[0]['at'] + 3]}")
     if handover:  # one stretch, right before the stage takes Pause's data
         assert handover == list(range(handover[0], handover[-1] + 1)), handover
         # It ends with the stage at Pause's step: Pause's data has come, or (a loaded machine) the
