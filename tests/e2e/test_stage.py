@@ -215,6 +215,31 @@ def test_play_glides_through_every_step_and_pad_stays(open_stage, light_url):
     assert not page.stage_errors
 
 
+def test_a_browser_that_asks_for_less_motion_sees_each_step_at_once(open_stage, light_url):
+    """With the system's "reduce motion" setting (prefers-reduced-motion), neither a Step nor Play
+    glides: nothing is ever marked moving, no glide frame is drawn, and the counter names each
+    update's step as it arrives (Play's batches of ten land whole), PAD where it was."""
+    page = open_stage(light_url, "play=1&frames=10&sps=10", settle=False)
+    page.emulate_media(reduced_motion="reduce")
+    wait_settled(page, 0)
+    pad0 = spot(page, ".pt[data-role='pad'] .mark")
+    page.evaluate(COUNT_JS, page.locator(STAGE).element_handle())
+    page.evaluate("""(el) => { window.__moving = 0;
+        new MutationObserver(() => { if (el.dataset.animating === '1') window.__moving += 1; })
+          .observe(el, {attributes: true, attributeFilter: ['data-animating']}); }""", page.locator(STAGE).element_handle())
+    for step in (10, 20, 30):
+        next_step(page, step)
+    shown = [int(s) for s, _ in page.evaluate("() => window.__steps")]
+    assert page.evaluate("() => window.__moving") == 0
+    assert page.locator(STAGE).get_attribute("data-frames") in (None, "0")
+    assert shown and set(shown) <= {10, 20, 30} and shown == sorted(shown), shown
+    assert spot(page, ".pt[data-role='pad'] .mark") == pad0
+    page.emulate_media(reduced_motion="no-preference")  # the same page without the setting glides again
+    next_step(page, 40)
+    assert int(page.locator(STAGE).get_attribute("data-frames") or 0) > 0
+    assert not page.stage_errors
+
+
 def test_screenshots_light(open_stage, light_url):
     """At the projector's size (the layout at both sizes is measured by the panel tests below): each
     view in each language, hovered or selected; artifacts/screenshots/stage-<view>-<lang>-1280x720-light.png."""

@@ -175,6 +175,12 @@ function update(st, d) {
   st.root.dataset.renderMs = (performance.now() - t0).toFixed(1);
 }
 
+// The browser's "reduce motion" preference (the system's accessibility setting): no glide, no walk
+// through Play's steps; each data is drawn where it lands.
+function reducedMotion() {
+  return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
 // Light or dark follows Streamlit's background colour (the browser's preference when unreadable).
 function theme(st) {
   const bg = (getComputedStyle(st.root).getPropertyValue("--st-background-color") || "").trim();
@@ -231,6 +237,7 @@ function moveFocus(st, node, key) {
 
 function renderNodes(st, d, animate) {
   st.data = d;
+  const glides = animate && !reducedMotion(); // a learner who asked their system for less motion sees each step at once
   st.renders += 1;
   const root = st.root;
   const mode = d.mode === "lookup" ? "lookup" : "train";
@@ -250,15 +257,15 @@ function renderNodes(st, d, animate) {
     else layoutLookup(st, d);
   }
   if (mode === "train") {
-    fillHeader(st, d, animate);
+    fillHeader(st, d, glides);
     fillW(st, st.wPanel, d, true);
-    if (st.scatterPanel) drawScatter(st, d, animate);
+    if (st.scatterPanel) drawScatter(st, d, glides);
     fillNeighbours(st, d);
   } else {
     fillIds(st, d);
     fillW(st, st.wPanel, d, false);
     fillOut(st, d);
-    if (st.scatterPanel) drawScatter(st, d, animate);
+    if (st.scatterPanel) drawScatter(st, d, glides);
     else {
       st.root.dataset.animating = "0";
       st.root.dataset.step = String(num((d.scatter || {}).step));
