@@ -45,6 +45,7 @@ else
 fi
 # Three workers on two cores, each test file in one of them (module-scoped servers stay shared
 # within a file): a browser test spends part of its time waiting for a server or for Chromium's
-# frames, and the third worker uses the cores meanwhile. The 25 slowest tests are listed at the
-# end: where the suite's time goes.
-python -m pytest -n 3 --dist loadfile --durations=25 "$@"
+# frames, and the third worker uses the cores meanwhile. Files go out in the order tests/conftest.py
+# gives (browser tests first), not xdist's largest-count-first. The 25 slowest tests are listed at
+# the end: where the suite's time goes.
+python -m pytest -n 3 --dist loadfile --no-loadscope-reorder --durations=25 "$@"

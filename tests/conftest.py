@@ -25,6 +25,14 @@ def pytest_configure(config):
     torch.set_num_threads(TORCH_THREADS)
 
 
+def pytest_collection_modifyitems(config, items):
+    """The browser tests first (each file in its order), then the others: the long files go out to
+    the workers early and the short AppTest files fill the end, so no worker is left alone on a
+    long file while the others have nothing to do (scripts/test.sh passes --no-loadscope-reorder,
+    so pytest-xdist sends the files in this order rather than by their number of tests)."""
+    items.sort(key=lambda item: 0 if "e2e" in item.path.parts or "browser" in getattr(item, "fixturenames", ()) else 1)
+
+
 @pytest.fixture
 def chapter_vocab() -> Vocab:
     return Vocab.from_rows(CHAPTER_ROWS)

@@ -10,6 +10,9 @@ idle. Measured: the whole machine's busy CPU seconds (``/proc/stat`` through psu
 driver and the server together) per page open, and each round's ratio to the first app's. The
 browser tests and a class of learners pay this at every page open; on a shared machine the turns
 see the same load, so the per-round ratios say more than any one figure.
+
+``--bare`` adds Streamlit's own floor as a further column: a page of one ``st.write`` served the same
+way, opened until its text shows (what any Streamlit page costs in this browser).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 import psutil
@@ -34,13 +38,21 @@ def busy_cpu() -> float:
     return t.user + t.system + t.nice + t.irq + t.softirq
 
 
-def open_pages(browser, url: str, n: int) -> float:
+BARE_TEXT = "bare streamlit page"
+BARE_APP = f"import streamlit as st\nst.write({BARE_TEXT!r})\n"
+
+
+def open_pages(browser, url: str, n: int, bare: bool = False) -> float:
     """Machine CPU seconds per page open, over ``n`` fresh contexts."""
     before = busy_cpu()
     for _ in range(n):
         ctx = browser.new_context(locale="ko-KR", viewport=dict(VIEWPORT))
         page = ctx.new_page()
-        open_app(page, url)
+        if bare:
+            page.goto(url)
+            page.get_by_text(BARE_TEXT).wait_for(timeout=90_000)
+        else:
+            open_app(page, url)
         wait_idle(page)
         ctx.close()
     return (busy_cpu() - before) / n
@@ -51,7 +63,13 @@ def main() -> None:
     ap.add_argument("--app", action="append", required=True, help="an app script (give two or more)")
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--opens", type=int, default=3, help="page opens per app per round")
+    ap.add_argument("--bare", action="store_true", help="add a one-line Streamlit page: the framework's floor")
     args = ap.parse_args()
+    tmp = tempfile.TemporaryDirectory()
+    if args.bare:
+        (Path(tmp.name) / "bare.py").write_text(BARE_APP, encoding="utf-8")
+        args.app.append(str(Path(tmp.name) / "bare.py"))
+    bare = [args.bare and i == len(args.app) - 1 for i in range(len(args.app))]
     rounds, opens = max(1, min(args.rounds, 10)), max(1, min(args.opens, 10))
     from playwright.sync_api import sync_playwright
 
@@ -62,17 +80,18 @@ def main() -> None:
             servers.append(Server(Path(a).resolve(), extra=NO_WATCHER, env={"EXPLORER_GUIDE": "off"}))
         with sync_playwright() as pw:
             browser = launch(pw)
-            for s in servers:
-                open_pages(browser, s.url, 1)  # warm: the first run imports torch
+            for i, s in enumerate(servers):
+                open_pages(browser, s.url, 1, bare[i])  # warm: the first run imports torch
             cost = [[] for _ in servers]
             for r in range(rounds):
                 for i, s in enumerate(servers):
-                    cost[i].append(open_pages(browser, s.url, opens))
+                    cost[i].append(open_pages(browser, s.url, opens, bare[i]))
                 print(f"round {r + 1}: " + "  ".join(f"{c[-1]:.2f}" for c in cost), flush=True)
             browser.close()
     finally:
         for s in servers:
             s.stop()
+        tmp.cleanup()
     print(f"\nmachine CPU-s per page open, {rounds} rounds × {opens} opens, {psutil.cpu_count()} cores")
     print("| app | per round | median | ratio to the first (median of rounds) |\n| --- | --- | --- | --- |")
     for a, c in zip(args.app, cost):
