@@ -96,14 +96,13 @@ def new_page(browser, app_url, kept_contexts):
     fresh, lent = [], {}
 
     def make(locale: str = "ko-KR", url: str | None = None, load: bool = True):
-        if locale in lent:
-            ctx = _context(browser, locale)
-            fresh.append(ctx)
+        if locale in lent:  # a further page of this test: a browser of its own
+            fresh.append(_context(browser, locale))
+            page = fresh[-1].new_page()
         else:
-            ctx = kept_contexts.get(locale) or kept_contexts.setdefault(locale, _context(browser, locale))
-        page = ctx.new_page()
-        if locale not in lent and ctx is kept_contexts.get(locale):
-            lent[locale] = page
+            if locale not in kept_contexts:
+                kept_contexts[locale] = _context(browser, locale)
+            page = lent[locale] = kept_contexts[locale].new_page()
         page.e2e_js_errors = []
         page.on("pageerror", lambda err: page.e2e_js_errors.append(str(err)))
         record_sent(page)
