@@ -65,11 +65,11 @@ def main() -> None:
     ap.add_argument("--opens", type=int, default=3, help="page opens per app per round")
     ap.add_argument("--bare", action="store_true", help="add a one-line Streamlit page: the framework's floor")
     args = ap.parse_args()
-    tmp = tempfile.TemporaryDirectory()
-    if args.bare:
+    tmp = tempfile.TemporaryDirectory() if args.bare else None
+    if tmp is not None:
         (Path(tmp.name) / "bare.py").write_text(BARE_APP, encoding="utf-8")
         args.app.append(str(Path(tmp.name) / "bare.py"))
-    bare = [args.bare and i == len(args.app) - 1 for i in range(len(args.app))]
+    bare = [tmp is not None and a.startswith(tmp.name) for a in args.app]  # which pages wait for BARE_TEXT
     rounds, opens = max(1, min(args.rounds, 10)), max(1, min(args.opens, 10))
     from playwright.sync_api import sync_playwright
 
@@ -91,7 +91,8 @@ def main() -> None:
     finally:
         for s in servers:
             s.stop()
-        tmp.cleanup()
+        if tmp is not None:
+            tmp.cleanup()
     print(f"\nmachine CPU-s per page open, {rounds} rounds × {opens} opens, {psutil.cpu_count()} cores")
     print("| app | per round | median | ratio to the first (median of rounds) |\n| --- | --- | --- | --- |")
     for a, c in zip(args.app, cost):
