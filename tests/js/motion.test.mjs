@@ -97,6 +97,24 @@ test("Play data arriving mid-glide is queued after the frames still to show, on 
   assert.equal(eased.t0, null);
 });
 
+test("Play data arriving in the middle of a catch-up goes on catching up from where the points are", () => {
+  const ids = [0];
+  const kf = (s) => ({ step: s, x: F([s]), y: F([0]) });
+  const play = { on: true, steps_per_second: 10 };
+  // Steps 4…7 came late: walked at CATCH_UP_MS each from 9965, back on Play's clock at their end, 10101.
+  const catching = { ids, keyframes: [kf(3), kf(4), kf(5), kf(6), kf(7)], segMs: CATCH_UP_MS, linear: true, t0: 9999 - CATCH_UP_MS };
+  const frames = [{ step: 8, x: [8], y: [0] }, { step: 9, x: [9], y: [0] }];
+  const now = 10010; // a third of the way from step 4 to step 5, the next batch arrives on time
+  const g = glidePlan({ prev: catching, shown: ON(ids), ids, fin: fin([10], [0], 10), frames, play, animate: true, now });
+  assert.deepEqual(g.keyframes.map((k) => k.step), [4, 5, 6, 7, 8, 9, 10]);
+  const at = (a, t) => { const f = frameAt(a, t); return a.keyframes[f.k].x[0] + (a.keyframes[f.k + 1].x[0] - a.keyframes[f.k].x[0]) * f.w; };
+  assert.ok(Math.abs(at(g, now) - at(catching, now)) < 1e-9, "the points go on from where they are");
+  assert.ok(g.segMs > CATCH_UP_MS && g.segMs < 100, g.segMs); // still quicker than Play's rate
+  const end = catching.t0 + 4 * CATCH_UP_MS + 3 * 100; // steps 8, 9 and 10 each a tenth of a second after 7
+  assert.ok(Math.abs(g.t0 + (g.keyframes.length - 1) * g.segMs - end) < 1e-9); // back on the clock at the end
+  for (let t = now; t <= end; t += 5) assert.ok(at(g, t + 5) >= at(g, t)); // never a step back
+});
+
 test("ease goes from 0 to 1, symmetric, always forward", () => {
   assert.equal(ease(0), 0);
   assert.equal(ease(1), 1);

@@ -45,21 +45,25 @@ export function walks(play, frames, animate, shown) {
 }
 
 // The keyframes of the glide to `fin` and their pace. Play (see `walks`) walks through the frames
-// at play.steps_per_second, linearly; anything else is one eased segment of TWEEN_MS. Play data that arrives while an earlier Play glide (`prev`) is under
-// way is queued after its frames still to be shown: no jump, no skipped step, and on the same clock
-// (the segment under way keeps its start `t0`, so the time taken to take the new data in is not
-// lost from the rate). `now` is the clock's time; `shown` as for startPositions.
+// at play.steps_per_second, linearly; anything else is one eased segment of TWEEN_MS. Play data that
+// arrives while an earlier Play glide (`prev`) is under way is queued after its frames still to be
+// shown: no jump, no skipped step, no step back. Its steps are due on Play's clock, one segment each
+// after the earlier glide's last; the way still to go (from where the points are, mid-segment
+// included) is paced to arrive then, never slower than Play's rate and never quicker than
+// CATCH_UP_MS a step, each step shown for a frame at least. So data on time keeps the pace; data
+// that came late, or in the middle of catching up, is walked quickly until back on the clock.
+// `now` is the clock's time; `shown` as for startPositions.
 export function glidePlan({ prev, shown, ids, fin, frames, play, animate, now }) {
   const n = ids.length;
   const playing = walks(play, frames, animate, shown);
   const sps = clamp(num(play.steps_per_second) || 10, 0.2, 120);
   let segMs = playing ? 1000 / sps : TWEEN_MS;
-  let keyframes, t0 = null, late = false;
+  let keyframes, t0 = null, queued = null;
   if (playing && prev && prev.linear && sameIds(prev.ids, ids)) {
     const k = Math.min(prev.keyframes.length - 2, Math.floor(Math.max(0, now - prev.t0) / prev.segMs));
     keyframes = prev.keyframes.slice(k);
-    t0 = prev.t0 + k * prev.segMs;
-    late = now - t0 > prev.segMs; // the glide ran out of frames and waits at its last one
+    const done = clamp((now - prev.t0 - k * prev.segMs) / prev.segMs, 0, 1); // of the segment under way
+    queued = { done, end: prev.t0 + (prev.keyframes.length - 1) * prev.segMs };
   } else {
     const at = startPositions(shown, ids, fin);
     keyframes = [{ step: null, x: at.x, y: at.y }];
@@ -72,13 +76,11 @@ export function glidePlan({ prev, shown, ids, fin, frames, play, animate, now })
     }
   }
   keyframes.push(fin);
-  if (late) {
-    // Data that came late: on the old clock its steps would all be due at once and be passed over
-    // unseen. They are walked from the last one shown, now, fast enough to be back on that clock
-    // where they can, and each shown for a frame at least (two at 60 Hz).
-    const left = keyframes.length - 2, due = t0 + (keyframes.length - 1) * segMs;
+  if (queued) {
+    const due = queued.end + (frames.length + 1) * segMs; // the new data's last step, on Play's clock
+    const left = keyframes.length - 1 - queued.done; // segments still to travel
     segMs = clamp((due - now) / left, CATCH_UP_MS, segMs);
-    t0 = now - segMs;
+    t0 = now - queued.done * segMs; // the points stay where they are shown
   }
   return { keyframes, segMs, linear: playing, t0 };
 }
