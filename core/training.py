@@ -274,8 +274,9 @@ class Lab:
         sum of finite terms needs the element-wise check. A small model sums its numpy views (torch's
         dispatch would cost more than the sums); a large one sums in torch, on every thread."""
         if self._small:
-            return (math.isfinite(sum(float(a.sum()) for a in self._views))
-                    or all(bool(np.isfinite(a).all()) for a in self._views))
+            with np.errstate(over="ignore", invalid="ignore"):  # inf − inf or an overflow is the answer, not a fault
+                total = sum(float(a.sum()) for a in self._views)
+            return math.isfinite(total) or all(bool(np.isfinite(a).all()) for a in self._views)
         with torch.no_grad():
             if bool(torch.isfinite(torch.stack([p.sum() for p in self._params]).sum())):
                 return True
