@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from support.browser import CHROMIUM, LAUNCH_ARGS as CHROMIUM_ARGS, launch  # noqa: E402
+from support.browser import CHROMIUM, LAUNCH_ARGS as CHROMIUM_ARGS, launch, launch_args  # noqa: E402, F401  (bench_classroom)
 from support.labs import preset_lab as build_lab  # noqa: E402, F401  (a preset's lab with some knobs changed)
 from support.server import Server as KitServer, free_port  # noqa: E402, F401
 

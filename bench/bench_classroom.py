@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import CHROMIUM, CHROMIUM_ARGS, ROOT, Server, cpu_seconds, fmt_bytes, fmt_ms, machine_note, rss_bytes, summary, table  # noqa: E402
+from _common import CHROMIUM, CHROMIUM_ARGS, ROOT, launch_args, Server, cpu_seconds, fmt_bytes, fmt_ms, machine_note, rss_bytes, summary, table  # noqa: E402
 from bench_browser import IN_VIEW, LIB, section_button  # noqa: E402
 
 CLICK_TIMEOUT_MS = 90_000
@@ -155,14 +155,14 @@ async def learner(i: int, browser, url: str, clicks: int, stats: dict, load_gate
 
 
 async def classroom(url: str, sessions: int, clicks: int, loads_at_once: int, think: float, budget_s: float,
-                    on_all_done=None) -> dict:
+                    on_all_done=None, chromium_args: list[str] = CHROMIUM_ARGS) -> dict:
     from playwright.async_api import async_playwright
 
     stats = {"ready": [], "clicks": [], "errors": [], "loads_ok": 0, "clicks_ok": 0, "clicks_tried": 0,
              "ws_sent": 0, "ws_received": 0, "class_started": None, "class_ended": None, "pending_close": []}
     deadline = time.monotonic() + budget_s
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=chromium_args)
         try:
             gate = asyncio.Semaphore(loads_at_once)
             all_ready = asyncio.Event()
@@ -194,15 +194,16 @@ def main() -> None:
     sessions = max(1, min(args.sessions, 60))
     env = {"OMP_NUM_THREADS": str(args.server_threads), "MKL_NUM_THREADS": str(args.server_threads)} if args.server_threads else None
     print(f"# bench_classroom: {sessions} learners × {args.clicks} Steps on one server\n\n{machine_note()}\n")
+    chromium_args = launch_args()  # the tests' switches (support/browser.py), read before the event loop runs
     t0 = time.perf_counter()
     with Server(ROOT / "app.py", env=env) as srv:
         rss_cold = srv.rss()
-        warm = asyncio.run(classroom(srv.url, 1, 1, 1, 0.0, 120))  # one page first: the server imports torch & co.
+        warm = asyncio.run(classroom(srv.url, 1, 1, 1, 0.0, 120, chromium_args=chromium_args))  # one page first: the server imports torch & co.
         rss0, cpu0 = srv.rss(), cpu_seconds(srv.pid)
         sampler = Sampler(srv.pid)
         sampler.start()
         stats = asyncio.run(classroom(srv.url, sessions, args.clicks, args.loads_at_once, args.think, args.budget,
-                                      on_all_done=srv.rss))
+                                      on_all_done=srv.rss, chromium_args=chromium_args))
         wall = time.perf_counter() - t0
         sampler.stop()
         time.sleep(2)
