@@ -25,7 +25,7 @@ import json
 import time
 from pathlib import Path
 
-from support.browser import CHROMIUM, FIND_STAGE_JS, LAUNCH_ARGS, unavailable_reason  # noqa: F401  (the tests' one Chromium)
+from support.browser import FIND_STAGE_JS, unavailable_reason  # noqa: F401  (Chromium itself: support.browser.launch)
 from support.labs import chapter_w  # noqa: F401  (the app's init, drawn by torch)
 
 ROOT = Path(__file__).resolve().parents[2]
