@@ -90,11 +90,12 @@ def browser_command_lines() -> list[list[str]]:
     return lines
 
 
+def disabled_features(argv: list[str]) -> list[list[str]]:
+    """The features each ``--disable-features`` switch of a command line names, in order."""
+    return [[f for f in a[len(FEATURES_SWITCH):].split(",") if f] for a in argv if a.startswith(FEATURES_SWITCH)]
+
+
 def features_disabled_by(command_lines: list[list[str]]) -> list[str] | None:
     """The features Playwright disables: the first ``--disable-features`` switch of a browser it
     launched (its own switches come before the caller's), or None when none is found."""
-    for argv in command_lines:
-        for arg in argv:
-            if arg.startswith(FEATURES_SWITCH):
-                return [f for f in arg[len(FEATURES_SWITCH):].split(",") if f]
-    return None
+    return next((switches[0] for switches in map(disabled_features, command_lines) if switches), None)

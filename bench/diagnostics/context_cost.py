@@ -18,19 +18,13 @@ import sys
 import time
 from pathlib import Path
 
-import psutil
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _common import machine_note  # noqa: E402
+from ab_page_open import busy_cpu  # noqa: E402  (this folder: the whole machine's busy CPU seconds)
 from support.browser import CHROMIUM, LAUNCH_ARGS, launch_args  # noqa: E402
 from support.server import NO_WATCHER, Server  # noqa: E402
 from tests.e2e.helpers import VIEWPORT, open_app, wait_idle  # noqa: E402
-
-
-def busy_cpu() -> float:
-    t = psutil.cpu_times()
-    return t.user + t.system + t.nice + t.irq + t.softirq
 
 
 def own_pages(browser) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.browser import FEATURES_SWITCH, UNSEEN_UI, browser_command_lines
+from support.browser import UNSEEN_UI, browser_command_lines, disabled_features
 
 from .helpers import unavailable_reason
 
@@ -19,16 +19,12 @@ if unavailable_reason():
     pytest.skip(unavailable_reason(), allow_module_level=True)
 
 
-def switches(argv: list[str]) -> list[set[str]]:
-    return [set(a[len(FEATURES_SWITCH):].split(",")) - {""} for a in argv if a.startswith(FEATURES_SWITCH)]
-
-
 def test_the_tests_chromium_keeps_playwrights_disabled_features_and_adds_its_own(browser):
-    ours = [argv for argv in browser_command_lines() if len(switches(argv)) > 1]
+    ours = [switches for switches in map(disabled_features, browser_command_lines()) if len(switches) > 1]
     assert ours, "no running Chromium was launched with a second --disable-features (support.browser.launch)"
-    for argv in ours:
-        *before, last = switches(argv)
-        dropped = set().union(*before) - last
+    for switches in ours:
+        *before, last = switches
+        dropped = set().union(*before) - set(last)
         assert not dropped, f"Chromium reads only the last --disable-features: these would be enabled again: {sorted(dropped)}"
-        assert set(UNSEEN_UI) <= last
+        assert set(UNSEEN_UI) <= set(last)
 
