@@ -56,6 +56,11 @@ def _neighbours(of: int, rows: dict[int, list[float]], k: int = 5) -> dict:
     return {"of": of, "ids": [i for _, i in best], "cos": [round(c, 4) for c, _ in best]}
 
 
+def sample_loss(step: int) -> float:
+    """The sample's loss at ``step``: a smooth fall."""
+    return round(0.7 * math.exp(-step / 12) + 0.05, 4)
+
+
 def sample_data(step: int = 0, *, n: int = 10, e: int = 4, lang: str = "ko", mode: str = "train",
                 present: bool = False, play: bool = False, frames: int = 0, steps_per_second: int = 10,
                 height: int = 560, selected: int | None = None, seed: int = 0) -> dict:
@@ -104,11 +109,12 @@ def sample_data(step: int = 0, *, n: int = 10, e: int = 4, lang: str = "ko", mod
             "counts": [2 if used[i] else 0 for i in shown], "touched": touched,
             "grad_norm": [round(0.9 ** step * (0.5 + (i % 5) / 10), 4) if i in touched else 0.0 for i in shown],
         },
-        "loss": [round(0.7 * math.exp(-s / 12) + 0.05, 4) for s in range(step + 1)] if step else [],
+        "loss": [sample_loss(s) for s in range(step + 1)] if step else [],
     }
     if frames and step > 0:  # the steps between the previous picture (step - frames) and this one
         first = max(0, step - frames + 1)
-        data["scatter"]["frames"] = [dict(zip(("step", "x", "y"), (s, *coords(s)))) for s in range(first, step)]
+        data["scatter"]["frames"] = [dict(zip(("step", "x", "y", "loss"), (s, *coords(s), sample_loss(s))))
+                                     for s in range(first, step)]
     if not big:
         past = [coords(s) for s in range(max(0, step - 5), step)]
         trail_ids = [i for i in range(n) if used[i] and i != PAD]

@@ -280,3 +280,18 @@ def test_a_glide_never_moves_a_point_that_stays_put():
     assert all(f["x"][pad] == sc["x"][pad] and f["y"][pad] == sc["y"][pad] for f in sc["frames"])
     moving = [i for i, r in enumerate(sc["role"]) if r == "used"]
     assert any(f["x"][i] != sc["x"][i] for f in sc["frames"] for i in moving)  # the others do glide
+
+
+def test_each_of_plays_frames_carries_the_loss_of_its_own_step():
+    """The stage names the step a Play glide shows with that step's loss (not the newest's): each
+    frame's loss is the last loss of a fresh lab run to that frame's step."""
+    from views.training import train_data
+
+    ex = Explorer.from_preset(presets.load("chapter"))
+    ex.run(12)
+    frames = train_data(ex, "en", since=3, playing=True)["scatter"]["frames"]
+    assert [f["step"] for f in frames] == list(range(4, 12))
+    for f in frames:
+        fresh = Explorer.from_preset(presets.load("chapter"))
+        fresh.run(f["step"])
+        assert f["loss"] == fresh.lab.losses[-1] and fresh.lab.steps == f["step"], f["step"]

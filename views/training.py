@@ -322,7 +322,8 @@ def _scatter(ex: Explorer, pic: Picture, used: np.ndarray, since: int | None) ->
         between = [s for s in sorted(ex.lab.snapshots) if since < s < pic.shown][-MAX_FRAMES:]
         frames = [ex.picture(k, s) for s in between]
         out["frames"] = [{"step": f.shown, "x": _frame(f.points[f.shown][ids, 0], xy[:, 0], out["x"], sx),
-                          "y": _frame(f.points[f.shown][ids, 1], xy[:, 1], out["y"], sy) if k > 1 else out["y"]}
+                          "y": _frame(f.points[f.shown][ids, 1], xy[:, 1], out["y"], sy) if k > 1 else out["y"],
+                          "loss": ex.lab.losses[f.shown - 1]}  # the head names the glide's step with its loss
                          for f in frames]
     return out
 

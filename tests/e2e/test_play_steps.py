@@ -12,6 +12,7 @@ click, and a Play tick falling due first carries it in the tick's own rerun. Pau
 
 from __future__ import annotations
 
+import math
 import re
 import time
 
@@ -45,6 +46,7 @@ SHOWN_JS = """() => {
   const details = document.querySelector('.st-key-details details');
   const open = details && details.open && live(details);
   return {counter: s ? s.querySelector('[data-testid="stage-step"]').textContent : null,
+          loss: s ? s.querySelector('.lossnum').textContent : null,
           playing: s ? s.dataset.playing : null,
           timeline: thumb.map(e => e.textContent),
           details: open ? [details.textContent] : []};
@@ -99,6 +101,22 @@ def details_at(page, lang: str, step: int) -> None:
     wait_step(page, step)
 
 
+def fresh_losses(preset: str, steps: int) -> list[float]:
+    """The loss of each step 1…``steps`` of ``preset``, computed afresh by torch in this process."""
+    from assets import presets
+    from core.explorer import Explorer
+
+    ex = Explorer.from_preset(presets.load(preset))
+    ex.run(steps)
+    return list(ex.lab.losses)
+
+
+def reads_as(text: str, value: float) -> bool:
+    """Whether the stage's loss text (4 significant digits, U+2212 for minus) is ``value`` rounded."""
+    shown = float(text.replace("\u2212", "-"))
+    return abs(shown - value) <= 0.5 * 10 ** (math.floor(math.log10(abs(value))) - 3) * (1 + 1e-9)
+
+
 def read(page) -> dict:
     return page.evaluate(f"() => {{ {JS_LIB}; return ({SHOWN_JS})(); }}")
 
@@ -145,6 +163,13 @@ def test_every_step_number_on_the_page_agrees_at_every_moment_of_play_and_after_
     after = numbers(read(page), patterns)
     assert after["stage"] == after["timeline"] == {paused}, after
     assert after["details"] == {paused}, after  # the coordinates, the neighbours, the loss and the gradient
+    # The loss beside the counter is the loss of the step the counter names, at every moment: during
+    # Play's walk too, not the newest step's that came with the data.
+    losses = fresh_losses(f"reviews_{lang}", paused)
+    named = [(int(m["counter"]), m["loss"]) for m in moments + [read(page)] if m["counter"] and int(m["counter"]) >= 1
+             and m["loss"] and m["loss"] != "\u2013"]
+    wrong = [(step, text, f"{losses[step - 1]:.4g}") for step, text in named if not reads_as(text, losses[step - 1])]
+    assert len(named) > 20 and not wrong, f"{len(wrong)} of {len(named)} moments: (step, loss shown, its loss) {wrong[:5]}"
 
 
 # Click a button while the browser's timers of no delay wait longer than a Play tick, as on a busy

@@ -47,6 +47,10 @@ test("Play walks through every frame, one step per 1/steps_per_second, linearly"
                         animate: true, now: 0 });
   assert.deepEqual(g.keyframes.map((k) => k.step), [null, 1, 2, 3]);
   assert.deepEqual([...g.keyframes[2].x], [2, 0]);
+  assert.deepEqual(g.keyframes.slice(1, 3).map((k) => k.loss), [null, null]); // these frames name no loss
+  const named = glidePlan({ prev: null, shown: ON([0, 1]), ids: [0, 1], fin: target, frames: frames.map((f, i) => ({ ...f, loss: 0.5 - i / 10 })),
+                            play: { on: true, steps_per_second: 4 }, animate: true, now: 0 });
+  assert.deepEqual(named.keyframes.slice(1, 3).map((k) => k.loss), [0.5, 0.4]); // each walked step carries its loss
   assert.deepEqual([g.segMs, g.linear], [250, true]);
   const fast = glidePlan({ prev: null, shown: ON([0]), ids: [0], fin: fin([1], [1]), frames: [{ step: 0, x: [0], y: [0] }],
                            play: { on: true, steps_per_second: 1e6 }, animate: true, now: 0 });

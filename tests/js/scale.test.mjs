@@ -1,7 +1,7 @@
 // The scatter's frame (components/stage/js/scale.mjs): ticks, pixels, sparkline, nearest point.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mapX, mapY, nearestIndex, niceTicks, plotRange, sparkPoints } from "../../components/stage/js/scale.mjs";
+import { mapX, mapY, nearestIndex, niceTicks, plotRange, sparkPoints, sparkUpTo } from "../../components/stage/js/scale.mjs";
 
 test("niceTicks: round steps inside the range", () => {
   assert.deepEqual(niceTicks(-5, 5, 5), [-4, -2, 0, 2, 4]);
@@ -59,6 +59,20 @@ test("sparkline: 2 px inside the box, lowest loss at the bottom", () => {
   const pts = sparkPoints([0.7, 0.4, 0.1]).split(" ").map((p) => p.split(",").map((v) => Math.round(Number(v) * 1e6) / 1e6));
   assert.deepEqual(pts, [[2, 4], [100, 24], [198, 44]]);
   assert.deepEqual(sparkPoints([1, 1]).split(" ").map((p) => p.split(",").map(Number)), [[2, 44], [198, 44]]);
+});
+
+test("sparkline at an earlier step: the history as it was then, drawn whole, the dot at that step's loss", () => {
+  const loss = [0.7, 0.5, 0.4, 0.1, 0.3]; // steps 1…5
+  const whole = sparkUpTo(loss, 5, 5, 0.3);
+  assert.equal(whole.points, sparkPoints(loss));
+  assert.deepEqual(whole.dot, sparkPoints(loss).split(" ").pop().split(",").map(Number)); // the last point
+  const at3 = sparkUpTo(loss, 5, 3, 0.4);
+  assert.equal(at3.points, sparkPoints([0.7, 0.5, 0.4])); // as the line was drawn at step 3
+  assert.deepEqual(at3.dot, [198, 44]);
+  // A strided history (steps 1, 3, 5 of five): at step 4, the values of steps 1 and 3, then step 4's.
+  assert.equal(sparkUpTo([0.7, 0.4, 0.3], 5, 4, 0.35).points, sparkPoints([0.7, 0.4, 0.35]));
+  assert.equal(sparkUpTo([0.7], 1, 1, 0.7).points, "100,44");
+  assert.equal(sparkUpTo(loss, 5, 2, NaN).points, sparkPoints(loss)); // no loss for that step: the whole line
 });
 
 test("nearestIndex finds the nearest point within the radius", () => {

@@ -2,6 +2,7 @@
 // keyframes (motion.mjs) with their labels placed for each frame, keeps the step counter in step,
 // and settles the picture at the end.
 import { num } from "./format.mjs";
+import { showStep } from "./head.mjs";
 import { placeLabels } from "./labels.mjs";
 import { between, differs, frameAt } from "./motion.mjs";
 import { drawPoints } from "./points.mjs";
@@ -30,8 +31,11 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
     const A = a.keyframes[f.k], B = a.keyframes[f.k + 1];
     drawPoints(st, between(A, B, f.w, cur));
     placeLabels(st); // where the points are in this frame: no two labels meet, none leaves the frame
-    const stepNow = (f.w >= 1 ? B.step : A.step);
-    if (stepNow !== null && stepNow !== undefined && st.stepNum) st.stepNum.textContent = String(stepNow);
+    const shown = f.w >= 1 ? B : A;
+    if (shown.step !== null && shown.step !== undefined && shown.step !== st.headStep) {
+      st.headStep = shown.step;
+      showStep(st, shown.step, shown.loss);
+    }
     if (f.done) {
       st.anim = null;
       drawPoints(st, B);
@@ -46,7 +50,11 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
 // The picture has settled: the step counter on the data's step, the labels in place, and the
 // hooks tests and benchmarks read (data-animating, data-step, data-settled).
 export function finish(st) {
-  if (st.stepNum && st.data && st.data.scatter) st.stepNum.textContent = String(num(st.data.scatter.step));
+  st.headStep = null;
+  if (st.stepNum && st.data && st.data.scatter) {
+    const loss = Array.isArray(st.data.loss) && st.data.loss.length ? num(st.data.loss[st.data.loss.length - 1]) : null;
+    showStep(st, num(st.data.scatter.step), loss);
+  }
   placeLabels(st);
   st.root.dataset.animating = "0";
   st.root.dataset.step = String(st.data && st.data.scatter ? num(st.data.scatter.step) : 0);

@@ -4,7 +4,7 @@ import { el, sv } from "./dom.mjs";
 import { num, sig, words } from "./format.mjs";
 import { counterStep } from "./motion.mjs";
 import { legendLooks, shapePath } from "./paint.mjs";
-import { sparkPoints } from "./scale.mjs";
+import { sparkUpTo } from "./scale.mjs";
 
 export function layoutTrain(st, d) {
   const root = st.root;
@@ -27,21 +27,33 @@ export function layoutTrain(st, d) {
 }
 
 export function fillHeader(st, d, animate) {
+  st.loss = Array.isArray(d.loss) ? d.loss.map(num) : [];
+  st.lossLast = num((d.scatter || {}).step);
+  st.headStep = null; // a glide under way draws the head again at its next frame, on the new history
   const step = counterStep(d, animate, st.shown);
-  if (step !== null) st.stepNum.textContent = String(step);
-  const loss = Array.isArray(d.loss) ? d.loss.map(num) : [];
-  const svgEl = st.lossSvg;
-  svgEl.textContent = "";
-  if (loss.length) {
-    const pts = sparkPoints(loss);
-    sv("polyline", { points: pts, class: "sparkline" }, svgEl);
-    const [lx, ly] = pts.split(" ").pop().split(",");
-    sv("circle", { cx: lx, cy: ly, r: 3.5, class: "sparkdot" }, svgEl);
-    st.lossNum.textContent = sig(loss[loss.length - 1], 4);
-  } else {
-    st.lossNum.textContent = "\u2013";
-  }
+  // Null: Play's glide walks this data's steps and names each as it shows it (animation.mjs).
+  if (step !== null) showStep(st, step, st.loss[st.loss.length - 1]);
   fillLegend(d, st.legend);
+}
+
+// The counter at `step` and, beside it, that step's loss (`value`): its number, the sparkline drawn
+// up to it and the dot there. The head names one step, the one the points are drawn at. A Play
+// frame that names no loss (null) leaves the loss as it was.
+export function showStep(st, step, value) {
+  if (!st.stepNum) return;
+  st.stepNum.textContent = String(step);
+  const loss = st.loss || [], svgEl = st.lossSvg;
+  if (!loss.length || step < 1) {
+    svgEl.textContent = "";
+    st.lossNum.textContent = "\u2013";
+    return;
+  }
+  if (value === null || value === undefined) return;
+  svgEl.textContent = "";
+  const line = sparkUpTo(loss, st.lossLast, step, num(value));
+  sv("polyline", { points: line.points, class: "sparkline" }, svgEl);
+  sv("circle", { cx: line.dot[0], cy: line.dot[1], r: 3.5, class: "sparkdot" }, svgEl);
+  st.lossNum.textContent = sig(num(value), 4);
 }
 
 function legendIcon(parent, lk) {

@@ -33,6 +33,17 @@ export function sparkPoints(loss) {
   return loss.map((v, i) => `${n === 1 ? 100 : (i / (n - 1)) * 196 + 2},${44 - ((v - lo) / span) * 40}`).join(" ");
 }
 
+// The sparkline as it was at `step` of a history whose last value is step `last`'s (`loss`: that
+// history, or an even stride of it with its first and last values): the values of the steps before
+// it and `value`, that step's loss, drawn as sparkPoints draws a whole history; the dot at its end.
+export function sparkUpTo(loss, last, step, value) {
+  const n = loss.length;
+  const stepOf = (i) => (n === last ? i + 1 : 1 + (i * (last - 1)) / (n - 1));
+  const values = step < last && last > 1 && Number.isFinite(value) ? [...loss.filter((_, i) => stepOf(i) < step), value] : loss;
+  const points = sparkPoints(values);
+  return { points, dot: points.split(" ").pop().split(",").map(Number) };
+}
+
 // The index of the point nearest (x, y) within `radius` px, or -1.
 export function nearestIndex(px, py, x, y, radius) {
   let best = -1, bd = radius * radius;

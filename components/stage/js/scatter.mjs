@@ -95,7 +95,8 @@ export function fillScatter(st, d, animate) {
     buildNodes(st, d, sc, nodeIdx, n);
   }
   // Targets, and where each point starts: where it is on screen now (new points start in place).
-  const fin = { step: num(s.step), x: new Float64Array(n), y: new Float64Array(n) };
+  const loss = Array.isArray(d.loss) && d.loss.length ? num(d.loss[d.loss.length - 1]) : null;
+  const fin = { step: num(s.step), x: new Float64Array(n), y: new Float64Array(n), loss };
   for (let i = 0; i < n; i++) { fin.x[i] = num(xs[i]); fin.y[i] = num(ys[i]); }
   const glide = glidePlan({ prev: st.anim, shown: st.shown, ids, fin, frames: Array.isArray(s.frames) ? s.frames : [],
                             play: d.play || {}, animate, now: performance.now() });

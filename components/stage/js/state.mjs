@@ -66,6 +66,9 @@
  * @property {SVGSVGElement|null} lossSvg
  * @property {HTMLElement|null} lossNum
  * @property {HTMLElement|null} legend
+ * @property {number[]} loss the loss history the head draws (data.loss) and the step of its last value
+ * @property {number} lossLast
+ * @property {number|null} headStep the step a Play glide last named in the head (null: none yet)
  * @property {HTMLElement|null} scatterPanel the panels (null when the layout has none)
  * @property {HTMLElement|null} wPanel
  * @property {HTMLElement|null} idsPanel
@@ -87,7 +90,7 @@ export function createStage(root, parentElement) {
     resize: null, onFonts: null, fontsRaf: 0,
     measure: null, boxes: { marks: new WeakMap(), labels: new WeakMap() }, labelPlan: null,
     wPlan: null, w: null, scatter: null,
-    stepNum: null, lossSvg: null, lossNum: null, legend: null,
+    stepNum: null, lossSvg: null, lossNum: null, legend: null, loss: [], lossLast: 0, headStep: null,
     scatterPanel: null, wPanel: null, idsPanel: null, outPanel: null, neighBox: null, wires: null,
     idScroll: 0, idB: -1, wScroll: 0,
   });
