@@ -51,10 +51,7 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
 // hooks tests and benchmarks read (data-animating, data-step, data-settled).
 export function finish(st) {
   st.headStep = null;
-  if (st.stepNum && st.data && st.data.scatter) {
-    const loss = Array.isArray(st.data.loss) && st.data.loss.length ? num(st.data.loss[st.data.loss.length - 1]) : null;
-    showStep(st, num(st.data.scatter.step), loss);
-  }
+  if (st.stepNum && st.data && st.data.scatter) showStep(st, num(st.data.scatter.step), st.loss[st.loss.length - 1]);
   placeLabels(st);
   st.root.dataset.animating = "0";
   st.root.dataset.step = String(st.data && st.data.scatter ? num(st.data.scatter.step) : 0);
