@@ -16,8 +16,9 @@ and the last valid state keeps working.
 The frame rule: one PCA frame per lab and per number of dimensions, fitted when first drawn and
 reused for every Step, Run, Play and timeline move, until the learner asks for a refit
 (`refit`) or the table is rebuilt (a new lab: new seed, E, vocabulary, sentences …). Axis ranges
-only ever widen. Then the PAD row, which training never changes, projects to the same point at
-every step, and what moves on screen is training, not the camera (X7).
+only ever widen, and about the PAD point. Then the PAD row, which training never changes, projects
+to the same point at every step and keeps its place on the screen when the view zooms out to take in
+points that left it: what moves on screen is training, not the camera (X7).
 """
 
 from __future__ import annotations
@@ -420,8 +421,8 @@ class Explorer:
         drawn = sorted(set(thin_steps(steps)) | {shown})
         state.points = {s: state.points[s] if s in state.points else state.frame.transform(lab.snapshots[s])
                         for s in drawn}
-        state.ranges = _widen(state.ranges, axis_ranges(list(state.points.values())))
         pad = self.vocab.pad_id
+        state.ranges = _widen(state.ranges, axis_ranges(list(state.points.values())), state.points[drawn[-1]][pad])
         return Picture(shown, tuple(drawn), dict(state.points), tuple(state.ranges),
                        tuple(float(x) for x in state.frame.explained), state.points[shown][pad].copy(),
                        state.basis, state.fitted_steps, state.flat, state.version, state.tokens, state.cut)

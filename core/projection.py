@@ -147,11 +147,20 @@ def finite_snapshots(snaps: list[np.ndarray]) -> list[np.ndarray]:
     return kept or snaps[:1]
 
 
-def widen_ranges(old: list[tuple[float, float]], new: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    """Ranges covering both; a non-finite bound (points of a diverged W) never replaces a finite one."""
+def widen_ranges(old: list[tuple[float, float]], new: list[tuple[float, float]],
+                 anchor: np.ndarray | None = None) -> list[tuple[float, float]]:
+    """Ranges covering both; a non-finite bound (points of a diverged W) never replaces a finite one.
+
+    With an ``anchor`` (the PAD row's point) inside an old range, that axis widens about it: both
+    sides scale by the one factor that covers the new points, so the anchor keeps its place on the
+    screen ((p − lo) / (hi − lo) is unchanged) while the view zooms out around it (X7)."""
     out = []
-    for (a, b), (c, d) in zip(old, new):
+    for j, ((a, b), (c, d)) in enumerate(zip(old, new)):
         lo = min(a, c) if np.isfinite(c) else a
         hi = max(b, d) if np.isfinite(d) else b
+        p = float(anchor[j]) if anchor is not None and j < len(anchor) else float("nan")
+        if (lo, hi) != (a, b) and np.isfinite(p) and a < p < b:
+            s = max((p - lo) / (p - a), (hi - p) / (b - p))
+            lo, hi = p - s * (p - a), p + s * (b - p)
         out.append((lo, hi))
     return out

@@ -50,6 +50,49 @@ def test_the_pad_point_is_bitwise_fixed_and_ranges_only_widen_across_every_move(
     assert seen[-2].shown == 25 and seen[-1].shown == 0
 
 
+def test_past_the_preview_the_view_zooms_out_about_the_pad_point(chapter):
+    """Past PREVIEW_STEPS points leave the first ranges, which widen; each axis widens about PAD, so
+    PAD's place in the plot ((pad − lo) / (hi − lo), what sets its pixel) holds while the view zooms out."""
+    ex = chapter
+    first = ex.picture(2)
+    place = [(p - a) / (b - a) for p, (a, b) in zip(first.pad_xy.astype(np.float64), first.ranges)]
+    zoomed = 0
+    for n in (PREVIEW_STEPS, 40, 100, 300):
+        before = ex.picture(2)
+        ex.run(n)
+        pic = ex.picture(2)
+        assert same_bits(pic.pad_xy, first.pad_xy)
+        zoomed += pic.ranges != before.ranges
+        for j, (p, (a, b)) in enumerate(zip(pic.pad_xy.astype(np.float64), pic.ranges)):
+            assert a <= before.ranges[j][0] and b >= before.ranges[j][1]
+            assert (p - a) / (b - a) == pytest.approx(place[j], rel=1e-12, abs=1e-12), (ex.lab.steps, j)
+        for s in pic.steps:  # every drawn point is still inside
+            assert np.all(pic.points[s] >= np.array([r[0] for r in pic.ranges]) - 1e-9)
+            assert np.all(pic.points[s] <= np.array([r[1] for r in pic.ranges]) + 1e-9)
+    assert zoomed >= 2, "the chapter's training never left the first ranges: this test sees no zoom"
+
+
+_coord = st.floats(-1e3, 1e3, allow_nan=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=_coord, width=st.floats(1e-3, 1e3), at=st.floats(0.01, 0.99), c=_coord, d=_coord)
+def test_a_range_widens_to_cover_both_and_about_its_anchor(a, width, at, c, d):
+    from core.projection import widen_ranges
+
+    b, (c, d) = a + width, sorted((c, d))
+    p = a + at * width
+    (plain,) = widen_ranges([(a, b)], [(c, d)])
+    assert plain == (min(a, c), max(b, d))
+    ((lo, hi),) = widen_ranges([(a, b)], [(c, d)], np.array([p]))
+    span = max(hi - lo, width)
+    assert lo <= min(a, c) + 1e-12 * span and hi >= max(b, d) - 1e-12 * span
+    assert (p - lo) / (hi - lo) == pytest.approx((p - a) / (b - a), rel=1e-9, abs=1e-9)
+    if c >= a and d <= b:
+        assert (lo, hi) == (a, b)  # nothing to take in: the range is the old one, bit for bit
+    assert widen_ranges([(a, b)], [(float("-inf"), float("nan"))], np.array([p])) == [(a, b)]
+
+
 def test_the_picture_is_w_projected_in_one_frame_fitted_on_the_preview(chapter):
     """The frame's mean and axes come from a preview run of the same recipe; every point is W_s in it."""
     ex = chapter

@@ -144,6 +144,12 @@ def _why(page) -> str:
     return f"{t}, plot at y={p['y'] - r['y']:.1f}"
 
 
+def _ticks(page) -> list[str]:
+    """The scatter's tick labels and where they stand: they change when the axis ranges do."""
+    return page.locator(f"{STAGE} .plot .tick").evaluate_all(
+        "ts => ts.map(t => t.textContent + '@' + t.getAttribute('x') + ',' + t.getAttribute('y'))")
+
+
 def test_the_pad_point_does_not_move_by_a_pixel(ko_page):
     page = ko_page
     section(page, "ko", "train")
@@ -164,6 +170,11 @@ def test_the_pad_point_does_not_move_by_a_pixel(ko_page):
         page.keyboard.press(key)
         s = wait_stage(page, "(s, n) => n === null ? s.step !== '0' : s.step === n", where)
         spots.append((f"timeline {key} → {s['step']}", _pad_spot(page), _why(page)))
+    # Past the preview's steps the points leave the first ranges and the view zooms out: about PAD.
+    ticks = _ticks(page)
+    end = run_steps(page, "ko", 100, start=paused + 20)["step"]
+    assert _ticks(page) != ticks, f"the axes did not widen by step {end}: this test no longer sees a zoom"
+    spots.append((f"Run 100 → {end} (the view zoomed out)", _pad_spot(page), _why(page)))
     first = spots[0][1]
     moved = [f"{what}: {spot} ({why})" for what, spot, why in spots if spot != first]
     assert not moved, f"PAD at {first} (x, y relative to the stage; {spots[0][2]}) at step 0, then " + "; ".join(moved)
