@@ -48,21 +48,26 @@ def shown_rows(v: int, counts: np.ndarray, selected: int | None, special: tuple[
 def w_grid(ex: Explorer, w: np.ndarray, counts: np.ndarray, last_step: bool = True) -> dict:
     """The shown rows of W, with the rows the last step's gradient touched and each row's ‖grad‖
     (only while the newest step is shown: an earlier W has no "last step")."""
-    vocab = ex.vocab
-    big = vocab.size > BIG_V
+    vocab, lab = ex.vocab, ex.lab
     rows = shown_rows(vocab.size, counts, ex.selected_token, (vocab.pad_id, vocab.unk_id))
-    values = w[rows]
+    grads = lab.grad_norms.get(lab.steps) if last_step and lab.last is not None else None
+    return {"rows": rows.tolist(), **w_cells(ex, w[rows], rows, grads), "counts": counts[rows].tolist()}
+
+
+def w_cells(ex: Explorer, values: np.ndarray, rows: np.ndarray, grads: tuple[np.ndarray, np.ndarray] | None) -> dict:
+    """The shown ``rows``' ``values`` and their colour scale, the rows a step's gradient touched and each
+    shown row's ‖grad‖: ``grads`` is that step's (ids looked up, norms), as the lab's ``grad_norms`` keeps them,
+    None for a W that no step just changed. A Play frame's grid is this at the frame's step."""
     grad_norm = np.zeros(len(rows))
     touched: list[int] = []
-    rec = ex.lab.last if last_step else None
-    if rec is not None:
-        norms = dict(zip(rec.grad_ids.tolist(), np.linalg.norm(rec.grad_rows.numpy(), axis=1).tolist()))
+    if grads is not None:
+        norms = dict(zip(grads[0].tolist(), grads[1].tolist()))
         touched = [i for i, n in norms.items() if n > 0]
         grad_norm = np.array([norms.get(i, 0.0) for i in rows.tolist()])
     finite = values[np.isfinite(values)]
-    return {"rows": rows.tolist(), "values": floats(np.nan_to_num(values), big),
+    return {"values": floats(np.nan_to_num(values), ex.vocab.size > BIG_V),
             "absmax": float(np.abs(finite).max()) if finite.size else 1.0,
-            "counts": counts[rows].tolist(), "touched": touched, "grad_norm": floats(grad_norm)}
+            "touched": touched, "grad_norm": floats(grad_norm)}
 
 
 def common(ex: Explorer, lang: str, mode: str, height: int, present: bool) -> dict:

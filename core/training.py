@@ -36,6 +36,7 @@ from core.classes import classes_of
 from core.knobs import KNOBS, OPTIMIZERS  # noqa: F401  (OPTIMIZERS re-exported)
 from core.cost import lab_problems, recipe_step_cost, work_problems
 from core.model import ToyClassifier
+from core.optimizers import make_optimizer  # noqa: F401  (re-exported)
 from core.pretrained import Pretrained, model_args
 from core.problems import Problem, require
 from core.vocab import Vocab
@@ -44,6 +45,7 @@ from core.work import FREE, Work
 MOVED_BLOCK_FLOATS = 2**20  # Lab._moved works on blocks of this many floats
 HUGE_WEIGHT = 1e18  # a weight this large squares to within a few hundredfold of float32's maximum: "the weights" caused a divergence
 SMALL_MODEL_FLOATS = 2**16  # up to this many parameters in all, Lab._finite sums numpy views
+GRAD_STEPS_KEPT = 16  # Lab.grad_norms: the newest steps whose looked-up rows' gradient norms are kept
 
 
 def _config_problems(self) -> list[Problem]:
@@ -96,25 +98,6 @@ class StepRecord:
     delta: torch.Tensor  # (V,) L2 norm of how far each row of W moved in this step
 
 
-def make_optimizer(name: str, params, lr: float, weight_decay: float) -> torch.optim.Optimizer:
-    """The four optimizers the app offers. Adam's weight_decay is L2 in the gradient; AdamW's is decoupled.
-
-    ``fused=True``: torch's one-kernel update, the same math as the default per-tensor loop. It is
-    several times faster at 100k×300 and about twice as fast at the chapter's size (bench_training.py
-    prints both). Its rounding can differ from the default loop's in the last bit, so the
-    generated script (core.codegen) and every test's fresh torch reference use it too.
-    """
-    if name == "sgd":
-        return torch.optim.SGD(params, lr=lr, weight_decay=weight_decay, fused=True)
-    if name == "momentum":
-        return torch.optim.SGD(params, lr=lr, momentum=0.9, weight_decay=weight_decay, fused=True)
-    if name == "adam":
-        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, fused=True)
-    if name == "adamw":
-        return torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay, fused=True)
-    raise ValueError(f"optimizer must be one of {OPTIMIZERS}")
-
-
 class Lab:
     """One session's embedding lab: batch, model, optimizer, history of losses and W snapshots; ``work``
     (core/work.py) admits it, runs its replays and may stop a Run (every lab built from it shares it)."""
@@ -151,6 +134,7 @@ class Lab:
         tensors += [v for state in self.optimizer.state.values() for v in state.values() if torch.is_tensor(v)]
         w = self._weight
         snapshots = len(self.snapshots) * w.numel() * w.element_size()  # every snapshot is a float32 copy of W
+        snapshots += sum(i.nbytes + g.nbytes for i, g in self.grad_norms.values())
         self._held = sum(t.numel() * t.element_size() for t in tensors) + snapshots
 
     def _start(self) -> None:
@@ -169,6 +153,8 @@ class Lab:
         self.steps = 0
         self.losses: list[float] = []
         self.last: StepRecord | None = None
+        # step → (ids looked up, sorted; their ‖dL/dW‖; every other row's is 0, C8), the newest steps only
+        self.grad_norms: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.snapshots: dict[int, np.ndarray] = {0: self.weight_numpy()}
         self.pad_edits: list[tuple[int, tuple[float, ...]]] = []  # (step, vector) of hand-set PAD rows
         # Everything done to the weights besides stepping, in order: ("pad", step, vector) and
@@ -254,6 +240,7 @@ class Lab:
         loss = nn.functional.cross_entropy(self.model(ids, lengths), targets)  # nn.CrossEntropyLoss's math, one call less
         loss.backward()
         used, grad_rows, unused_max = self._gradient_facts(ids) if record else (None, None, 0.0)
+        norms = self._row_grad_norms(ids, used, grad_rows)
         self.optimizer.step()
         value = loss.item()
         if not (math.isfinite(value) and self._finite()):
@@ -261,6 +248,8 @@ class Lab:
             return None
         self.steps += 1
         self.losses.append(value)
+        self.grad_norms[self.steps] = norms
+        self.grad_norms.pop(self.steps - GRAD_STEPS_KEPT, None)
         if record:
             self.last = StepRecord(self.steps, value, self.step_rows(self.steps), used, grad_rows, unused_max,
                                    self._moved(w, before))
@@ -334,8 +323,7 @@ class Lab:
 
     def _before(self, w: torch.Tensor) -> torch.Tensor:
         """W as it is before this step, read-only: the snapshot kept at this step, which is a copy of it
-        (every Step and the last step of a Run start from one), else a copy into a reused buffer.
-        At 100k×300 the copy was a visible share of a Step and a W-sized buffer no one else needed."""
+        (every Step and the last step of a Run start from one), else a copy into a reused buffer."""
         if self.steps in self.snapshots:
             return torch.from_numpy(self.snapshots[self.steps])
         if self._scratch is None or self._scratch.shape != w.shape:
@@ -374,6 +362,17 @@ class Lab:
         lo, hi = torch.aminmax(grad)
         grad.index_copy_(0, used, grad_rows)
         return used, grad_rows, float(torch.maximum(lo.abs(), hi.abs()))
+
+    def _row_grad_norms(self, ids: torch.Tensor, used: torch.Tensor | None,
+                        grad_rows: torch.Tensor | None) -> tuple[np.ndarray, np.ndarray]:
+        """(ids looked up, sorted; each one's ‖dL/dW‖), from the looked-up rows only (no W-sized pass)."""
+        grad = self._weight.grad
+        if used is None:
+            used = torch.from_numpy(np.unique(ids.numpy())) if self._small else torch.unique(ids)
+            grad_rows = grad.detach().index_select(0, used) if grad is not None else None
+        if grad is None or grad_rows is None:  # a frozen W has no gradient
+            return used.numpy(), np.zeros(used.numel(), dtype=np.float32)
+        return used.numpy(), torch.linalg.vector_norm(grad_rows, dim=1).numpy()
 
     def run(self, n: int, on_progress: Callable[[int, int], None] | None = None) -> StepRecord | None:
         """Take ``n`` steps (bounded by MAX_STEPS_PER_CLICK); report progress as (done, n)."""
@@ -443,6 +442,7 @@ class Lab:
             p.data = torch.empty(0, dtype=p.dtype)
         self.optimizer.state.clear()
         self.snapshots.clear()
+        self.grad_norms.clear()
         self.events.clear()
         self.model = self.optimizer = self.batch = self._targets = self._scratch = self.last = None
         self._weight = self._params = self._twice = None

@@ -76,6 +76,16 @@ def contract_errors(data: dict) -> list[str]:
         for k in ("counts", "grad_norm"):
             if w.get(k) is not None and (not _finite_list(w[k]) or len(w[k]) != len(rows)):
                 err.append(f"w.{k} must have one number per shown row")
+        e = len(values[0]) if _matrix(values) and values else None
+        for i, f in enumerate((data.get("scatter") or {}).get("frames") or []):
+            fw = f.get("w")
+            if fw is None:
+                continue
+            fv = fw.get("values")
+            if not _matrix(fv) or len(fv) != len(rows) or any(len(r) != e for r in fv):
+                err.append(f"scatter.frames[{i}].w.values must be {len(rows)} rows of {e} finite numbers, as w.values")
+            if not _finite_list(fw.get("grad_norm")) or len(fw["grad_norm"]) != len(rows):
+                err.append(f"scatter.frames[{i}].w.grad_norm must have one number per shown row")
     if mode == "lookup":
         ids = data.get("ids")
         if not (isinstance(ids, list) and all(isinstance(r, list) and all(isinstance(i, int) for i in r) for r in ids)):

@@ -90,9 +90,14 @@ def sample_data(step: int = 0, *, n: int = 10, e: int = 4, lang: str = "ko", mod
 
     xs, ys = coords(step)
     shown = list(range(min(n, MAX_W_ROWS)))
-    values = [w_row(i, step) for i in shown]
-    absmax = round(max((abs(v) for row in values for v in row), default=1.0) or 1.0, 4)
-    touched = [i for i in shown if used[i] and step > 0]
+
+    def w_cells(s: int) -> dict:  # W's shown rows at step s, as data["w"] and each Play frame's "w" hold them
+        values = [w_row(i, s) for i in shown]
+        touched = [i for i in shown if used[i] and s > 0]
+        return {"values": values, "absmax": round(max((abs(v) for row in values for v in row), default=1.0) or 1.0, 4),
+                "touched": touched,
+                "grad_norm": [round(0.9 ** s * (0.5 + (i % 5) / 10), 4) if i in touched else 0.0 for i in shown]}
+
     data = {
         "version": 1, "mode": mode, "lang": lang, "big": big, "present": present, "height": height,
         "text": stage_text(lang),
@@ -104,17 +109,16 @@ def sample_data(step: int = 0, *, n: int = 10, e: int = 4, lang: str = "ko", mod
             "ids": list(range(n)), "x": xs, "y": ys, "role": role, "cls": cls,
         },
         "play": {"on": play, "steps_per_second": steps_per_second},
-        "w": {
-            "rows": shown, "values": values, "absmax": absmax,
-            "counts": [2 if used[i] else 0 for i in shown], "touched": touched,
-            "grad_norm": [round(0.9 ** step * (0.5 + (i % 5) / 10), 4) if i in touched else 0.0 for i in shown],
-        },
+        "w": {"rows": shown, **w_cells(step), "counts": [2 if used[i] else 0 for i in shown]},
         "loss": [sample_loss(s) for s in range(step + 1)] if step else [],
     }
     if frames and step > 0:  # the steps between the previous picture (step - frames) and this one
         first = max(0, step - frames + 1)
-        data["scatter"]["frames"] = [dict(zip(("step", "x", "y", "loss"), (s, *coords(s), sample_loss(s))))
+        data["scatter"]["frames"] = [dict(zip(("step", "x", "y", "loss", "w"), (s, *coords(s), sample_loss(s), w_cells(s))))
                                      for s in range(first, step)]
+        if selected is not None and 0 <= selected < n and mode == "train":
+            for f in data["scatter"]["frames"]:
+                f["neighbours"] = _neighbours(selected, {i: w_row(i, f["step"]) for i in range(min(n, 400))})
     if not big:
         past = [coords(s) for s in range(max(0, step - 5), step)]
         trail_ids = [i for i in range(n) if used[i] and i != PAD]

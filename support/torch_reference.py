@@ -61,6 +61,7 @@ class PlainLoop:
         self.losses: list[float] = []
         self.steps = 0
         self.snapshots: dict[int, "np.ndarray"] | None = {0: self.weight.copy()} if keep_snapshots else None
+        self.grad_norms: dict[int, "np.ndarray"] = {}  # with keep_snapshots: step → ‖dL/dW‖ of every row (V,)
 
     @property
     def weight(self):
@@ -85,9 +86,11 @@ class PlainLoop:
             pooled = (vectors * mask).sum(dim=1) / lengths.unsqueeze(1).to(vectors.dtype)  # (B, E)
             loss = nn.functional.cross_entropy(self.head(pooled), targets)
             loss.backward()
+            grad_norm = torch.linalg.vector_norm(self.emb.weight.grad, dim=1).numpy().copy()
             self.opt.step()
             self.losses.append(loss.item())
             self.steps += 1
             if self.snapshots is not None:
                 self.snapshots[self.steps] = self.weight.copy()
+                self.grad_norms[self.steps] = grad_norm
         return self

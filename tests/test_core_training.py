@@ -140,6 +140,29 @@ def test_same_recipe_same_steps_bitwise_identical_and_replay_matches():
 
 
 @pytest.mark.parametrize("preset", ["chapter", "reviews_ko"])  # every sentence per step; batches of 8 that wrap
+def test_each_of_the_newest_steps_keeps_its_looked_up_rows_gradient_norms_as_fresh_torch_has_them(preset):
+    """What W's gradient column shows at each step a Play glide walks through: the step's looked-up rows
+    and their ‖dL/dW‖, for the newest GRAD_STEPS_KEPT steps, against a fresh torch loop's gradients."""
+    from core.training import GRAD_STEPS_KEPT
+
+    lab = preset_lab(preset)
+    lab.run(7)
+    lab.step()
+    lab.run(GRAD_STEPS_KEPT + 3)  # the steps of a Run keep them as a Step does
+    ref = PlainLoop(lab.recipe, keep_snapshots=True).run(lab.steps)
+    assert sorted(lab.grad_norms) == list(range(lab.steps - GRAD_STEPS_KEPT + 1, lab.steps + 1))
+    for step, (ids, norms) in lab.grad_norms.items():
+        looked_up = np.unique(ref.batch(step)[0].numpy())
+        np.testing.assert_array_equal(ids, looked_up)
+        np.testing.assert_allclose(norms, ref.grad_norms[step][looked_up], rtol=1e-6, atol=1e-9)
+        assert not np.any(np.delete(ref.grad_norms[step], looked_up)), "a row not looked up had a gradient"
+    last_ids, last_norms = lab.grad_norms[lab.steps]
+    np.testing.assert_array_equal(last_norms, torch.linalg.vector_norm(lab.last.grad_rows, dim=1).numpy())
+    lab.back_to(10)
+    assert max(lab.grad_norms) == 10 and len(lab.grad_norms) == min(10, GRAD_STEPS_KEPT)
+
+
+@pytest.mark.parametrize("preset", ["chapter", "reviews_ko"])  # every sentence per step; batches of 8 that wrap
 def test_the_labs_steps_are_a_plain_torch_loops_bitwise(preset):
     lab = preset_lab(preset)
     ref = PlainLoop(lab.recipe).run(13)  # its own weights from the seed, its own padding and batches

@@ -325,6 +325,36 @@ def test_a_glide_never_moves_a_point_that_stays_put():
     assert any(f["x"][i] != sc["x"][i] for f in sc["frames"] for i in moving)  # the others do glide
 
 
+@pytest.mark.parametrize("preset", ["chapter", "reviews_ko"])  # every sentence per step; batches of 8 that wrap
+def test_each_of_plays_frames_carries_w_its_gradient_and_the_neighbours_at_its_own_step(preset):
+    """While Play's glide walks, W's grid and the neighbours row name the step the points and the
+    counter show: each frame's W rows, ‖dL/dW‖ column, touched rows and neighbours against a fresh
+    torch loop run to that frame's step (not the newest step of the batch)."""
+    from views.training import train_data
+
+    ex = Explorer.from_preset(presets.load(preset))
+    ex.select(3)
+    ex.run(12)
+    data = train_data(ex, "en", since=3, playing=True)
+    frames, rows = data["scatter"]["frames"], data["w"]["rows"]
+    assert [f["step"] for f in frames] == list(range(4, 12))
+    ref = PlainLoop(ex.recipe, keep_snapshots=True).run(12)
+    for f in frames:
+        s, w = f["step"], ref.snapshots[f["step"]]
+        np.testing.assert_array_equal(np.array(f["w"]["values"], dtype=np.float32), w[rows])
+        np.testing.assert_allclose(f["w"]["grad_norm"], ref.grad_norms[s][rows], rtol=1e-6, atol=1e-9)
+        assert sorted(f["w"]["touched"]) == np.flatnonzero(ref.grad_norms[s]).tolist(), s
+        assert f["w"]["absmax"] == float(np.abs(w[rows]).max())
+        unit = w / np.maximum(np.linalg.norm(w, axis=1, keepdims=True), 1e-12)
+        cos = unit @ unit[ex.selected_token]
+        near = f["neighbours"]["ids"]
+        assert f["neighbours"]["of"] == ex.selected_token and ex.selected_token not in near
+        np.testing.assert_allclose(f["neighbours"]["cos"], cos[near], atol=1e-5)
+        others = [i for i in np.flatnonzero(np.linalg.norm(w, axis=1)) if i != ex.selected_token and i not in near]
+        assert not others or min(f["neighbours"]["cos"]) >= cos[others].max() - 1e-6, s  # the nearest (PAD has no direction)
+    assert data["w"]["values"] == ref.snapshots[12][rows].tolist()  # the settled grid: the newest step
+
+
 def test_each_of_plays_frames_carries_the_loss_of_its_own_step():
     """The stage names the step a Play glide shows with that step's loss (not the newest's): each
     frame's loss is the last loss of a fresh lab run to that frame's step."""

@@ -25,7 +25,7 @@ import numpy as np
 from assets import presets
 from components import charts
 from components.i18n import md, t
-from components.stage_data import BIG_V, common, floats, tokens_of, w_grid
+from components.stage_data import BIG_V, common, floats, tokens_of, w_cells, w_grid
 from components.training_data import NEWEST, GradData, MovedData
 from core.exact import exact_int
 from core.explorer import PREVIEW_STEPS, Explorer, Picture
@@ -37,6 +37,7 @@ STAGE_HEIGHT = 470  # px: below the bar, the stage fits a 1280×720 projector sc
 MAX_COORD_ROWS = 5000  # rows of the coordinates table: PAD, UNK and the looked-up rows first
 MAX_TRAILS = 60  # looked-up tokens that get a trail
 MAX_FRAMES = 12  # intermediate steps a Play tick glides through
+MAX_FRAME_W_FLOATS = 40_000  # numbers of W a Play tick's frames carry at most (each frame's grid)
 MAX_LOSS_POINTS = 1000  # the sparkline's points (an even stride of a longer history)
 PICTURE_STEPS = 1 << 14  # trail and glide coordinates: 1/16384 of the axis, far below a pixel
 
@@ -328,6 +329,25 @@ def _scatter(ex: Explorer, pic: Picture, used: np.ndarray, since: int | None) ->
     return out
 
 
+def _neighbours(ex: Explorer, step: int) -> dict:
+    near, cos = ex.neighbours(step, ex.selected_token)
+    return {"of": ex.selected_token, "ids": near.tolist(), "cos": floats(cos)}
+
+
+def _frames_tables(ex: Explorer, data: dict) -> None:
+    """Each Play frame's W grid and neighbours, at the frame's own step, so the panels beside the
+    plot name the step the points and the counter show while the glide walks (a frame without them,
+    past MAX_FRAME_W_FLOATS or BIG_V, leaves the panel at the step it showed last)."""
+    frames, rows = data["scatter"].get("frames", []), np.asarray(data["w"]["rows"])
+    lab = ex.lab
+    if not frames or len(frames) * rows.size * lab.recipe.config.embedding_dim > MAX_FRAME_W_FLOATS:
+        return
+    for f in frames:
+        f["w"] = w_cells(ex, lab.snapshots[f["step"]][rows], rows, lab.grad_norms.get(f["step"]))
+        if ex.selected_token is not None and ex.vocab.size <= BIG_V:
+            f["neighbours"] = _neighbours(ex, f["step"])
+
+
 def _loss(losses: list[float]) -> list[float]:
     if len(losses) <= MAX_LOSS_POINTS:
         return floats(losses)
@@ -349,10 +369,10 @@ def train_data(ex: Explorer, lang: str, dims: int = 2, shown: int | None = None,
     data["loss"] = _loss(lab.losses[:pic.shown] if pic.shown < lab.steps else lab.losses)
     data["play"] = {"on": playing, "steps_per_second": steps_per_second}
     if ex.selected_token is not None:
-        near, cos = ex.neighbours(pic.shown, ex.selected_token)
-        data["neighbours"] = {"of": ex.selected_token, "ids": near.tolist(), "cos": floats(cos)}
+        data["neighbours"] = _neighbours(ex, pic.shown)
+    _frames_tables(ex, data)
     listed = [data["scatter"]["ids"] if ex.vocab.size <= BIG_V else [], data["w"]["rows"],
-              data.get("neighbours", {}).get("ids", [])]
+              *[n.get("neighbours", {}).get("ids", []) for n in [data, *data["scatter"].get("frames", [])]]]
     data["tokens"] = tokens_of(ex, *listed)
     data["alt"] = _train_alt(ex, lang, data, pic)
     return data

@@ -16,6 +16,8 @@ import math
 import re
 import time
 
+import numpy as np
+
 import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -48,6 +50,10 @@ SHOWN_JS = """() => {
   return {counter: s ? s.querySelector('[data-testid="stage-step"]').textContent : null,
           loss: s ? s.querySelector('.lossnum').textContent : null,
           playing: s ? s.dataset.playing : null,
+          w: s ? [...s.querySelectorAll('.wpanel .wrow[data-token]:not(.whead)')].map(r => [Number(r.getAttribute('data-token')),
+                 [...r.querySelectorAll('.wcell')].map(c => c.textContent), (r.querySelector('.wgrad') || {}).textContent || '']) : [],
+          near: s ? [...s.querySelectorAll('.neigh [data-token]')].map(c => [Number(c.getAttribute('data-token')),
+                    (c.querySelector('.ccos') || {}).textContent || null]) : [],
           timeline: thumb.map(e => e.textContent),
           details: open ? [details.textContent] : []};
 }"""
@@ -117,6 +123,50 @@ def reads_as(text: str, value: float) -> bool:
     return abs(shown - value) <= 0.5 * 10 ** (math.floor(math.log10(abs(value))) - 3) * (1 + 1e-9)
 
 
+def fresh_run(preset: str, steps: int):
+    """A plain torch loop of ``preset``'s recipe run ``steps`` steps, keeping W and ‖dL/dW‖ at each step."""
+    from assets import presets
+    from core.explorer import Explorer
+    from support.torch_reference import PlainLoop
+
+    return PlainLoop(Explorer.from_preset(presets.load(preset)).recipe, keep_snapshots=True).run(steps)
+
+
+def w_misreads(moment: dict, ref) -> list:
+    """Where the W grid of one recorded moment does not show the counter's step: each cell's number
+    (its decimals as written) against W at that step, each ‖grad‖ (2 significant digits) against
+    that step's gradient."""
+    step, out = int(moment["counter"]), []
+    w, g = ref.snapshots[step], ref.grad_norms.get(step)
+    for row, cells, grad in moment["w"]:
+        for j, text in enumerate(cells):
+            if text.strip():
+                shown, dec = float(text.replace("\u2212", "-")), len(text.split(".")[1]) if "." in text else 0
+                if abs(shown - float(w[row, j])) > 0.5 * 10 ** -dec * (1 + 1e-6):
+                    out.append((step, row, j, text, float(w[row, j])))
+        if grad.strip() and g is not None:
+            shown, v = float(grad.replace("\u2212", "-")), float(g[row])
+            unit = 10 ** (math.floor(math.log10(v)) - 1) if v > 0 else 0.0
+            if abs(shown - v) > 0.5 * unit * (1 + 1e-6) + (0.5 if v >= 10 else 0.0):
+                out.append((step, row, "grad", grad, v))
+    return out
+
+
+def near_misreads(moment: dict, ref) -> list:
+    """Where the neighbours row of one moment is not the counter's step's: the followed token's nearest
+    rows by cosine in W at that step, each cosine as written (2 decimals)."""
+    if not moment["near"]:
+        return []
+    step, (of, _), chips = int(moment["counter"]), moment["near"][0], moment["near"][1:]
+    w = ref.snapshots[step].astype(np.float64)
+    norms = np.linalg.norm(w, axis=1)
+    cos = (w @ w[of]) / np.where(norms > 0, norms * norms[of], np.inf)
+    order = [i for i in np.argsort(-cos, kind="stable") if i != of and norms[i] > 0][:len(chips)]
+    out = [(step, "ids", [c[0] for c in chips], order)] if sorted(c[0] for c in chips) != sorted(order) else []
+    return out + [(step, i, text, round(cos[i], 4)) for i, text in chips
+                  if abs(float(text.replace("\u2212", "-")) - cos[i]) > 0.005 + 1e-6]
+
+
 def read(page) -> dict:
     return page.evaluate(f"() => {{ {JS_LIB}; return ({SHOWN_JS})(); }}")
 
@@ -170,6 +220,13 @@ def test_every_step_number_on_the_page_agrees_at_every_moment_of_play_and_after_
              and m["loss"] and m["loss"] != "\u2013"]
     wrong = [(step, text, f"{losses[step - 1]:.4g}") for step, text in named if not reads_as(text, losses[step - 1])]
     assert len(named) > 20 and not wrong, f"{len(wrong)} of {len(named)} moments: (step, loss shown, its loss) {wrong[:5]}"
+    # W's grid (its numbers and its ‖grad‖ column) and the neighbours row are the counter's step's, at every moment too.
+    ref = fresh_run(f"reviews_{lang}", paused)
+    graded = [m for m in moments + [read(page)] if m["counter"] and int(m["counter"]) >= 1 and m["w"]]
+    assert sum(bool(m["near"]) for m in graded) > 20, "the neighbours row was not drawn: this test reads none"
+    misread = [(k, miss) for k, m in enumerate(graded) if (miss := w_misreads(m, ref) + near_misreads(m, ref))]
+    assert len(graded) > 20 and not misread, (f"{len(misread)} of {len(graded)} moments show W or the neighbours at another step: "
+                                              f"(step, row, column, shown, W there) {[m[1][:2] for m in misread[:3]]}")
 
 
 # Click a button while the browser's timers of no delay wait longer than a Play tick, as on a busy

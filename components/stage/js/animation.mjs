@@ -6,6 +6,8 @@ import { showStep } from "./head.mjs";
 import { placeLabels } from "./labels.mjs";
 import { between, differs, frameAt } from "./motion.mjs";
 import { drawPoints } from "./points.mjs";
+import { fillNeighbours } from "./neighbours.mjs";
+import { fillW } from "./wgrid.mjs";
 
 // Glide the scatter's points through `keyframes`; with nothing moving (or `animate` false) draw the
 // last one at once. `t0`: the start time of a queued Play glide (null: now).
@@ -35,6 +37,7 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
     if (shown.step !== null && shown.step !== undefined && shown.step !== st.headStep) {
       st.headStep = shown.step;
       showStep(st, shown.step, shown.loss);
+      if (a.linear) showTables(st, shown);
     }
     if (f.done) {
       st.anim = null;
@@ -45,6 +48,14 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
     st.raf = requestAnimationFrame(tick);
   };
   st.raf = requestAnimationFrame(tick);
+}
+
+// Play's walk reached keyframe `k`'s step: W's grid and the neighbours row at that step, where the
+// keyframe has them (a frame without them leaves the panel at the step it showed last).
+function showTables(st, k) {
+  if (!st.data) return;
+  if (k.w && st.wPanel) fillW(st, st.wPanel, { ...st.data, w: k.w }, true);
+  if (k.neighbours !== undefined) fillNeighbours(st, { ...st.data, neighbours: k.neighbours });
 }
 
 // The picture has settled: the step counter on the data's step, the labels in place, and the

@@ -13,8 +13,10 @@ import { fillIds } from "./idmatrix.mjs";
 import { drawConnectors, fillOut, layoutLookup } from "./lookup.mjs";
 import { placeLabels } from "./labels.mjs";
 import { forgetBoxes } from "./measure.mjs";
+import { walks } from "./motion.mjs";
 import { darkBackground } from "./paint.mjs";
-import { buildScatterFrame, fillNeighbours, fillScatter, raisePad } from "./scatter.mjs";
+import { fillNeighbours } from "./neighbours.mjs";
+import { buildScatterFrame, fillScatter, raisePad } from "./scatter.mjs";
 import { createStage } from "./state.mjs";
 import { fillW } from "./wgrid.mjs";
 
@@ -258,9 +260,13 @@ function renderNodes(st, d, animate) {
   }
   if (mode === "train") {
     fillHeader(st, d, glides);
-    fillW(st, st.wPanel, d, true);
+    // Play's walk fills W and the neighbours at each step it reaches (animation.mjs): drawn now,
+    // they would name the newest step while the points and the counter are still on earlier ones.
+    const s = d.scatter || {};
+    const walked = walks(d.play, s.frames, glides, st.shown) && s.frames.some((f) => f && f.w) && st.w && st.w.panel === st.wPanel;
+    if (!walked) fillW(st, st.wPanel, d, true);
     if (st.scatterPanel) drawScatter(st, d, glides);
-    fillNeighbours(st, d);
+    if (!walked) fillNeighbours(st, d);
   } else {
     fillIds(st, d);
     fillW(st, st.wPanel, d, false);

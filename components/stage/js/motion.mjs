@@ -72,7 +72,8 @@ export function glidePlan({ prev, shown, ids, fin, frames, play, animate, now })
     for (const f of frames) {
       const fx = new Float64Array(n), fy = new Float64Array(n);
       for (let i = 0; i < n; i++) { fx[i] = Array.isArray(f.x) ? num(f.x[i]) : fin.x[i]; fy[i] = Array.isArray(f.y) ? num(f.y[i]) : fin.y[i]; }
-      keyframes.push({ step: num(f.step), x: fx, y: fy, loss: f.loss === undefined ? null : num(f.loss) });
+      keyframes.push({ step: num(f.step), x: fx, y: fy, loss: f.loss === undefined ? null : num(f.loss),
+                       w: f.w || null, neighbours: f.neighbours });
     }
   }
   keyframes.push(fin);

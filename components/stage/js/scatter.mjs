@@ -6,6 +6,7 @@ import { el, sv } from "./dom.mjs";
 import { clamp, num, tickText, tokenOf, words } from "./format.mjs";
 import { padLabelY } from "./labelplan.mjs";
 import { glidePlan } from "./motion.mjs";
+import { fillNeighbours } from "./neighbours.mjs";
 import { look, shapePath } from "./paint.mjs";
 import { mapX, mapY, niceTicks, plotRange } from "./scale.mjs";
 import { createScatter } from "./state.mjs";
@@ -96,9 +97,13 @@ export function fillScatter(st, d, animate) {
   }
   // Targets, and where each point starts: where it is on screen now (new points start in place).
   const loss = Array.isArray(d.loss) && d.loss.length ? num(d.loss[d.loss.length - 1]) : null;
-  const fin = { step: num(s.step), x: new Float64Array(n), y: new Float64Array(n), loss };
+  // Each keyframe names its step's W grid and neighbours, which the glide shows as it reaches the step
+  // (a frame's grid carries its cells only: the rows and counts are the data's).
+  const fin = { step: num(s.step), x: new Float64Array(n), y: new Float64Array(n), loss, w: d.w || null,
+                neighbours: d.neighbours || null };
   for (let i = 0; i < n; i++) { fin.x[i] = num(xs[i]); fin.y[i] = num(ys[i]); }
-  const glide = glidePlan({ prev: st.anim, shown: st.shown, ids, fin, frames: Array.isArray(s.frames) ? s.frames : [],
+  const frames = (Array.isArray(s.frames) ? s.frames : []).map((f) => (f && f.w ? { ...f, w: { ...d.w, ...f.w } } : f));
+  const glide = glidePlan({ prev: st.anim, shown: st.shown, ids, fin, frames,
                             play: d.play || {}, animate, now: performance.now() });
   sc.trail = s.trail && Array.isArray(s.trail.ids) ? s.trail : null;
   startAnimation(st, ids, glide.keyframes, glide.segMs, glide.linear, animate, glide.t0);
@@ -143,21 +148,3 @@ export function raisePad(st) {
   if (pad && pad !== sc.top.lastChild) sc.top.appendChild(pad);
 }
 
-// The selected token's nearest rows by cosine, as chips under the plot.
-export function fillNeighbours(st, d) {
-  const box = st.neighBox;
-  if (!box) return;
-  box.textContent = "";
-  const nb = d.neighbours;
-  if (!nb || !Array.isArray(nb.ids) || !nb.ids.length) return; // the row keeps its height: the plot never resizes
-  const of = el("span", "nof", box, tokenOf(d, nb.of));
-  of.setAttribute("data-token", String(nb.of));
-  el("span", "narrow", box, "\u2192");
-  nb.ids.forEach((id, i) => {
-    const c = el("span", "chip", box);
-    c.setAttribute("data-token", String(id));
-    c.tabIndex = 0;
-    el("span", "ctok", c, tokenOf(d, id));
-    if (Array.isArray(nb.cos)) el("span", "ccos", c, num(nb.cos[i]).toFixed(2));
-  });
-}
