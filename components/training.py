@@ -223,12 +223,23 @@ def timeline(lang: str, keys: TrainKeys, steps: list[int], playing: bool = False
     While Play is on it is disabled and its newest end names no step: the stage walks through each
     tick's steps at the asked rate, a tick behind the newest one the server has taken, so a number
     here would disagree with the stage's counter at every moment. The counter is then the page's
-    one step number; Pause draws the timeline with the step the stage stopped at."""
-    if len(steps) > 1:
-        newest = t(lang, "proj.timeline_playing") if playing else t(lang, "proj.timeline_newest", step=steps[-1])
-        st.select_slider(t(lang, "proj.timeline"), options=steps[:-1] + [NEWEST], value=NEWEST, key=keys.timeline,
-                         format_func=lambda s: newest if s == NEWEST else str(s), disabled=playing,
-                         help=t(lang, "proj.timeline_playing_help" if playing else "proj.timeline_help"))
+    one step number; Pause draws the timeline with the step the stage stopped at.
+
+    While Play is on it is drawn without its key, over two options that stay the same from tick to
+    tick. Streamlit's slider keeps the index it shows and takes new options' index in an effect after
+    the render that brought them: each tick's longer list would show, until that effect, the step at
+    the old newest end's index (on a busy machine, for a few hundred milliseconds). Its own identity
+    while playing makes Play and Pause draw a new slider, with no index kept from the other."""
+    if len(steps) < 2:
+        return
+    if playing:
+        newest = t(lang, "proj.timeline_playing")
+        st.select_slider(t(lang, "proj.timeline"), options=[steps[0], NEWEST], value=NEWEST, disabled=True,
+                         format_func=lambda s: newest if s == NEWEST else str(s), help=t(lang, "proj.timeline_playing_help"))
+        return
+    newest = t(lang, "proj.timeline_newest", step=steps[-1])
+    st.select_slider(t(lang, "proj.timeline"), options=steps[:-1] + [NEWEST], value=NEWEST, key=keys.timeline,
+                     format_func=lambda s: newest if s == NEWEST else str(s), help=t(lang, "proj.timeline_help"))
 
 
 def neighbours_then_now(lang: str, tokens: tuple[str, ...], near: tuple[int, int, tuple, tuple]) -> pa.Table:

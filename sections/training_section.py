@@ -150,7 +150,7 @@ def draw(lang: str, ex: Explorer, view: TrainingView, dark: bool, page_follows_s
     a token clicked on the stage runs the page too (views/reruns.py, ``page_after_selection``)."""
     if view.forget_timeline:
         session.forget(Keys.TIMELINE)  # drawn afresh at its default, the newest step
-    session.own().timeline_follows = True
+    session.own().timeline_follows = not view.playing  # Play draws a slider of its own (components/training.timeline)
     stage(view.stage, key=Keys.STAGE, on_select=partial(selected, ex, page_follows_selection))
     training.timeline(lang, TRAIN, list(view.steps), playing=view.playing)
     st.caption(view.caption)

@@ -36,7 +36,7 @@ class Own:
     play_asked: bool | None = None  # Play's or Pause's click (Play on or off), until a run of the view or the page
     play_clock: tuple | None = None  # (when the last Play tick ran, the fraction of a step it still owes)
     full_run: bool = False  # a callback inside a fragment asked for a run of the whole page
-    timeline_follows: bool = False  # the last run drew the timeline (its value is then the browser's)
+    timeline_follows: bool = False  # the last run drew the timeline under its key (its value is then the browser's)
     present_switched_on: int = 0  # how many times presentation mode was switched on (the sidebar folds each time)
     guide_reopen: int = 0  # how many times the guide was asked for again (it opens when this changes)
     guide_seen: int | None = None  # the guide's step whose view the page last showed
