@@ -42,6 +42,7 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
     if (f.done) {
       st.anim = null;
       drawPoints(st, B);
+      if (a.linear) settleTables(st);
       finish(st);
       return;
     }
@@ -54,8 +55,14 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
 // keyframe has them (a frame without them leaves the panel at the step it showed last).
 function showTables(st, k) {
   if (!st.data) return;
-  if (k.w && st.wPanel) fillW(st, st.wPanel, { ...st.data, w: k.w }, true);
+  if (k.w && st.wPanel) fillW(st, st.wPanel, { ...st.data, w: k.w }, true, true);
   if (k.neighbours !== undefined) fillNeighbours(st, { ...st.data, neighbours: k.neighbours });
+}
+
+// The walk has ended on the data's own step: W's grid as a settled picture has it, its rows in focus
+// the ones that step touched.
+function settleTables(st) {
+  if (st.data && st.data.w && st.wPanel) fillW(st, st.wPanel, st.data, true);
 }
 
 // The picture has settled: the step counter on the data's step, the labels in place, and the

@@ -10,7 +10,10 @@ import { heat } from "./paint.mjs";
 // Fill W's panel. The same rows, columns, tokens and room as the last update (a Step, a Play tick):
 // only the numbers, colours, gradient bars and marks change, so they are written into the cells
 // already there (st.w). Building the grid again costs a few layouts of the panel.
-export function fillW(st, panel, d, train) {
+// `walking`: one of Play's walked steps (animation.mjs): the rows in focus are the touched rows of
+// each step, and building the grid at every step would cost the walk its frames; the rows the grid
+// was built to keep readable stay so until the walk settles, when it is filled without `walking`.
+export function fillW(st, panel, d, train, walking = false) {
   const w = readW(d, train);
   const present = !!d.present;
   const digits = String(Math.floor(Math.abs(num(w.absmax)))).length;
@@ -21,17 +24,18 @@ export function fillW(st, panel, d, train) {
   const focus = focusRows(d, train, st.selected);
   const focusKey = [...focus].sort((a, b) => a - b).join(",");
   const kept = st.w;
-  if (kept && kept.panel === panel && kept.shape === shape && (kept.focusKey === null || kept.focusKey === focusKey)) {
+  if (kept && kept.panel === panel && kept.shape === shape && (walking || kept.focusKey === null || kept.focusKey === focusKey)) {
     refreshW(st, kept, d, w);
   } else st.w = buildW(st, panel, d, w, train, shape, focus, focusKey);
 }
 
 function refreshW(st, kept, d, w) {
-  kept.keyLo.textContent = "\u2212" + num(w.absmax).toFixed(2);
-  kept.keyHi.textContent = "+" + num(w.absmax).toFixed(2);
+  setIfNew(kept.keyLo, "textContent", "\u2212" + num(w.absmax).toFixed(2));
+  setIfNew(kept.keyHi, "textContent", "+" + num(w.absmax).toFixed(2));
   const gradCells = [];
   for (const k of kept.rows) {
-    k.row.classList.toggle("touched", w.touched.has(String(k.id)));
+    const touched = w.touched.has(String(k.id));
+    if (k.row.classList.contains("touched") !== touched) k.row.classList.toggle("touched", touched);
     paintCells(st, k.cells, w.values[k.r] || [], kept.plan, k.nums, w.absmax);
     if (k.gc) fillGrad(d, k.gc, w.grads[k.r] || 0, w.gmax, k.role, k.nums, gradCells);
     if (k.cnt) k.cnt.textContent = w.counts[k.r] ? String(w.counts[k.r]) : "";
@@ -152,19 +156,37 @@ export function columnMeasurer(st, grid, head, e, colsTemplate, absmax) {
 
 // A row's gradient norm: a bar as long as its share of the largest, and the number when rows are tall
 // enough; an exact zero is PAD's (always, hatched) or a row no batch looked up, never "0.00".
+// A row's gradient cell: its structure (a bar and its number, or a zero) is built when its kind
+// changes; otherwise only what differs is written (a Play walk refreshes it at every step, and each
+// write costs the page a new style and layout).
 function fillGrad(d, gc, g, gmax, role, showNums, gradCells) {
-  gc.textContent = "";
-  gc.className = "wgrad";
-  gc.removeAttribute("title");
-  if (g === 0) {
-    gc.classList.add("zero");
-    if (role === "pad") { gc.classList.add("padzero"); gc.title = words(d, "pad_zero_grad", ""); }
-    if (showNums || role === "pad") el("span", "gtext", gc, "0");
-  } else {
-    const bar = el("span", "gbar", gc);
-    bar.style.width = `calc((100% - 8px) * ${Math.max(0.06, g / gmax).toFixed(4)})`;
-    if (showNums) gradCells.push(el("span", "gtext", gc, sig(g, 2)));
+  const form = `${g === 0}|${role}|${showNums}`;
+  if (gc.wForm !== form) {
+    gc.wForm = form;
+    gc.textContent = "";
+    gc.className = "wgrad";
+    gc.removeAttribute("title");
+    gc.wBar = gc.wText = null;
+    if (g === 0) {
+      gc.classList.add("zero");
+      if (role === "pad") { gc.classList.add("padzero"); gc.title = words(d, "pad_zero_grad", ""); }
+      if (showNums || role === "pad") el("span", "gtext", gc, "0");
+    } else {
+      gc.wBar = el("span", "gbar", gc);
+      if (showNums) gc.wText = el("span", "gtext", gc, "");
+    }
   }
+  if (g === 0) return;
+  setIfNew(gc.wBar.style, "width", `calc((100% - 8px) * ${Math.max(0.06, g / gmax).toFixed(4)})`);
+  if (gc.wText) {
+    setIfNew(gc.wText, "textContent", sig(g, 2));
+    gradCells.push(gc.wText);
+  }
+}
+
+// Write `value` only when it differs from what is there.
+function setIfNew(target, name, value) {
+  if (target[name] !== value) target[name] = value;
 }
 
 // What fitting the norms' type needs once the grid stands: the room in a cell and the type it starts
@@ -179,8 +201,9 @@ function gradFit(gradCells) {
 // "2.1e−4" in a narrow column: the norms' type shrinks until the widest fits.
 function shrinkGradType(grid, fit, widest, margin) {
   const fs = gradFontSize(fit.room, fit.fs, widest, margin);
-  if (fs !== null) grid.style.setProperty("--gradfs", fs + "px");
-  else grid.style.removeProperty("--gradfs");
+  const now = grid.style.getPropertyValue("--gradfs");
+  if (fs !== null && now !== fs + "px") grid.style.setProperty("--gradfs", fs + "px");
+  else if (fs === null && now) grid.style.removeProperty("--gradfs");
 }
 
 // For a grid just built: the numbers' own boxes on the page.
@@ -191,14 +214,18 @@ function fitGradText(grid, gradCells, fit) {
 
 // For a grid kept from the last update: the numbers measured on a canvas instead of the page, since
 // reading their boxes would lay the whole stage out in the middle of writing it. The numbers are set
-// in tabular figures (stage.css), so every digit is as wide as "0".
+// in tabular figures (stage.css), so every digit is as wide as "0". A grid built with no numbers in
+// its gradient column measures a cell's room and type on the page once, at the first numbers.
 function fitGradTextKept(st, kept, gradCells) {
-  const fit = kept.gradFit;
-  if (!fit || !gradCells.length) { // no numbers when the grid was built: measure them on the page, at the starting type
-    kept.grid.style.removeProperty("--gradfs");
-    fitGradText(kept.grid, gradCells, gradFit(gradCells));
+  if (!gradCells.length) {
+    if (kept.grid.style.getPropertyValue("--gradfs")) kept.grid.style.removeProperty("--gradfs");
     return;
   }
+  if (!kept.gradFit) {
+    kept.grid.style.removeProperty("--gradfs");
+    kept.gradFit = gradFit(gradCells);
+  }
+  const fit = kept.gradFit;
   const ctx = measureContext(st);
   ctx.font = `600 ${fit.fs}px ${fit.family}`;
   const digit = ctx.measureText("0").width;
@@ -234,8 +261,12 @@ export function fillCells(st, row, vals, plan, showNums, absmax) {
 function paintCells(st, cells, vals, plan, showNums, absmax) {
   cells.forEach((c, j) => {
     const h = heat(vals[j], absmax, st.dark);
-    c.textContent = showNums ? fmt(vals[j], plan.dec) : "";
-    c.style.background = h.bg;
-    c.style.color = h.ink;
+    const text = showNums ? fmt(vals[j], plan.dec) : "";
+    if (c.wPaint !== text + h.bg + h.ink) { // most rows stand still in a step: only the moved ones are written
+      c.wPaint = text + h.bg + h.ink;
+      c.textContent = text;
+      c.style.background = h.bg;
+      c.style.color = h.ink;
+    }
   });
 }
