@@ -21,7 +21,8 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
     finish(st);
     return;
   }
-  const a = { ids, keyframes, segMs, linear, t0: t0 === null || t0 === undefined ? performance.now() : t0 };
+  const a = { ids, keyframes, segMs, linear, t0: t0 === null || t0 === undefined ? performance.now() : t0,
+              focus: linear ? walkFocus(st, keyframes) : null };
   st.anim = a;
   st.root.dataset.animating = "1";
   const cur = { x: new Float64Array(keyframes[0].x.length), y: new Float64Array(keyframes[0].y.length) };
@@ -37,7 +38,7 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
     if (shown.step !== null && shown.step !== undefined && shown.step !== st.headStep) {
       st.headStep = shown.step;
       showStep(st, shown.step, shown.loss);
-      if (a.linear) showTables(st, shown);
+      if (a.linear) showTables(st, shown, a.focus);
     }
     if (f.done) {
       st.anim = null;
@@ -53,10 +54,19 @@ export function startAnimation(st, ids, keyframes, segMs, linear, animate, t0) {
 
 // Play's walk reached keyframe `k`'s step: W's grid and the neighbours row at that step, where the
 // keyframe has them (a frame without them leaves the panel at the step it showed last).
-function showTables(st, k) {
+function showTables(st, k, focus) {
   if (!st.data) return;
-  if (k.w && st.wPanel) fillW(st, st.wPanel, { ...st.data, w: k.w }, true, true);
+  if (k.w && st.wPanel) fillW(st, st.wPanel, { ...st.data, w: k.w }, true, focus);
   if (k.neighbours !== undefined) fillNeighbours(st, { ...st.data, neighbours: k.neighbours });
+}
+
+// The rows W's grid keeps readable through a walk: every row one of its steps touched, with PAD,
+// UNK and the selected row. The grid is laid out for them once, and each step's numbers fill it.
+function walkFocus(st, keyframes) {
+  const d = st.data || {};
+  const f = new Set([d.pad, d.unk, st.selected].filter(Number.isInteger));
+  for (const k of keyframes) for (const id of (k.w && k.w.touched) || []) f.add(Number(id));
+  return f;
 }
 
 // The walk has ended on the data's own step: W's grid as a settled picture has it, its rows in focus

@@ -10,10 +10,10 @@ import { heat } from "./paint.mjs";
 // Fill W's panel. The same rows, columns, tokens and room as the last update (a Step, a Play tick):
 // only the numbers, colours, gradient bars and marks change, so they are written into the cells
 // already there (st.w). Building the grid again costs a few layouts of the panel.
-// `walking`: one of Play's walked steps (animation.mjs): the rows in focus are the touched rows of
-// each step, and building the grid at every step would cost the walk its frames; the rows the grid
-// was built to keep readable stay so until the walk settles, when it is filled without `walking`.
-export function fillW(st, panel, d, train, walking = false) {
+// `walkFocus`: the rows a Play walk keeps readable (animation.mjs), in place of the rows in focus of
+// each walked step (its touched rows): building the grid at every step would cost the walk its
+// frames, so it is built once for the walk and each step's numbers are written into it.
+export function fillW(st, panel, d, train, walkFocus = null) {
   const w = readW(d, train);
   const present = !!d.present;
   const digits = String(Math.floor(Math.abs(num(w.absmax)))).length;
@@ -21,10 +21,10 @@ export function fillW(st, panel, d, train, walking = false) {
     w.rows.map((id) => tokenOf(d, id)), words(d, "w_title", "W"), words(d, "touched", ""), words(d, "pad_zero_grad", ""),
   ]);
   // The rows that stay readable: the rows' heights depend on them, unless every row is readable alike.
-  const focus = focusRows(d, train, st.selected);
+  const focus = walkFocus || focusRows(d, train, st.selected);
   const focusKey = [...focus].sort((a, b) => a - b).join(",");
   const kept = st.w;
-  if (kept && kept.panel === panel && kept.shape === shape && (walking || kept.focusKey === null || kept.focusKey === focusKey)) {
+  if (kept && kept.panel === panel && kept.shape === shape && (kept.focusKey === null || kept.focusKey === focusKey)) {
     refreshW(st, kept, d, w);
   } else st.w = buildW(st, panel, d, w, train, shape, focus, focusKey);
 }
