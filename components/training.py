@@ -233,13 +233,13 @@ def timeline(lang: str, keys: TrainKeys, steps: list[int], playing: bool = False
     if len(steps) < 2:
         return
     if playing:
+        options, key, help_ = [steps[0], NEWEST], None, "proj.timeline_playing_help"
         newest = t(lang, "proj.timeline_playing")
-        st.select_slider(t(lang, "proj.timeline"), options=[steps[0], NEWEST], value=NEWEST, disabled=True,
-                         format_func=lambda s: newest if s == NEWEST else str(s), help=t(lang, "proj.timeline_playing_help"))
-        return
-    newest = t(lang, "proj.timeline_newest", step=steps[-1])
-    st.select_slider(t(lang, "proj.timeline"), options=steps[:-1] + [NEWEST], value=NEWEST, key=keys.timeline,
-                     format_func=lambda s: newest if s == NEWEST else str(s), help=t(lang, "proj.timeline_help"))
+    else:
+        options, key, help_ = steps[:-1] + [NEWEST], keys.timeline, "proj.timeline_help"
+        newest = t(lang, "proj.timeline_newest", step=steps[-1])
+    st.select_slider(t(lang, "proj.timeline"), options=options, value=NEWEST, key=key, disabled=playing,
+                     format_func=lambda s: newest if s == NEWEST else str(s), help=t(lang, help_))
 
 
 def neighbours_then_now(lang: str, tokens: tuple[str, ...], near: tuple[int, int, tuple, tuple]) -> pa.Table:

@@ -155,10 +155,9 @@ export function columnMeasurer(st, grid, head, e, colsTemplate, absmax) {
 }
 
 // A row's gradient norm: a bar as long as its share of the largest, and the number when rows are tall
-// enough; an exact zero is PAD's (always, hatched) or a row no batch looked up, never "0.00".
-// A row's gradient cell: its structure (a bar and its number, or a zero) is built when its kind
-// changes; otherwise only what differs is written (a Play walk refreshes it at every step, and each
-// write costs the page a new style and layout).
+// enough; an exact zero is PAD's (always, hatched) or a row no batch looked up, never "0.00". The
+// cell's structure is built when its kind changes; otherwise only what differs is written (a Play
+// walk refreshes it at every step, and each write costs the page a new style and layout).
 function fillGrad(d, gc, g, gmax, role, showNums, gradCells) {
   const form = `${g === 0}|${role}|${showNums}`;
   if (gc.wForm !== form) {
