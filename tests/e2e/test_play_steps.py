@@ -189,6 +189,28 @@ def near_misreads(moment: dict, ref) -> list:
                   if abs(float(text.replace("\u2212", "-")) - cos[i]) > 0.005 + 1e-6]
 
 
+# Each shown row of W: its id and every cell's background, as the stage painted it.
+W_COLOURS_JS = """() => { const s = __stage();
+  return [...s.querySelectorAll('.wpanel .wrow[data-token]')].map(r => [Number(r.dataset.token),
+    [...r.querySelectorAll('.wcell')].map(c => c.style.background)]); }"""
+
+
+def w_colour_misreads(page, w) -> list:
+    """The cells of W's grid whose background is not the colour of W's value there (the stage's scale,
+    components/palette.heat_rgb, over the largest |W| of the data's rows: every row of these presets)."""
+    from components.palette import heat_rgb
+
+    absmax = float(np.abs(w).max())
+    out = []
+    for row, colours in page.evaluate(f"() => {{ {JS_LIB}; return ({W_COLOURS_JS})(); }}"):
+        for j, painted in enumerate(colours):
+            want = heat_rgb(float(w[row, j]) / absmax)
+            got = tuple(int(x) for x in re.findall(r"\d+", painted))
+            if len(got) != 3 or max(abs(a - b) for a, b in zip(got, want)) > 1:
+                out.append((row, j, painted, want))
+    return out
+
+
 def read(page, lang: str = "ko") -> dict:
     return page.evaluate(f"(name) => {{ {JS_LIB}; return ({SHOWN_JS})(name); }}", label(lang, "proj.timeline"))
 
@@ -255,6 +277,10 @@ def test_every_step_number_on_the_page_agrees_at_every_moment_of_play_and_after_
     misread = [(k, miss) for k, m in enumerate(graded) if (miss := w_misreads(m, ref) + near_misreads(m, ref))]
     assert len(graded) > 10 and not misread, (f"{len(misread)} of {len(graded)} moments show W or the neighbours at another step: "
                                               f"(step, row, column, shown, W there) {[m[1][:2] for m in misread[:3]]}")
+    # Once Play has stopped, every cell of W wears its value's own colour (the walk lets a colour lag a
+    # little behind its number; the walk's end writes them all exactly).
+    wrong_colour = w_colour_misreads(page, ref.snapshots[paused])
+    assert not wrong_colour, f"{len(wrong_colour)} cells: (row, column, painted, its colour) {wrong_colour[:3]}"
 
 
 # Click a button while the browser's timers of no delay wait longer than a Play tick, as on a busy

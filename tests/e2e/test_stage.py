@@ -324,8 +324,10 @@ def test_every_number_fits_its_cell_and_reads_the_value_sent(open_stage, light_u
 
 def test_w_after_each_step_shows_that_steps_numbers_and_marks_in_the_same_cells(open_stage, light_url):
     """A Step writes its numbers, colours and marks into the cells already there (the rows and columns
-    are the same): after each of three steps every cell reads the value sent for that step, the
-    rows the step touched are marked, and the cells are the same nodes as before."""
+    are the same): after each of three steps every cell reads the value sent for that step in its
+    colour (components/palette.heat_rgb), the rows the step touched are marked, and the cells are
+    the same nodes as before."""
+    from components.palette import heat_rgb
     from support.stage_sample import sample_data
 
     page = open_stage(light_url, "lang=en&height=490", 1280, 720)
@@ -342,7 +344,8 @@ def test_w_after_each_step_shows_that_steps_numbers_and_marks_in_the_same_cells(
             assert g["touched"] == (g["id"] in touched), (step, g["id"])
             for (text, bg), v in zip(g["cells"], values):
                 dec = len(text.split(".")[1]) if "." in text else 0
-                assert dec >= 1 and abs(shown_number(text) - v) <= 0.5 * 10 ** -dec + 1e-9 and bg, (step, g["id"], text, v)
+                assert dec >= 1 and abs(shown_number(text) - v) <= 0.5 * 10 ** -dec + 1e-9, (step, g["id"], text, v)
+                assert bg == "rgb({}, {}, {})".format(*heat_rgb(v / data["w"]["absmax"])), (step, g["id"], bg, v)
         assert page.locator(STAGE).evaluate("r => r.querySelector('.wpanel .wrow[data-token] .wcell') === window.__cell0")
 
 

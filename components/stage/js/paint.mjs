@@ -65,13 +65,18 @@ export function legendLooks(roles, clss, classes) {
 
 // A diverging blue ↔ orange scale (safe under deuteranopia), centred on the panel's background.
 export function heat(v, absmax, dark) {
+  const c = heatRgb(v, absmax, dark);
+  return { bg: `rgb(${c[0]},${c[1]},${c[2]})`, ink: inkOn(c) };
+}
+
+// heat's background as [r, g, b].
+export function heatRgb(v, absmax, dark) {
   const t = clamp(num(v) / (absmax || 1), -1, 1);
   const scale = dark ? PALETTE.heat.dark : PALETTE.heat.light;
   const mid = scale.mid;
   const end = t < 0 ? scale.neg : scale.pos;
   const u = Math.pow(Math.abs(t), PALETTE.heat.gamma);
-  const c = mid.map((m, i) => Math.round(m + (end[i] - m) * u));
-  return { bg: `rgb(${c[0]},${c[1]},${c[2]})`, ink: inkOn(c) };
+  return mid.map((m, i) => Math.round(m + (end[i] - m) * u));
 }
 
 // The text colour that reads best on an rgb background: black or white, whichever has the higher

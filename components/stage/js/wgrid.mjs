@@ -5,7 +5,7 @@ import { el } from "./dom.mjs";
 import { clamp, fmt, num, sig, tokenOf, words } from "./format.mjs";
 import { THIN_COL, focusRows, gradFontSize, numberSample, planColumns, planRows, readW } from "./gridplan.mjs";
 import { fitText, measureContext } from "./measure.mjs";
-import { heat } from "./paint.mjs";
+import { heatRgb, inkOn } from "./paint.mjs";
 
 // Fill W's panel. The same rows, columns, tokens and room as the last update (a Step, a Play tick):
 // only the numbers, colours, gradient bars and marks change, so they are written into the cells
@@ -25,18 +25,18 @@ export function fillW(st, panel, d, train, walkFocus = null) {
   const focusKey = [...focus].sort((a, b) => a - b).join(",");
   const kept = st.w;
   if (kept && kept.panel === panel && kept.shape === shape && (kept.focusKey === null || kept.focusKey === focusKey)) {
-    refreshW(st, kept, d, w);
+    refreshW(st, kept, d, w, walkFocus !== null);
   } else st.w = buildW(st, panel, d, w, train, shape, focus, focusKey);
 }
 
-function refreshW(st, kept, d, w) {
+function refreshW(st, kept, d, w, walking) {
   setIfNew(kept.keyLo, "textContent", "\u2212" + num(w.absmax).toFixed(2));
   setIfNew(kept.keyHi, "textContent", "+" + num(w.absmax).toFixed(2));
   const gradCells = [];
   for (const k of kept.rows) {
     const touched = w.touched.has(String(k.id));
     if (k.row.classList.contains("touched") !== touched) k.row.classList.toggle("touched", touched);
-    paintCells(st, k.cells, w.values[k.r] || [], kept.plan, k.nums, w.absmax);
+    paintCells(st, k.cells, w.values[k.r] || [], kept.plan, k.nums, w.absmax, walking);
     if (k.gc) fillGrad(d, k.gc, w.grads[k.r] || 0, w.gmax, k.role, k.nums, gradCells);
     if (k.cnt) k.cnt.textContent = w.counts[k.r] ? String(w.counts[k.r]) : "";
   }
@@ -257,15 +257,27 @@ export function fillCells(st, row, vals, plan, showNums, absmax) {
   return cells;
 }
 
-function paintCells(st, cells, vals, plan, showNums, absmax) {
+// How far (in any of r, g, b) a cell's background may lag behind its value while Play walks: a
+// walk writes every moved number at every step, and a colour only once it has moved this far, so
+// the page repaints far fewer backgrounds per step; the walk's end writes every colour exactly.
+const WALK_COLOUR_SLACK = 8;
+
+function paintCells(st, cells, vals, plan, showNums, absmax, walking = false) {
   cells.forEach((c, j) => {
-    const h = heat(vals[j], absmax, st.dark);
+    const rgb = heatRgb(vals[j], absmax, st.dark);
+    const ink = inkOn(rgb);
     const text = showNums ? fmt(vals[j], plan.dec) : "";
-    if (c.wPaint !== text + h.bg + h.ink) { // most rows stand still in a step: only the moved ones are written
-      c.wPaint = text + h.bg + h.ink;
+    if (c.wText !== text) { // most rows stand still in a step: only the moved ones are written
+      c.wText = text;
       c.textContent = text;
-      c.style.background = h.bg;
-      c.style.color = h.ink;
+    }
+    const was = c.wRgb;
+    const near = walking && was && c.wInk === ink && Math.max(...rgb.map((x, i) => Math.abs(x - was[i]))) <= WALK_COLOUR_SLACK;
+    if (!near && !(was && c.wInk === ink && rgb.every((x, i) => x === was[i]))) {
+      c.wRgb = rgb;
+      c.wInk = ink;
+      c.style.background = `rgb(${rgb[0]},${rgb[1]},${rgb[2]})`;
+      c.style.color = ink;
     }
   });
 }
