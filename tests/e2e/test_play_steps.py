@@ -197,7 +197,8 @@ W_COLOURS_JS = """() => { const s = __stage();
 
 def w_colour_misreads(page, w) -> list:
     """The cells of W's grid whose background is not the colour of W's value there (the stage's scale,
-    components/palette.heat_rgb, over the largest |W| of the data's rows: every row of these presets)."""
+    components/palette.heat_rgb, over the largest |W| of the data's rows: every row of these presets),
+    within 1 per channel: JavaScript's Math.pow and Python's ** may differ in the last bit at a half."""
     from components.palette import heat_rgb
 
     absmax = float(np.abs(w).max())

@@ -271,9 +271,8 @@ function paintCells(st, cells, vals, plan, showNums, absmax, walking = false) {
       c.wText = text;
       c.textContent = text;
     }
-    const was = c.wRgb;
-    const near = walking && was && c.wInk === ink && Math.max(...rgb.map((x, i) => Math.abs(x - was[i]))) <= WALK_COLOUR_SLACK;
-    if (!near && !(was && c.wInk === ink && rgb.every((x, i) => x === was[i]))) {
+    const moved = c.wRgb ? Math.max(...rgb.map((x, i) => Math.abs(x - c.wRgb[i]))) : Infinity;
+    if (c.wInk !== ink || moved > (walking ? WALK_COLOUR_SLACK : 0)) {
       c.wRgb = rgb;
       c.wInk = ink;
       c.style.background = `rgb(${rgb[0]},${rgb[1]},${rgb[2]})`;
