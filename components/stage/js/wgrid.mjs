@@ -38,7 +38,7 @@ function refreshW(st, kept, d, w, walking) {
     if (k.row.classList.contains("touched") !== touched) k.row.classList.toggle("touched", touched);
     paintCells(st, k.cells, w.values[k.r] || [], kept.plan, k.nums, w.absmax, walking);
     if (k.gc) fillGrad(d, k.gc, w.grads[k.r] || 0, w.gmax, k.role, k.nums, gradCells);
-    if (k.cnt) k.cnt.textContent = w.counts[k.r] ? String(w.counts[k.r]) : "";
+    if (k.cnt) setIfNew(k.cnt, "textContent", w.counts[k.r] ? String(w.counts[k.r]) : "");
   }
   fitGradTextKept(st, kept, gradCells);
 }
@@ -267,10 +267,7 @@ function paintCells(st, cells, vals, plan, showNums, absmax, walking = false) {
     const rgb = heatRgb(vals[j], absmax, st.dark);
     const ink = inkOn(rgb);
     const text = showNums ? fmt(vals[j], plan.dec) : "";
-    if (c.wText !== text) { // most rows stand still in a step: only the moved ones are written
-      c.wText = text;
-      c.textContent = text;
-    }
+    setIfNew(c, "textContent", text); // most rows stand still in a step: only the moved ones are written
     const moved = c.wRgb ? Math.max(...rgb.map((x, i) => Math.abs(x - c.wRgb[i]))) : Infinity;
     if (c.wInk !== ink || moved > (walking ? WALK_COLOUR_SLACK : 0)) {
       c.wRgb = rgb;
