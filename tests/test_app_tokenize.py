@@ -40,7 +40,7 @@ def with_sentence(at, text: str = SENTENCE):
 def test_the_tokenizer_knobs_are_sidebar_widgets_with_whitespace_by_default(at):
     assert not at.exception and not errors(at)
     assert at.selectbox(key="tokenizer").value == "whitespace"
-    assert at.selectbox(key="tokenizer").options == ["띄어쓰기", "형태소 (Kiwi)", "서브워드 (WordPiece)"]
+    assert at.selectbox(key="tokenizer").options == ["공백 기준", "형태소 (Kiwi)", "서브워드 (WordPiece)"]
     for key, value in (("subword_vocab", 100), ("vocab_min_count", 1), ("vocab_max_size", 100_000)):
         assert at.number_input(key=key).value == value
     assert at.query_params["tokenizer"] in ("whitespace", ["whitespace"])

@@ -52,7 +52,7 @@ READ = {
     "version": "ㄴ", "enter": "", "equal": "ㄹ", "emb": "", "ids": "", "inf": "", "nan": "ㄴ", "parameters": "",
     "embeddings": "", "indexerror": "", "tensor": "", "pretrained": "", "inputs": "", "sequence": "", "value": "",
     "norm": "ㅁ", "freq": "", "true": "", "false": "", "sparseadam": "ㅁ", "adamw": "", "embeddingbag": "ㄱ",
-    "hot": "ㅅ", "load": "", "pytorch": "", "tsv": "",
+    "hot": "ㅅ", "load": "", "pytorch": "", "tsv": "", "allclose": "",
 }
 # Sample values for placeholders and the final consonant of their reading (by hand).
 SAMPLES = [("영화", ""), ("책", "ㄱ"), ("하늘", "ㄹ"), ("1", "ㄹ"), ("2", ""), ("3", "ㅁ"), ("10", "ㅂ"),
