@@ -22,7 +22,7 @@ from components.grid_keys import grid_keys
 from components.page_lang import page_lang
 from components.widget_text import widget_text
 from components.i18n import LANGS, lang_from_locale, md, problem_text, t
-from core import morphemes, torch_build
+from core import morphemes, pretrained_apply, torch_build
 from core.explorer import Explorer
 from core.problems import Problem
 from core.url_state import SECTIONS
@@ -186,14 +186,16 @@ def load_token_list(ex: Explorer, listed) -> None:
 
 # Where each kind of problem is titled; link, preset and import problems are shown once.
 PROBLEM_TITLES = (("vocab", "err.vocab_title"), ("text", "err.sent_title"), ("config", "err.config_title"),
-                  ("link", "err.link_title"), ("preset", "err.preset_title"))
+                  ("link", "err.link_title"), ("preset", "err.preset_title"), (pretrained_apply.KIND, "err.pretrained_title"))
+KEPT = {pretrained_apply.KIND: "err.kept_file"}  # a refused file: nothing was typed, everything is as it was
 SHOWN_ONCE = ("link", "preset")
 
 
 def show_problems(lang: str, ex: Explorer) -> None:
     """One error box per input that is wrong now; the page keeps running on the last valid state."""
     for kind, title in PROBLEM_TITLES:
-        inputs.show_problems(lang, title, ex.problems.get(kind, []), key_prefix=Keys.PROBLEMS_PREFIX)
+        inputs.show_problems(lang, title, ex.problems.get(kind, []), key_prefix=Keys.PROBLEMS_PREFIX,
+                             kept=KEPT.get(kind, "err.kept"))
     for kind in SHOWN_ONCE:
         ex.problems.pop(kind, None)
 

@@ -187,8 +187,10 @@ def show_notices(lang: str, notices: list[tuple[str, dict]]) -> None:
     notices.clear()
 
 
-def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8, *, key_prefix: str) -> None:
-    """One error box listing what is wrong and how to fix it; the page keeps the last valid state.
+def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8, *, key_prefix: str,
+                  kept: str = "err.kept") -> None:
+    """One error box listing what is wrong and how to fix it, closed by ``kept``: what the page kept
+    (what was typed, or for a refused file, everything as it was).
 
     Its container is keyed ``key_prefix`` + the kind (session.Keys.PROBLEMS_PREFIX: "problems_vocab_title"
     for "err.vocab_title", …): tests find it without matching text."""
@@ -197,4 +199,4 @@ def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8
     lines = [f"- {problem_text(lang, p)}" for p in problems[:limit]]
     if len(problems) > limit:
         lines.append(f"- {t(lang, 'err.more', n=len(problems) - limit)}")
-    st.container(key=key_prefix + where.removeprefix("err.")).error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, 'err.kept')}", icon=":material/error:")
+    st.container(key=key_prefix + where.removeprefix("err.")).error(f"**{t(lang, where)}**\n\n" + "\n".join(lines) + f"\n\n{t(lang, kept)}", icon=":material/error:")

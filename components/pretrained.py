@@ -12,9 +12,7 @@ from typing import Callable
 import streamlit as st
 
 from components.i18n import md, t
-from components.inputs import show_problems
 from core import limits
-from core.problems import Problem
 
 
 @dataclass(frozen=True)
@@ -32,14 +30,14 @@ class PretrainedKeys:
     apply: str
     freeze: str
     remove: str
-    problems_prefix: str
 
 
-def pretrained_box(lang: str, loaded: Loaded, problems: list[Problem], keys: PretrainedKeys,
+def pretrained_box(lang: str, loaded: Loaded, refused: bool, keys: PretrainedKeys,
                    on_apply: Callable[[], None], on_freeze: Callable[[], None], on_remove: Callable[[], None]) -> None:
     """The uploader (one word2vec file, or vectors.tsv + metadata.tsv), the freeze toggle, apply and
-    remove; what W holds now, and the last refused file's problems."""
-    with st.expander(t(lang, "pretrained.title"), expanded=bool(problems)):
+    remove, and what W holds now. The box stays open while the last file was refused; the refusal
+    itself is shown under the inputs box with the other input errors (page.py), where it is in view."""
+    with st.expander(t(lang, "pretrained.title"), expanded=refused):
         st.caption(md(lang, "pretrained.help", max_mb=f"{limits.MAX_IMPORT_BYTES / 1e6:.0f}"))
         files = st.file_uploader(t(lang, "pretrained.file"), type=["vec", "txt", "tsv"], accept_multiple_files=True,
                                  key=keys.file, help=t(lang, "help.pretrained_file"),
@@ -55,4 +53,3 @@ def pretrained_box(lang: str, loaded: Loaded, problems: list[Problem], keys: Pre
         else:
             mode = t(lang, "pretrained.mode_frozen" if loaded.freeze else "pretrained.mode_trainable")
             st.caption(t(lang, "pretrained.status", found=loaded.counts[0], missing=loaded.counts[1], e=loaded.dim, mode=mode))
-        show_problems(lang, "err.pretrained_title", problems, key_prefix=keys.problems_prefix)

@@ -61,7 +61,8 @@ def render(lang: str, ex: Explorer) -> None:
             queued = apply_import(ex, uploaded)
         if queued:
             st.rerun()  # the state is installed on a fresh run, before any widget is drawn
-    inputs.show_problems(lang, "err.import_title", ex.problems.get("import", []), key_prefix=Keys.PROBLEMS_PREFIX)
+    inputs.show_problems(lang, "err.import_title", ex.problems.get("import", []), key_prefix=Keys.PROBLEMS_PREFIX,
+                         kept="err.kept_file")
 
 
 def link_for(recipe, text: str, lang: str, lab) -> str:

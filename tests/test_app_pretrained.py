@@ -9,6 +9,7 @@ import pytest
 import torch
 from torch import nn
 
+from components.i18n import t
 from tests.apptest_helpers import errors, stage_w, start
 
 TEXTS = {"영화": ["0.5", "-1.25", "2", "0.125", "1e-3"], "<PAD>": ["1", "2", "3", "4", "5"],
@@ -64,12 +65,16 @@ def test_frozen_five_steps_leave_every_row_bitwise_and_the_loss_moves_unfrozen_t
     assert not at.exception and lab.steps == 5
     np.testing.assert_array_equal(w_bits(at), before)
     assert len(set(lab.losses)) == 5  # the head learns: the loss moves
+    said = " ".join(c.value for c in at.caption)  # the page says so, not that the looked-up rows move
+    assert t("ko", "watch.frozen") in said and t("ko", "proj.basis.frozen") in said
     at.toggle(key="pretrained_freeze").set_value(False).run()  # a new lab from step 0, same file rows
     lab = at.session_state["_ws"].lab
     assert lab.steps == 0 and lab.weight.requires_grad and at.session_state["_ws"].recipe.pretrained.freeze is False
     np.testing.assert_array_equal(w_bits(at), before)
     for _ in range(5):
         at.button(key="step").click().run()
+    said = " ".join(c.value for c in at.caption)
+    assert t("ko", "watch.frozen") not in said and t("ko", "proj.basis.frozen") not in said
     moved = (w_bits(at) != before).any(axis=1)
     assert moved[[0, 2, 3, 4]].all() and not moved[1]  # looked-up rows move; PAD keeps the file's vector
     np.testing.assert_array_equal(at.session_state["_ws"].lab.weight.detach().numpy()[1], [1, 2, 3, 4, 5])
@@ -91,6 +96,10 @@ def test_a_hostile_file_is_refused_with_a_message_and_changes_nothing(name, data
     assert not at.exception
     box = at.get("error")
     assert any("줄" in e.value for e in box)  # names the line
+    # Shown under the inputs box with the page's other input errors, not folded inside it (where
+    # the inputs box's own scrolling would keep it out of view), saying nothing of the file was applied.
+    assert not [e for x in at.expander for e in x.get("error")], [x.label for x in at.expander if x.get("error")]
+    assert all(e.value.endswith(t("ko", "err.kept_file")) for e in box), [e.value for e in box]
     assert at.session_state["_ws"].lab is lab and lab.steps == 1
     np.testing.assert_array_equal(w_bits(at), before)
     assert at.number_input(key="embedding_dim").value == 3 and ex.recipe.pretrained is None

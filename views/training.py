@@ -175,13 +175,16 @@ def caption(lang: str, ex: Explorer, pic: Picture, steps: list[int]) -> str:
     the picture's frame is, and what the scatter thinned: one paragraph each."""
     lab, vocab = ex.lab, ex.vocab
     key, params = presets.watch(ex.preset_id, ex.text, vocab, ex.config, len(lab.step_rows(1)), len(lab.recipe.sentences))
+    pretrained = lab.recipe.pretrained
+    if pretrained is not None and pretrained.freeze:  # W takes no step: nothing of it moves
+        key = "watch.frozen"
     pad_rows = np.stack([lab.snapshots[s][vocab.pad_id] for s in steps])  # (S, E)
     xy_text = ", ".join(f"{x:.4f}" for x in pic.pad_xy)
     if (pad_rows == pad_rows[0]).all():  # one frame: the same row projects to the same point
         pad = t(lang, "proj.pad_fixed", xy=xy_text, n=len(steps))
     else:
         pad = t(lang, "proj.pad_moved", xy=xy_text, steps=", ".join(str(s) for s, _ in lab.pad_edits) or "—")
-    lines = [t(lang, key, **params), pad, basis_text(lang, pic, vocab.tokens), t(lang, "proj.colour")]
+    lines = [t(lang, key, **params), pad, basis_text(lang, pic, vocab.tokens, pretrained), t(lang, "proj.colour")]
     plain = ex.facts.plain
     plain_drawn = len(charts.plain_shown(np.arange(plain)))  # the stage's scatter thins them the same way
     if plain_drawn < plain:
@@ -192,14 +195,18 @@ def caption(lang: str, ex: Explorer, pic: Picture, steps: list[int]) -> str:
     return "\n\n".join(lines)
 
 
-def basis_text(lang: str, pic: Picture, tokens: tuple[str, ...]) -> str:
+def basis_text(lang: str, pic: Picture, tokens: tuple[str, ...], pretrained=None) -> str:
     """How this frame was chosen: a preview of this training, the fresh table, a refit or a custom
-    axis the learner asked for."""
+    axis the learner asked for. Rows from a vector file (``pretrained``) mean something at step 0,
+    and frozen ones never move: the preview's words would not hold for them."""
     if pic.basis == "custom":
         return md(lang, "proj.basis.custom", a=tokens[pic.tokens[0]], b=tokens[pic.tokens[1]], step=pic.fitted_steps[0])
+    if pretrained is not None and pretrained.freeze:
+        return t(lang, "proj.basis.frozen")
     cut = "" if pic.cut is None else " " + t(lang, f"proj.cut.{pic.cut}", steps=pic.fitted_steps[-1], full=PREVIEW_STEPS)
     if pic.basis == "preview":
-        return t(lang, "proj.basis.preview", steps=pic.fitted_steps[-1]) + cut
+        key = "proj.basis.preview" if pretrained is None else "proj.basis.preview_pretrained"
+        return t(lang, key, steps=pic.fitted_steps[-1]) + cut
     if pic.basis == "initial":
         return t(lang, "proj.basis.initial") + cut
     return t(lang, "proj.basis.refit", first=pic.fitted_steps[0], last=pic.fitted_steps[-1])
