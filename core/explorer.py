@@ -30,7 +30,7 @@ import numpy as np
 
 from core.batch import parse_sentences, sentence_warnings
 from core.exact import exact_int
-from core.knobs import KNOBS
+from core.knobs import KNOB_NAMES, KNOBS
 from core.cost import recipe_step_cost
 from core.preview_budget import preview_steps  # noqa: F401 (re-exported)
 from core.neighbours import neighbours
@@ -209,8 +209,13 @@ class Explorer:
         """New knob values (name → value; names from core.knobs). On a problem nothing changes.
 
         An integer knob takes only a value that is an integer exactly (3 or 3.0, not 2.5, NaN or
-        1e300): anything else is refused naming the value a silent coercion would have used.
+        1e300): anything else is refused naming the value a silent coercion would have used. A name
+        that is no knob (a widget's key such as ``pad_mode``, a typo) is refused, naming the knobs.
         """
+        unknown = sorted(str(name)[:40] for name in values if name not in KNOB_NAMES)
+        if unknown:
+            return self._refused("config", [Problem("config_unknown", {"names": ", ".join(unknown[:5]),
+                                                                       "known": ", ".join(KNOB_NAMES)})])
         chosen, problems = {}, []
         for k in KNOBS:
             value = values.get(k.name, getattr(self.config, k.name))

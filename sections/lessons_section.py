@@ -1,4 +1,4 @@
-"""Section 3: every claim of the chapter (C1–C16) and the pitfalls beyond it (X1–X8), live on the learner's data."""
+"""Section 3: every claim of the chapter (C1–C16) and the pitfalls beyond it (X1–X9), live on the learner's data."""
 
 from __future__ import annotations
 

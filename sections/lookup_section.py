@@ -28,6 +28,7 @@ def render(lang: str, ex: Explorer, present: bool = False) -> None:
     lab = ex.lab
     vocab, batch = lab.recipe.vocab, lab.batch
     session.select_token_from_cell(ex)  # a cell picked in the tables below, before anything shows it
+    session.select_token_from_stage(ex)  # a token picked on the stage (set by a script before the run)
     session.select_cell_from_stage(ex)  # a cell picked on the stage: its sentence's output is shown
     b = session.sentence_shown(batch.shape[0])  # the picker sits below the stage; its value is known already
     stage(lookup_data(ex, lang, sentence=b, height=STAGE_HEIGHT, present=present), key=Keys.STAGE,

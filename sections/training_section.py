@@ -42,6 +42,7 @@ def render(lang: str, ex: Explorer, present: bool = False, after=None) -> None:
     (views/reruns.py): a Step, Run N, Reset or Play tick then reruns it alone, the rest of the bar
     not drawn again. ``after(lang, ex)`` ends every run of the stage's part (the keeper)."""
     session.play_taken()
+    session.select_token_from_stage(ex)  # a token picked on the stage by a script before the run (no callback fires)
     ticking = ticks_asked(ex)
     if not ticking.playing:
         session.own().play_clock = None

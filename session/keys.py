@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 class Keys:
-    """Stable widget keys (documented in README.md, "Scripting the app")."""
+    """Stable widget keys (a public interface: docs/scripting.md documents each)."""
 
     LANG = "lang"
     PRESET = "preset"

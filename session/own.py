@@ -27,6 +27,7 @@ class Own:
     from_link: str | None = None  # the ?s= value this session's explorer was opened from (it stays in the address)
     cell_seen: list | None = None  # the id-matrix selection last applied
     stage_cell_seen: dict | None = None  # the stage's id-matrix cell last applied
+    stage_selected_seen: Any = None  # the stage's selected token last applied
     keeper_token: str = field(default_factory=lambda: secrets.token_urlsafe(12))  # the browser keeps work under it
     keeper_opened: str | None = None  # the kept form of the state this session opened with (nothing new to keep)
     keeper_answered: int = -1  # the number of the browser's last report the learner answered

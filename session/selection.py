@@ -63,8 +63,15 @@ def select_token_from_picker(ex: Explorer) -> None:
 
 
 def select_token_from_stage(ex: Explorer) -> None:
-    """Callback of the stage: a token clicked anywhere on it becomes the followed token."""
-    ex.select((st.session_state.get(Keys.STAGE) or {}).get("selected"))
+    """A token clicked anywhere on the stage becomes the followed token. The stage's callback calls it,
+    and so do the views before they are drawn, for a state a script set before ``run()`` (AppTest
+    fires no component callback). Applied once per new value, so a token picked elsewhere since is
+    not taken back by the stage's last click."""
+    chosen = (st.session_state.get(Keys.STAGE) or {}).get("selected")
+    if chosen is None or chosen == own().stage_selected_seen:
+        return
+    own().stage_selected_seen = chosen
+    ex.select(chosen)
 
 
 def sync_token_picker(ex: Explorer, default: int) -> None:

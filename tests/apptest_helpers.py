@@ -10,6 +10,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from support import apptest as support_apptest
+from support.apptest import shown  # noqa: F401  (the tests import it from here)
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
@@ -76,12 +77,3 @@ def id_matrix(at: AppTest) -> list[list[int]]:
 
 def errors(at: AppTest) -> list[str]:
     return [e.value for e in at.error]
-
-
-def shown(markdown: str) -> str:
-    """The text a Markdown source shows, for sources escaped by components.safe_text: its empty
-    ``:color[]`` splits and backslash escapes removed (tests/test_safety_markdown.py checks in
-    Chromium that the rendered text is exactly the input)."""
-    import re
-
-    return re.sub(r"\\(.)", r"\1", markdown.replace(":color[]", ""))

@@ -368,3 +368,14 @@ def test_each_of_plays_frames_carries_the_loss_of_its_own_step():
         fresh = Explorer.from_preset(presets.load("chapter"))
         fresh.run(f["step"])
         assert f["loss"] == fresh.lab.losses[-1] and fresh.lab.steps == f["step"], f["step"]
+
+
+@pytest.mark.parametrize("name", ["pad_mode", "learning_rate", "E"])
+def test_a_name_that_is_no_knob_is_refused_naming_the_knobs_and_changes_nothing(chapter, name):
+    """A widget's key or a typo handed to apply_config must not pass as 'nothing to change'."""
+    lab = chapter.lab
+    problems = chapter.apply_config({name: 5})
+    assert [p.code for p in problems] == ["config_unknown"] and problems[0].params["names"] == name
+    assert "embedding_dim" in problems[0].params["known"] and "fixed_len" in problems[0].params["known"]
+    assert chapter.lab is lab and chapter.config_values()["embedding_dim"] == 3
+    assert chapter.apply_config({"embedding_dim": 5}) == [] and chapter.config.embedding_dim == 5

@@ -50,3 +50,24 @@ def test_a_cell_that_does_not_hold_its_id_changes_nothing(cell):
     at.run()
     assert not at.exception
     assert stage(at)["out"]["b"] == 0 and stage(at)["selected"] is None
+
+
+@pytest.mark.parametrize("section, token", [("lookup", 3), ("train", 4)])
+def test_a_token_the_stage_sends_before_the_run_is_followed_and_a_later_pick_elsewhere_stands(section, token):
+    """docs/scripting.md's `stage` row: a script sets the stage's state before run(), and AppTest fires
+    no component callback, so the views apply it before they are drawn, once per new value."""
+    at = start("en")
+    at.button_group(key="section").set_value(section).run()
+    at.session_state["stage"] = {"selected": token}
+    at.run()
+    assert not at.exception
+    assert at.session_state["_ws"].selected_token == token and stage(at)["selected"] == token
+    if section == "train":
+        assert at.selectbox(key="selected_token").value == token  # the picker shows it
+        at.selectbox(key="selected_token").set_value(2).run()  # picked elsewhere: the stage's last click stays put
+    else:
+        at.session_state["stage"] = {"selected": token, "cell": {"id": 4, "b": 1, "t": 1, "n": 1}}
+        at.run()
+        assert stage(at)["selected"] == 4  # a cell clicked since: its id, not the stale token
+    at.run()
+    assert at.session_state["_ws"].selected_token != token

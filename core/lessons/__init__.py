@@ -1,4 +1,4 @@
-"""The chapter's claims (C1–C16) and the pitfalls after it (X1–X7, X9) as live checks on a learner's Lab.
+"""The chapter's claims (C1–C16) and the pitfalls after it (X1–X9) as live checks on a learner's Lab.
 
 Each lesson is one unit, a `Lesson` record written next to its demo: the demo (real torch code on
 private copies of the learner's current table and batch, returning a `Demo`: whether its check
@@ -61,7 +61,7 @@ BY_ID: MappingProxyType = MappingProxyType({lesson.id: lesson for lesson in LESS
 
 
 def lesson(lesson_id: str) -> Lesson:
-    """The lesson ``"C1"``..``"C16"``, ``"X1"``..``"X8"``; KeyError naming the choices otherwise."""
+    """The lesson ``"C1"``..``"C16"``, ``"X1"``..``"X9"``; KeyError naming the choices otherwise."""
     if lesson_id not in BY_ID:
         raise KeyError(f"unknown lesson {lesson_id!r}; one of {LESSON_IDS}")
     return BY_ID[lesson_id]
