@@ -56,7 +56,7 @@ def config_inputs(lang: str, mode_key: str, elsewhere: dict | None = None) -> di
             if k.name in elsewhere:
                 values[k.name] = elsewhere[k.name]
             elif k.group == group:
-                values[k.name] = knob_input(lang, k, mode_key=mode_key)
+                values[k.name] = knob_input(lang, k, mode_key=mode_key, disabled=not k.used(values))
     with st.expander(t(lang, "side.limits")):
         st.markdown(t(lang, "side.limits_text", v=limits.MAX_VOCAB, e=limits.MAX_EMBEDDING_DIM, ve=limits.MAX_TABLE_FLOATS,
                       b=limits.MAX_SENTENCES, t=limits.MAX_TOKENS_PER_SENTENCE, chars=limits.MAX_TEXT_CHARS,

@@ -250,11 +250,23 @@ class Explorer:
 
     def warnings(self) -> list[Problem]:
         """What is worth a warning but valid: look-alike tokens (same NFC form, different code points)
-        in the vocabulary and in the sentences."""
+        in the vocabulary and in the sentences, and sentences whose tokens are mostly not in the
+        learner's own vocabulary (raw text under the whitespace tokenizer: nearly every id is UNK)."""
         if self._warned[0] != self.lab.uid:
             lines = parse_sentences(self.text, self.classes)
-            self._warned = (self.lab.uid, list(self.vocab.warnings) + sentence_warnings(lines, self.vocab))
+            self._warned = (self.lab.uid, list(self.vocab.warnings) + sentence_warnings(lines, self.vocab)
+                            + self._unk_warning())
         return list(self._warned[1])
+
+    def _unk_warning(self) -> list[Problem]:
+        if self.config.tokenizer != "whitespace":  # a vocabulary built from the tokens: UNK is its own choice
+            return []
+        index = self.vocab.index
+        tokens = [tok for sentence in self.recipe.sentences for tok in sentence]
+        unk = sum(tok not in index for tok in tokens)
+        if len(tokens) < 4 or 2 * unk < len(tokens):
+            return []
+        return [Problem("mostly_unk", {"unk": unk, "total": len(tokens), "percent": round(100 * unk / len(tokens))})]
 
     @property
     def facts(self) -> LabFacts:

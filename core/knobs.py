@@ -23,6 +23,7 @@ from core.problems import Problem
 
 OPTIMIZERS = ("sgd", "momentum", "adam", "adamw")
 TOKENIZERS = ("whitespace", "morpheme", "subword")  # core/tokenize.py
+BUILT_VOCAB = ("morpheme", "subword")  # the tokenizers whose vocabulary is built from the tokens
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,11 @@ class Knob:
     step: float = 1  # the number input's +/- step
     fmt: str | None = None  # the number input's display format
     choice_prefix: str = ""  # string key prefix of a choice's label: "opt" → "opt.adam"
+    used_with: tuple[str, tuple[str, ...]] | None = None  # it matters only while that knob has one of these values
+
+    def used(self, values: dict) -> bool:
+        """Whether this knob changes anything given the other knobs' ``values`` (its widget is greyed out otherwise)."""
+        return self.used_with is None or values.get(self.used_with[0]) in self.used_with[1]
 
     @property
     def label(self) -> str:
@@ -98,9 +104,11 @@ KNOBS: tuple[Knob, ...] = (
     Knob("batch_size", "int", 0, "training", "batch_size_range", 0, limits.MAX_SENTENCES),  # 0: every sentence
     # Preprocessing (core/tokenize.py): how raw sentences become tokens, and the vocabulary built from them.
     Knob("tokenizer", "choice", "whitespace", "tokens", "tokenizer_unknown", choices=TOKENIZERS, choice_prefix="tok"),
-    Knob("subword_vocab", "int", 100, "tokens", "subword_vocab_range", 10, 10_000, step=10),
-    Knob("vocab_min_count", "int", 1, "tokens", "min_count_range", 1, 1000),
-    Knob("vocab_max_size", "int", limits.MAX_VOCAB, "tokens", "max_size_range", 3, limits.MAX_VOCAB, step=100),
+    Knob("subword_vocab", "int", 100, "tokens", "subword_vocab_range", 10, 10_000, step=10,
+         used_with=("tokenizer", ("subword",))),
+    Knob("vocab_min_count", "int", 1, "tokens", "min_count_range", 1, 1000, used_with=("tokenizer", BUILT_VOCAB)),
+    Knob("vocab_max_size", "int", limits.MAX_VOCAB, "tokens", "max_size_range", 3, limits.MAX_VOCAB, step=100,
+         used_with=("tokenizer", BUILT_VOCAB)),
 )
 KNOB_NAMES: tuple[str, ...] = tuple(k.name for k in KNOBS)
 

@@ -76,8 +76,8 @@ def test_morpheme_gives_kiwis_morphemes_and_the_vocabulary_built_from_them(at, k
 
 def test_subword_gives_pieces(at):
     with_sentence(at)
-    at.number_input(key="subword_vocab").set_value(10)
     at.selectbox(key="tokenizer").set_value("subword").run()
+    at.number_input(key="subword_vocab").set_value(10).run()  # enabled once subwords are chosen
     assert not at.exception and not errors(at)
     (tokens,) = explorer(at).recipe.sentences
     assert tokens[0] == "영" and any(t.startswith("##") for t in tokens)
@@ -86,8 +86,8 @@ def test_subword_gives_pieces(at):
 
 def test_min_count_and_max_size_shape_the_built_vocabulary(at, kiwi):
     with_sentence(at, "영화가 좋았다 | 긍정\n영화는 별로였다 | 부정")
-    at.number_input(key="vocab_min_count").set_value(2)
     at.selectbox(key="tokenizer").set_value("morpheme").run()
+    at.number_input(key="vocab_min_count").set_value(2).run()  # enabled once the vocabulary is built
     counts = Counter(t.form for s in ("영화가 좋았다", "영화는 별로였다") for t in kiwi.tokenize(s))
     assert set(explorer(at).vocab.tokens[2:]) == {t for t, n in counts.items() if n >= 2}
     at.number_input(key="vocab_min_count").set_value(1)
@@ -96,9 +96,22 @@ def test_min_count_and_max_size_shape_the_built_vocabulary(at, kiwi):
 
 
 def test_a_bad_min_count_is_refused_with_a_message_and_changes_nothing(at):
+    at.selectbox(key="tokenizer").set_value("subword").run()
+    before = id_matrix(at)
     at.number_input(key="vocab_min_count").set_value(0).run()
     assert not at.exception and errors(at) and "최소 등장 횟수" in " ".join(errors(at))
-    assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]
+    assert id_matrix(at) == before
+
+
+@pytest.mark.parametrize("tokenizer, enabled", [
+    ("whitespace", set()),  # your own table: nothing is built, so none of the three changes anything
+    ("subword", {"subword_vocab", "vocab_min_count", "vocab_max_size"}),
+])
+def test_a_tokenizers_knob_is_greyed_out_while_another_tokenizer_is_chosen(at, tokenizer, enabled):
+    at.selectbox(key="tokenizer").set_value(tokenizer).run()
+    assert not at.exception
+    for key in ("subword_vocab", "vocab_min_count", "vocab_max_size"):
+        assert at.number_input(key=key).disabled == (key not in enabled), key
 
 
 def test_the_unk_rates_sit_side_by_side_for_the_learner_and_the_tried_sentence(at, kiwi):

@@ -379,3 +379,16 @@ def test_a_name_that_is_no_knob_is_refused_naming_the_knobs_and_changes_nothing(
     assert "embedding_dim" in problems[0].params["known"] and "fixed_len" in problems[0].params["known"]
     assert chapter.lab is lab and chapter.config_values()["embedding_dim"] == 3
     assert chapter.apply_config({"embedding_dim": 5}) == [] and chapter.config.embedding_dim == 5
+
+
+def test_raw_sentences_mostly_outside_the_vocabulary_are_warned_of_with_the_count(chapter):
+    """A learner's own raw Korean under the whitespace tokenizer: nearly every id is UNK, so the page
+    says how many and the two ways out; the chapter's one UNK (정말) is not worth a warning."""
+    assert [p.code for p in chapter.warnings()] == []
+    assert chapter.apply_text("축구 경기가 끝났다 | 스포츠\n선거 결과가 나왔다 | 정치\n영화 좋다 | 연예") == []
+    (warning,) = [p for p in chapter.warnings() if p.code == "mostly_unk"]
+    ids = chapter.lab.batch.ids.numpy()
+    unk = int((ids == chapter.vocab.unk_id).sum())  # the batch says the same: 6 of 8 tokens are UNK
+    assert warning.params == {"unk": unk, "total": 8, "percent": round(100 * unk / 8)} and unk == 6
+    assert chapter.apply_config({"tokenizer": "subword"}) == []
+    assert [p.code for p in chapter.warnings()] == []  # a vocabulary built from the tokens

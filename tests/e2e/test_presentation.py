@@ -25,7 +25,7 @@ import os
 
 import pytest
 
-from .helpers import (LOCALES, JS_LIB, LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, OnePageAtATime, button, open_app, pause, play_until, section, stage, unavailable_reason,
+from .helpers import (LOCALES, JS_LIB, LAPTOP, PROJECTOR, ROOT, SCREENSHOTS, OnePageAtATime, button, click_token, open_app, pause, play_until, section, stage, unavailable_reason,
                       wait_idle, wait_js, wait_stage, wait_step)
 
 _reason = unavailable_reason()
@@ -248,3 +248,26 @@ def test_at_the_english_reviews_the_rows_that_matter_are_readable_and_every_sent
     got = measure(page, ROWS_JS, touched)
     for row in got["rows"]:
         assert row["labelFs"] >= least - 0.01 and all(row["nums"]) and row["numFs"] >= least - 0.01, row
+
+
+# The clicked sentence's id cells against the id matrix's visible box (it scrolls under its heads).
+CUR_ROW_JS = """() => {
+  const g = __stage().querySelector('.idgrid'), r = g.getBoundingClientRect();
+  const head = g.querySelector('.idh.colh').getBoundingClientRect().bottom;
+  return { top: head, bottom: r.bottom, cells: Array.from(g.querySelectorAll('.idcell.cur'), c => {
+    const b = c.getBoundingClientRect(); return [b.top, b.bottom]; }) };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_cell_clicked_in_the_second_sentence_is_shown_whole_above_the_selection_note(pages, lang):
+    """Presenting at 1280×720 the chapter's two sentences and the selection's note do not all fit the
+    id matrix's panel: the note takes its room once a token is picked, and the clicked sentence's
+    cells must still be whole, not cut under the note."""
+    page = pages(lang, True)
+    show(page, lang, "lookup", "1280x720")
+    click_token(page, '.idcell[data-b="1"][data-t="1"]')
+    wait_js(page, "() => { const c = __stage().querySelector('.idh.rowh.cur'); return !!c && c.dataset.b === '1'; }")
+    got = measure(page, CUR_ROW_JS)
+    assert len(got["cells"]) == 3, got
+    assert all(top >= got["top"] - 1 and bottom <= got["bottom"] + 1 for top, bottom in got["cells"]), got

@@ -77,12 +77,6 @@ export function fillIds(st, d) {
   buildTo(b + 1, kept);
   grid.scrollTop = kept;
   st.idB = b;
-  const current = grid.querySelector(".idh.rowh.cur");
-  const head = grid.querySelector(".idh.colh");
-  if (kept === 0 && current && head && current.offsetTop + current.offsetHeight > grid.clientHeight) {
-    grid.scrollTop = Math.max(0, current.offsetTop - head.offsetHeight - 6); // the output's sentence in view
-  }
-  st.idScroll = grid.scrollTop;
   grid.addEventListener("scroll", () => {
     st.idScroll = grid.scrollTop;
     if (built < ids.length && grid.scrollTop + grid.clientHeight > grid.scrollHeight - 2 * (cellH + 6)) {
@@ -106,6 +100,8 @@ export function fillIds(st, d) {
     el("span", "seltok", line, `${sel} · ${tokenOf(d, sel)}`);
     el("span", "selmath", line, `W[${sel}, :] = out[${b}, ${where.join(", ")}]`);
   }
+  if (kept === 0) showCurrentRow(grid); // measured once the note below has taken its room from the grid
+  st.idScroll = grid.scrollTop;
   // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
   const fit = () => {
     fitText(p, ".idnum, .idtok, .idtyped, .tokchip, .selmath");
@@ -116,6 +112,19 @@ export function fillIds(st, d) {
   };
   fit();
   requestAnimationFrame(fit); // again once every panel has its width
+}
+
+// The output's sentence in view: the grid scrolls until its id cells are whole, but never so far that
+// its first line (its raw text, or its row of ids) goes under the sticky column heads.
+function showCurrentRow(grid) {
+  const first = grid.querySelector(".idh.rowh.cur");
+  const cells = grid.querySelectorAll(".idcell.cur");
+  const head = grid.querySelector(".idh.colh");
+  if (!first || !cells.length || !head) return;
+  const g = grid.getBoundingClientRect();
+  const below = cells[cells.length - 1].getBoundingClientRect().bottom - g.bottom;
+  const room = first.getBoundingClientRect().top - (g.top + head.offsetHeight + 6);
+  if (below > 0) grid.scrollTop += Math.max(0, Math.min(below + 2, room));
 }
 
 // How many of the T columns show (planIdColumns), measured in the panel's font on a canvas.
