@@ -55,6 +55,7 @@ def main() -> None:
     with st.sidebar:
         st.title(t(session.get(Keys.LANG), "app.title"))
         lang = sidebar.language(Keys.LANG, on_change=session.keep_choices_across_language)
+        st.set_page_config(page_title=t(lang, "app.title"))  # the browser's tab, in the page's language
         st.caption(t(lang, "app.subtitle"))
         present = sidebar.presentation(lang, Keys.PRESENT, on_change=session.presentation_switched,
                                        switched_on=session.own().present_switched_on, fold_key=Keys.SIDEBAR_FOLD)
@@ -133,14 +134,15 @@ def editors(lang: str, ex: Explorer) -> None:
         pretrained_section.render(lang, ex)  # a vector file's rows into W (from_pretrained)
     with right:
         inputs.sentences_area(lang, ex.classes, Keys.SENTENCES, ex.example_classes)
+        warned = st.container()  # under the sentences, in view while they are typed (the box scrolls)
     base.drawn_start = edited.start
     update_vocab(ex, base, edited)
     if listed is not None:
         load_token_list(ex, listed)
     if (ex.vocab.size, len(ex.recipe.sentences)) != drawn:
         st.rerun()  # an edit of the table changed V after the label was drawn: the label says the new count
-    for warning in ex.warnings():
-        box.warning(problem_text(lang, warning), icon=":material/visibility:")
+    for warning in ex.warnings():  # once the table's edit is applied too
+        warned.warning(problem_text(lang, warning), icon=":material/visibility:")
 
 
 def wait_for_morphemes(lang: str, slot, ex: Explorer, wanted: object) -> None:

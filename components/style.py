@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-# Streamlit's main block starts 6rem down; the stage needs that room at 1280×720 (3.6rem clears the header).
+# Streamlit's main block starts 6rem down; the stage needs that room at 1280×720. Its header is 3.75rem
+# tall and opaque: the view switch starts just below it, its top border in sight.
 # The main area's sections are h2 (the page's h1 is the title in the sidebar), set a size below Streamlit's.
 COMPACT = """
-[data-testid="stMainBlockContainer"] { padding: 3.6rem 1.5rem 2rem 1.5rem; }
+[data-testid="stMainBlockContainer"] { padding: calc(3.75rem + 1.5px) 1.5rem 2rem 1.5rem; }
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.7rem; padding: 0 0 .2rem 0; }
 [data-testid="stMainBlockContainer"] h2 { font-size: 1.45rem; padding: .6rem 0 .2rem 0; }
 """

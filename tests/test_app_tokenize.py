@@ -8,8 +8,9 @@ from collections import Counter
 
 import pytest
 
+from components.i18n import t
 from core import morphemes
-from tests.apptest_helpers import errors, id_matrix, stage, start
+from tests.apptest_helpers import errors, id_matrix, shown, stage, start
 
 SENTENCE = "영화가 정말 좋았다 | 긍정"
 
@@ -158,3 +159,12 @@ def test_a_token_clicked_on_the_stage_selects_it_and_shows_its_sentence(at):
     at.run()
     assert not at.exception and explorer(at).selected_token == ids[1][1]
     assert stage(at)["out"]["b"] == 1 and stage(at)["selected"] == ids[1][1]
+
+
+def test_raw_sentences_mostly_outside_the_vocabulary_get_a_warning_under_the_sentences(at):
+    at.text_area(key="sentences").input("축구 경기가 끝났다 | 스포츠\n선거 결과가 나왔다 | 정치\n영화 좋다 | 연예").run()
+    assert not at.exception and not errors(at)
+    said = [shown(w.value) for w in at.warning]
+    assert said == [t("ko", "err.mostly_unk", unk=6, total=8, percent=75)], said  # 8 tokens, 6 not in the table
+    at.selectbox(key="tokenizer").set_value("subword").run()
+    assert not at.warning  # the vocabulary is built from the tokens now

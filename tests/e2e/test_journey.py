@@ -198,6 +198,7 @@ def test_english_browser_gets_english(en_page):
 
 def test_switching_language_keeps_every_setting_and_translates_the_play_speed(ko_page):
     page = ko_page
+    assert page.title() == label("ko", "app.title")  # the browser's tab says it in the page's language
     page.locator(".st-key-pad_mode label", has_text=label("ko", "side.pad_mode.fixed")).click()
     wait_stage(page, "s => s.ids.length === 2 && s.ids[0].length === 4")  # T = 4
     choose(page, "pooling", label("ko", "pooling.lstm"))
@@ -209,7 +210,7 @@ def test_switching_language_keeps_every_setting_and_translates_the_play_speed(ko
     wait_stage(page, "s => s.lang === 'en'")
     set_number(page, "seed", 0)  # any later rerun (the same seed: nothing else changes)
     wait_idle(page)
-    assert sidebar_title(page) == label("en", "app.title")
+    assert sidebar_title(page) == label("en", "app.title") and page.title() == label("en", "app.title")
     assert stage(page)["step"] == "1", "the training was lost"
     assert page.locator(".st-key-play_speed input[role=combobox]").input_value() == label("en", "train.speed_value", n=2)
     assert page.locator(".st-key-pad_mode input[type=radio]").nth(1).is_checked(), "the padding radio lost its choice"
