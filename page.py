@@ -189,7 +189,7 @@ def load_token_list(ex: Explorer, listed) -> None:
 # Where each kind of problem is titled; link, preset and import problems are shown once.
 PROBLEM_TITLES = (("vocab", "err.vocab_title"), ("text", "err.sent_title"), ("config", "err.config_title"),
                   ("link", "err.link_title"), ("preset", "err.preset_title"), (pretrained_apply.KIND, "err.pretrained_title"))
-KEPT = {pretrained_apply.KIND: "err.kept_file"}  # a refused file: nothing was typed, everything is as it was
+FILES = (pretrained_apply.KIND,)  # a refused file: nothing was typed, everything is as it was ("err.kept_file")
 SHOWN_ONCE = ("link", "preset")
 
 
@@ -197,7 +197,7 @@ def show_problems(lang: str, ex: Explorer) -> None:
     """One error box per input that is wrong now; the page keeps running on the last valid state."""
     for kind, title in PROBLEM_TITLES:
         inputs.show_problems(lang, title, ex.problems.get(kind, []), key_prefix=Keys.PROBLEMS_PREFIX,
-                             kept=KEPT.get(kind, "err.kept"))
+                             kept="err.kept_file" if kind in FILES else "err.kept")
     for kind in SHOWN_ONCE:
         ex.problems.pop(kind, None)
 

@@ -117,7 +117,7 @@ def test_a_non_integer_id_stays_in_its_cell_and_the_message_quotes_it():
     at.run()
     assert not at.exception
     text = " ".join(shown(e) for e in errors(at))
-    assert "3행의 번호 '2.5'" in text and "25" not in text, text
+    assert "3행의 번호가 정수가 아닙니다('2.5')" in text and "25" not in text, text
     assert at.session_state["vocab"]["edited_rows"] in ({"2": {"id": "2.5"}}, {2: {"id": "2.5"}})  # what was typed is kept
     assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]
 
