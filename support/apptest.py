@@ -5,7 +5,7 @@ by its widget key with ``at.get_by_key(key)``, its data is the JSON the app gave
 element's ``proto.bytes`` (the stage and the keeper send bytes) or ``proto.json`` (the others).
 ``at.get("bidi_component")`` lists every custom component on the page, so filter by key.
 
-    >>> from support.apptest import stage
+    >>> from support.apptest import shown, stage
     >>> data = stage(at)                  # the stage's data: components/stage/README.md
     >>> data["ids"], data["w"]["rows"]    # the lookup view's (B, T) ids and the rows of W it shows
     >>> shown(at.error[0].value)          # a message's text as the page shows it
