@@ -82,6 +82,8 @@ def main() -> None:
     show_address_problems(lang, ex.problems.pop("url", []))
     show_problems(lang, ex)
     inputs.show_notices(lang, ex.notices)
+    if ex.before is not None and ex.lab.steps == 0:  # until the new inputs are trained: Undo in view
+        inputs.restart_undo(lang, ex.before.steps, Keys.UNDO_RESTART, on_click=session.undo_restart)
     offer = st.container()  # where the keeper offers work this browser kept
     if section != "train":
         session.own().timeline_follows = False  # back on the training view, the timeline follows the newest step

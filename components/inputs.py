@@ -187,6 +187,15 @@ def show_notices(lang: str, notices: list[tuple[str, dict]]) -> None:
     notices.clear()
 
 
+def restart_undo(lang: str, steps: int, key: str, on_click: Callable[[], None]) -> None:
+    """The restart an edit made, beside a button (``key``) that puts back the inputs and the ``steps``
+    steps of training it replaced: ``on_click`` is the button's callback."""
+    row = st.container(horizontal=True, vertical_alignment="center", wrap=False)
+    row.info(md(lang, "notice.restarted_undo", steps=steps), icon=":material/restart_alt:")
+    row.button(t(lang, "notice.undo"), key=key, icon=":material/undo:", on_click=on_click,
+               help=t(lang, "notice.undo_help", steps=steps))
+
+
 def show_problems(lang: str, where: str, problems: list[Problem], limit: int = 8, *, key_prefix: str,
                   kept: str = "err.kept") -> None:
     """One error box listing what is wrong and how to fix it, closed by ``kept``: what the page kept

@@ -43,6 +43,8 @@ from core.training import Config, Lab, Recipe
 from core.vocab import Vocab
 from core.work import FREE, Cancelled, Work
 from core.classes import token_classes  # noqa: F401 (re-exported)
+from core.lab_facts import LabFacts
+from core.undo import Before, kept_before
 
 # The frame is fitted on a preview: a private copy of this lab trained PREVIEW_STEPS steps ahead
 # (the same recipe trains bitwise the same way, so the learner's own steps pass through those
@@ -98,28 +100,6 @@ class Picture:
         return len(self.ranges)
 
 
-@dataclass(frozen=True)
-class LabFacts:
-    """What cannot change within a lab (its recipe and batch are frozen): computed once per lab."""
-
-    counts: np.ndarray  # (V,) how many times the batch looks each id up
-    used: np.ndarray  # (V,) bool: looked up at least once
-    classes: np.ndarray  # (V,) token_classes: the class each token is most associated with, or -1
-    normal: tuple[int, ...]  # the looked-up ids other than PAD and UNK, in id order
-    plain: int  # rows never looked up, PAD and UNK aside
-
-    @classmethod
-    def of(cls, lab: Lab) -> "LabFacts":
-        vocab = lab.recipe.vocab
-        counts = lab.batch.id_counts(vocab.size).numpy()
-        used = counts > 0
-        special = (vocab.pad_id, vocab.unk_id)
-        plain = ~used
-        plain[list(special)] = False
-        return cls(counts, used, token_classes(lab.recipe),
-                   tuple(i for i in np.flatnonzero(used).tolist() if i not in special), int(plain.sum()))
-
-
 NEIGHBOURS_KEPT = 8  # (step, token) answers kept per lab: the stage's and the details' of the last runs
 
 
@@ -138,6 +118,7 @@ class Explorer:
     guess: Guess | None = None  # what the learner predicted the next Step would do (core.predict)
     answered: Answers | None = None  # what the guessed step did, read right after it (core.predict)
     _frames: dict[int, _FrameState] = field(default_factory=dict)  # k → frame of this lab
+    before: Before | None = None  # what the last restart replaced, while it can be put back (core/undo.py)
     _warned: tuple[str, list[Problem]] = ("", [])  # (lab uid, its warnings): computed once per lab
     _facts: tuple[str, LabFacts | None] = ("", None)  # (lab uid, its facts): by uid, never holding the lab
     _near: tuple[str, dict] = ("", {})  # (lab uid, (step, token, k, PAD edits) → neighbours)
@@ -305,12 +286,30 @@ class Explorer:
             lab = Lab(recipe, self.lab.work)
         except InputError as e:
             return self._refused(kind, e.problems)
-        if self.lab.steps:
+        # A restart of a trained lab can be undone (core/undo.py); a restart of an untrained one
+        # keeps the undo of the one before, so an edit made in two goes still goes back to the steps.
+        trained = self.lab.steps > 0
+        before = kept_before(self.lab, self.text, self._frames, self.selected_token) if trained else self.before
+        if trained and before is None:
             self.notices.append(("notice.restarted", {}))
         self._new_lab(lab)
+        self.before = before
         self.text = text
         self.problems.pop(kind, None)
         return []
+
+    def undo_restart(self) -> bool:
+        """Put back what the last restart replaced (`before`): the lab with every step it took, the
+        sentences' text, its frames and followed token; the lab in place now is let go. False when
+        nothing is kept (no restart, or a lab too large to keep)."""
+        before, self.before = self.before, None
+        if before is None:
+            return False
+        self._new_lab(before.lab)
+        self.text, self._frames, self.selected_token = before.text, dict(before.frames), before.selected_token
+        for kind in ("text", "vocab", "config"):  # the inputs in place now are the ones that were valid
+            self.problems.pop(kind, None)
+        return True
 
     def _new_lab(self, lab: Lab) -> None:
         self.lab, self.guess, self.answered = lab, None, None

@@ -34,7 +34,7 @@ from session.selection import (select_cell_from_stage, select_token_from_cell, s
 from session.state import (ensure, forget, get, has, keep_choices_across_language, memo, play_asked, play_taken, pop,
                            presentation_switched, set_value, update)
 from session.workspace import (EditorBase, config_widgets, editor_base, install, load_chosen_preset, load_preset,
-                               queue_state, rebase_editor, set_widgets, show_knobs, vocab_frame)
+                               queue_state, rebase_editor, set_widgets, show_knobs, undo_restart, vocab_frame)
 from session import workspace
 
 __all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answer_keeper", "config_widgets",
@@ -44,7 +44,7 @@ __all__ = ("Busy", "EditorBase", "Keys", "Private", "TRANSLATED_CHOICES", "answe
            "memo", "play_asked", "play_taken", "pop", "presentation_switched", "queue_state", "rebase_editor", "refuse_edit",
            "select_cell_from_stage", "select_token_from_cell", "select_token_from_chart", "select_token_from_picker",
            "select_token_from_stage", "sentence_shown", "set_value", "set_widgets", "show_kept", "show_knobs",
-           "sync_token_picker", "update", "vocab_frame", "write_address")
+           "sync_token_picker", "undo_restart", "update", "vocab_frame", "write_address")
 
 
 def explorer(busy: Busy = lambda key: nullcontext(), langs: tuple[str, ...] = ("ko", "en")) -> Explorer:

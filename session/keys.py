@@ -99,6 +99,7 @@ class Keys:
     AXIS_PICKER = "axis_picker"  # the popover of the custom axis's two tokens and button (built only while open)
     TRY_SENTENCE = "try_sentence"  # look a new sentence up in the current W (the training batch is unchanged)
     UNK_RATES = "unk_rates"  # the lookup view's expander of each tokenizer's <UNK> rate (built only while open)
+    UNDO_RESTART = "undo_restart"  # after an edit restarted training: put back the inputs and steps it replaced
     TRY_PREFIX = "try_"  # + lesson id: that lesson's "try a sentence" box (try_C11)
 
 

@@ -132,6 +132,16 @@ def from_state(state: AppState, restored: Restored, notice: str) -> Explorer:
     return ex
 
 
+def undo_restart() -> None:
+    """Callback of the restart's Undo: the explorer puts back the lab and inputs the restart replaced,
+    and the widgets (sentences, knobs, the vocabulary table) show those inputs again."""
+    ex = current()
+    if ex is not None and ex.undo_restart():
+        set_widgets(ex)
+        rebase_editor(ex)
+        ex.notices.append(("notice.undone", {"steps": ex.lab.steps}))
+
+
 def load_preset(preset_id: str) -> None:
     """Callback of the Load button: the preset is loaded at the top of the next run, where its
     status can be shown while it is built (the 100k example takes seconds)."""

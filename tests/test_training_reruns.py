@@ -179,12 +179,12 @@ def test_a_click_carried_out_is_torch_s_steps_and_a_refused_one_changes_nothing(
 
 
 def test_facts_that_cannot_change_within_a_lab_are_computed_once_per_lab(monkeypatch):
-    from core import explorer as core_explorer
+    from core import lab_facts
     from views.training import Asked, build
 
     calls = []
-    real = core_explorer.token_classes
-    monkeypatch.setattr(core_explorer, "token_classes", lambda recipe: calls.append(1) or real(recipe))
+    real = lab_facts.token_classes
+    monkeypatch.setattr(lab_facts, "token_classes", lambda recipe: calls.append(1) or real(recipe))
     ex = Explorer.from_preset(presets.load("chapter"))
     for _ in range(3):
         ex.step()

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from assets import presets
+
 from .helpers import (alerts, button, choose, assert_healthy, chapter_w, click_token, edit_vocab_token, grid_rows, label,
                       lookup_tables, pause, play_until, run_steps, section, set_number, set_sentences, sidebar_title, stage, stage_ids,
                       stage_number, stage_w, step_once, touched_rows, unavailable_reason, wait_idle, wait_js,
@@ -25,6 +27,14 @@ pytestmark = pytest.mark.e2e
 CHAPTER_IDS = [[2, 0, 3], [2, 4, 1]]
 CHAPTER_TOKENS = ["<UNK>", "<PAD>", "영화", "좋다", "나쁘다", "재미있다"]
 ROUNDING = 0.005 + 1e-6  # the stage writes 2 decimals
+
+
+def torch_w(steps: int) -> np.ndarray:
+    """W of the chapter's example after ``steps`` steps of a plain torch loop, run afresh here."""
+    from core.explorer import Explorer
+    from support.torch_reference import PlainLoop
+
+    return PlainLoop(Explorer.from_preset(presets.load("chapter")).recipe).run(steps).weight
 
 
 def assert_stage_w(page, w: np.ndarray) -> None:
@@ -169,6 +179,19 @@ def test_training_journey_in_korean(ko_page):
     assert s["step"] == str(paused_at)
     assert button(page, "step").inner_text().startswith(label("en", "train.step"))
     assert label("en", "stage.w_title") in s["text"] and label("ko", "stage.w_title") not in s["text"]
+
+    # Edit the sentences: training restarts at step 0, and Undo brings back the chapter's sentences
+    # with every step Pause left, W bit for bit torch's after those steps (the stage's 2 decimals).
+    set_sentences(page, "재미있다 영화 | 긍정\n나쁘다 | 부정")
+    wait_stage(page, "s => s.step === '0'")
+    undo = button(page, "undo_restart")
+    undo.wait_for(state="visible")
+    assert label("en", "notice.undo") in undo.inner_text()
+    undo.click()
+    wait_stage(page, f"s => s.step === '{paused_at}'")
+    assert_stage_w(page, torch_w(paused_at))
+    assert page.locator(".st-key-sentences textarea").input_value() == presets.load("chapter")["sentences"]
+    page.locator(".st-key-undo_restart").wait_for(state="detached")
 
     # Reset: back to step 0 and exactly the first W (same seed).
     button(page, "reset").click()
