@@ -25,6 +25,7 @@ from core.problems import InputError, Problem
 from core.vector_file import read_vectors
 
 KIND = "pretrained"  # the explorer's problems key for this input
+MISSING_SHOWN = 12  # the tokens without a vector that the notice names; the rest are counted
 
 
 def apply_file(ex, files: Sequence[tuple[str, bytes]], freeze: bool) -> list[Problem]:
@@ -46,9 +47,22 @@ def apply_file(ex, files: Sequence[tuple[str, bytes]], freeze: bool) -> list[Pro
         return problems
     ex.notices.append(("pretrained.applied", {"found": m.found, "missing": m.missing, "rows": m.file_rows,
                                               "v": ex.vocab.size, "name": str(files[0][0])[:80]}))
+    missed = missing_tokens(ex.vocab, m.pretrained.tokens)
+    if missed:
+        shown = missed[:MISSING_SHOWN]
+        ex.notices.append(("pretrained.missing_more" if len(missed) > len(shown) else "pretrained.missing",
+                           {"n": len(missed), "tokens": " · ".join(shown), "more": len(missed) - len(shown)}))
     if f.dim != old_e:
         ex.notices.append(("pretrained.dim_changed", {"old": old_e, "e": f.dim}))
     return []
+
+
+def missing_tokens(vocab, found: Sequence[str]) -> list[str]:
+    """The vocabulary's tokens, PAD and UNK aside, that took no vector from the file, in id order:
+    what a learner checks first when a token is written otherwise in the file (a particle, a case)."""
+    taken = set(found)
+    special = (vocab.pad_id, vocab.unk_id)
+    return [tok for i, tok in enumerate(vocab.tokens) if i not in special and tok not in taken]
 
 
 def set_freeze(ex, freeze: bool) -> list[Problem]:

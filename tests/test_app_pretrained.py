@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from components.i18n import t
-from tests.apptest_helpers import errors, stage_w, start
+from tests.apptest_helpers import errors, shown, stage_w, start
 
 TEXTS = {"영화": ["0.5", "-1.25", "2", "0.125", "1e-3"], "<PAD>": ["1", "2", "3", "4", "5"],
          "나쁘다": ["-0.30000001192092896", "0.7", "1e-2", "3", "-0"]}
@@ -50,6 +50,7 @@ def test_a_word2vec_file_gives_rows_bitwise_the_files_float32_values_and_says_ho
     notices = " ".join(i.value for i in at.info)
     assert "Read 5 vectors" in notices and "3 take the file's vectors" in notices and "3 are not in the file" in notices
     assert "E changed from 3 to 5" in notices
+    assert "2 tokens have no vector in the file: 좋다 · 재미있다." in notices  # the chapter's, in id order
     assert at.number_input(key="embedding_dim").value == 5  # the sidebar follows the file
     assert any("3 rows of W come from the file, 3 rows start as in a fresh table" in c.value for c in at.caption)
     assert at.toggle(key="pretrained_freeze").value is True and lab.weight.requires_grad is False
@@ -128,6 +129,16 @@ def test_a_hostile_file_name_and_token_are_shown_as_text():
     shown = [e.value for e in at.get("error")]
     assert any("line 3" in v for v in shown)
     assert not any("](http" in v or "**s**" in v for v in shown)  # escaped, never a link or bold
+
+
+def test_a_vocabulary_token_without_a_vector_is_named_as_text():
+    at = start("en")
+    at.text_area(key="token_list").set_value("<UNK>\n<PAD>\n영화\n**굵게**\n[x](http://e.x/l)").run()
+    at.button(key="token_list_load").click().run()
+    at = upload(at, ("v.vec", "1 2\n영화 1 2 \n".encode(), "text/plain"))
+    notice = next(i.value for i in at.info if "no vector in the file" in i.value)
+    assert "2 tokens have no vector in the file: **굵게** · [x](http://e.x/l)." in shown(notice)
+    assert "**굵게**" not in notice and "](http" not in notice  # escaped: never bold, never a link
 
 
 @pytest.mark.parametrize("lang, says", [("ko", "서버가 다른 학습자들의 큰 계산을 처리하고 있어서"),

@@ -242,6 +242,25 @@ def test_a_share_link_cannot_carry_a_large_table_and_says_so():
     assert e.value.problems[0].code == "share_too_large" and e.value.problems[0].params["max"] == MAX_SHARE_PARAM_CHARS
 
 
+def test_the_notice_names_the_vocabulary_tokens_the_file_has_no_vector_for_in_id_order():
+    vocab = [("<UNK>", 0, "unk"), ("<PAD>", 1, "pad")] + [(f"w{i}", i + 2, "") for i in range(20)]
+    ex = Explorer(make_lab(vocab, "w1 w2 | 긍정\nw3 | 부정", embedding_dim=3), "w1 w2 | 긍정\nw3 | 부정")
+    given = ["w0", "w5", "<PAD>"]
+    assert apply_file(ex, [("some.vec", _w2v(given, RNG.normal(size=(3, 4)).astype(str)))], True) == []
+    missed = [tok for tok, _, role in vocab if not role and tok not in given]
+    key, params = next(n for n in ex.notices if n[0].startswith("pretrained.missing"))
+    assert key == "pretrained.missing_more" and params["n"] == len(missed) == 18
+    assert params["tokens"].split(" · ") == missed[:12] and params["more"] == 6
+
+    few = [("<UNK>", 0, "unk"), ("<PAD>", 1, "pad"), ("a", 2, ""), ("b", 3, "")]
+    ex = Explorer(make_lab(few, "a b | 긍정", embedding_dim=3), "a b | 긍정")
+    assert apply_file(ex, [("one.vec", _w2v(["b"], RNG.normal(size=(1, 3)).astype(str)))], True) == []
+    assert ("pretrained.missing", {"n": 1, "tokens": "a", "more": 0}) in ex.notices
+    ex.notices.clear()
+    assert apply_file(ex, [("two.vec", _w2v(["a", "b"], RNG.normal(size=(2, 3)).astype(str)))], True) == []
+    assert not [n for n in ex.notices if n[0].startswith("pretrained.missing")]  # UNK and PAD are not counted
+
+
 @pytest.mark.parametrize("bad, code", [
     ({"vectors": {"shape": [1, 3], "data": "AADAfwAAgD8AAIA/"}}, "import_weights_nonfinite"),  # NaN
     ({"vectors": {"shape": [1, 2], "data": "AACAPwAAgD8="}}, "import_weights_shape"),
