@@ -93,3 +93,40 @@ def test_in_a_long_batch_each_raw_sentence_keeps_a_line_of_its_own(new_page):
         assert row.text_content() == f"영화 좋다 {b}"
         height, line = row.evaluate("e => [e.getBoundingClientRect().height, parseFloat(getComputedStyle(e).lineHeight)]")
         assert height >= line, f"sentence {b}'s raw text is squeezed to {height:.1f} px"
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_a_token_past_the_columns_that_fit_is_brought_into_view_when_selected(new_page, lang):
+    """Thirty tokens in one sentence at a projector's size: the id matrix shows the first columns and
+    counts the rest ("… +k"). Selecting the last token (its characters in the raw text) moves the
+    columns so its cell is among them, whole and selected, with "… +k" on both sides; selecting the
+    first token's row of W brings the first columns back."""
+    page = new_page(LOCALES[lang])
+    page.set_viewport_size(PROJECTOR)
+    set_sentences(page, " ".join(["영화"] * 29 + ["나쁘다"]) + " | 부정")
+    wait_stage(page, "s => s.ids.length === 1 && s.ids[0].length > 0 && s.ids[0].every(c => c.tok === '영화')", timeout=60_000)
+    wait_idle(page)
+    heads = lambda: [h for h in page.locator(f"{STAGE} .idgrid .idh.colh").all_text_contents() if h]  # noqa: E731 (the corner is empty)
+    first_heads = heads()
+    fits = sum(h.startswith("t=") for h in first_heads)
+    assert 1 <= fits < 30 and first_heads[-1] == f"\u2026 +{30 - fits}", first_heads
+
+    page.locator(f"{STAGE} .rawrow .rawtok[data-b='0'][data-t='29']").click()
+    cell = page.locator(f"{STAGE} .idcell[data-b='0'][data-t='29']")
+    cell.wait_for(state="visible")
+    wait_stage(page, "s => s.sel.length > 0")
+    wait_idle(page)
+    assert "sel" in cell.get_attribute("class").split()
+    grid, box = page.locator(f"{STAGE} .idgrid").bounding_box(), cell.bounding_box()
+    assert grid["x"] <= box["x"] and box["x"] + box["width"] <= grid["x"] + grid["width"] + 0.5, (grid, box)
+    shifted = heads()
+    shown = [int(h[2:]) for h in shifted if h.startswith("t=")]
+    assert 29 in shown and shifted[0] == f"\u2026 +{shown[0]}" and len(shown) == max(1, fits - 1), shifted
+    assert shown == list(range(shown[0], shown[-1] + 1))
+    assert shifted[-1] == (f"\u2026 +{29 - shown[-1]}" if shown[-1] < 29 else "t=29")
+
+    page.locator(f"{STAGE} .wpanel .wrow[data-token='2']").click()  # 영화's row of W: at t=0, in the first columns
+    page.locator(f"{STAGE} .idcell[data-b='0'][data-t='0']").wait_for(state="visible")
+    wait_idle(page)
+    assert heads() == first_heads
+    assert_healthy(page)

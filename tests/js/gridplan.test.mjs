@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   CONTEXT_ROW, MIN_FS, MIN_FS_PRESENT, MIN_ID_FS, MIN_SWATCH, ID_GAP, READABLE_ROW, READABLE_ROW_PRESENT, focusRows, gradFontSize,
-  numberSample, outputPlan, planColumns, planIdColumns, planRows, readW,
+  idWindow, numberSample, outputPlan, planColumns, planIdColumns, planRows, readW,
 } from "../../components/stage/js/gridplan.mjs";
 
 test("readW reads data.w defensively", () => {
@@ -211,4 +211,21 @@ test("the gradient norms' type shrinks to fit, down to 8 px", () => {
   assert.equal(gradFontSize(40, 12, 48, 0), 10);
   assert.equal(gradFontSize(41, 12, 48, 1), 10);
   assert.equal(gradFontSize(0, 12, 48, 0), null);
+});
+
+test("the id matrix's columns take in the selected token when it sits past the ones that fit", () => {
+  // Nothing selected, or selected among the first columns: the first columns, as before.
+  assert.deepEqual(idWindow(50, 6, []), { first: 0, shown: 6 });
+  assert.deepEqual(idWindow(50, 6, [5, 40]), { first: 0, shown: 6 });
+  assert.deepEqual(idWindow(5, 6, [4]), { first: 0, shown: 6 });
+  for (const t of [8, 20, 50]) {
+    for (const fits of [1, 2, 5, 7]) {
+      if (fits >= t) continue;
+      for (let at = fits; at < t; at++) {
+        const { first, shown } = idWindow(t, fits, [at, t - 1]);
+        assert.ok(first >= 1 && shown === Math.max(1, fits - 1) && first + shown <= t, `${t} ${fits} ${at}`);
+        assert.ok(first <= at && at < first + shown, `t=${at} is among the shown columns (${t}, ${fits})`);
+      }
+    }
+  }
 });

@@ -161,6 +161,16 @@ export function planIdColumns({ ids, t, fs, room }, width) {
   return clamp(Math.floor((left - more + ID_GAP) / (cell + ID_GAP)), 1, t);
 }
 
+// Which of a row's T columns the id matrix shows, given how many fit (`fits`, planIdColumns) and the
+// positions `where` of the selected token in the output's sentence: the first `fits`, unless the
+// token is at none of them; then a window around its first position, "… +k" on both sides (one
+// column gives way to the second marker).
+export function idWindow(t, fits, where) {
+  if (fits >= t || !where.length || where[0] < fits) return { first: 0, shown: fits };
+  const shown = Math.max(1, fits - 1);
+  return { first: clamp(where[0] - Math.floor(shown / 2), 1, t - shown), shown };
+}
+
 // The gradient norms' type when the widest (`widest` px at type `fs`) must fit `room` less
 // `margin` px: smaller, down to 8 px; null when it fits as it is.
 export function gradFontSize(room, fs, widest, margin) {

@@ -3,7 +3,7 @@
 // else, in a cell the vocabulary changed (UNK), the word as typed; the selection's note below.
 import { el } from "./dom.mjs";
 import { clamp, tokenOf, words } from "./format.mjs";
-import { planIdColumns } from "./gridplan.mjs";
+import { idWindow, planIdColumns } from "./gridplan.mjs";
 import { fitText, measureContext } from "./measure.mjs";
 import { addChipRow, addRawRow } from "./rawrow.mjs";
 
@@ -16,8 +16,13 @@ export function fillIds(st, d) {
   const b = d.out && Number.isInteger(d.out.b) ? d.out.b : 0;
   const t = ids.length ? Math.max(...ids.map((r) => r.length)) : 0;
   const grid = el("div", "idgrid", p);
-  const shown = idColumns(st, p, ids, t);
-  grid.style.gridTemplateColumns = `auto repeat(${shown}, minmax(0, 1fr))` + (shown < t ? " auto" : "");
+  // The selected token's places in the output's sentence: a window of columns that shows one.
+  const sel = st.selected;
+  const row = ids[b] || [];
+  const where = row.map((id, j) => (id === sel ? j : -1)).filter((j) => j >= 0);
+  const { first, shown } = idWindow(t, idColumns(st, p, ids, t), where);
+  const left = first > 0, right = first + shown < t;
+  grid.style.gridTemplateColumns = `auto ${left ? "auto " : ""}repeat(${shown}, minmax(0, 1fr))` + (right ? " auto" : "");
   // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em), after
   // each sentence's raw text and tokens (about three lines). Presenting, a cell holds a 34 px id and its token (80 px).
   const withRaw = Array.isArray(d.raw);
@@ -26,8 +31,9 @@ export function fillIds(st, d) {
   const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8 - rawH, d.present ? 80 : 58, d.present ? 120 : 96);
   grid.style.setProperty("--cellh", cellH + "px");
   const corner = el("div", "idh colh", grid, "");
-  for (let j = 0; j < shown; j++) el("div", "idh colh", grid, "t=" + j);
-  if (shown < t) el("div", "idh colh idmore", grid, `\u2026 +${t - shown}`);
+  if (left) el("div", "idh colh idmore", grid, `\u2026 +${first}`);
+  for (let j = first; j < first + shown; j++) el("div", "idh colh", grid, "t=" + j);
+  if (right) el("div", "idh colh idmore", grid, `\u2026 +${t - first - shown}`);
   const addRow = (i) => {
     const row = ids[i];
     const rh = el("div", "idh rowh" + (i === b ? " cur" : ""), grid, "b=" + i);
@@ -35,10 +41,11 @@ export function fillIds(st, d) {
     if (withRaw) { // b=i beside its three lines: raw text, tokens, ids
       rh.classList.add("span3");
       addRawRow(grid, d, i, i === b);
-      addChipRow(grid, d, i, i === b, shown, shown < t);
+      addChipRow(grid, d, i, i === b, { first, shown, left, right });
     }
     const typed = (Array.isArray(d.sentences) && d.sentences[i]) || [];
-    for (let j = 0; j < shown; j++) {
+    if (left) el("div", "idh idmore", grid, "\u2026");
+    for (let j = first; j < first + shown; j++) {
       const id = row[j];
       const c = el("div", "idcell" + (i === b ? " cur" : ""), grid);
       if (id === undefined) continue;
@@ -58,7 +65,7 @@ export function fillIds(st, d) {
       el("div", "idtok", c, tok).setAttribute("aria-hidden", "true");
       if (!withRaw && typed[j] !== undefined && String(typed[j]) !== tok) el("div", "idtyped", c, String(typed[j])).setAttribute("aria-hidden", "true");
     }
-    if (shown < t) el("div", "idh idmore", grid, "\u2026");
+    if (right) el("div", "idh idmore", grid, "\u2026");
   };
   // Only the rows in view are built (a batch of 256 sentences is thousands of cells), and every
   // sentence can be reached: the grid scrolls, and rows are added as it scrolls towards its end.
@@ -89,9 +96,6 @@ export function fillIds(st, d) {
     widest.style.cssText = "visibility: hidden; padding-right: 2px;";
   }
   // What the selection means, in symbols: the cell's id picks a row of W, copied to the output.
-  const sel = st.selected;
-  const row = ids[b] || [];
-  const where = row.map((id, j) => (id === sel ? j : -1)).filter((j) => j >= 0);
   const note = el("div", "selnote", p);
   if (sel !== null && sel !== undefined && where.length) {
     el("div", "sellabel", note, words(d, "selected", ""));

@@ -36,13 +36,16 @@ export function addRawRow(grid, d, i, cur) {
   return line;
 }
 
-// The tokens' row: a chip per shown column with the token as the tokenizer gave it (before the
-// vocabulary turned it into <UNK>); the id cell under it says what the vocabulary made of it.
-// Hidden from screen readers: each id cell's name already says the token (idmatrix.mjs).
-export function addChipRow(grid, d, i, cur, shown, more) {
+// The tokens' row: a chip per shown column (`cols`: the id matrix's window, idWindow) with the token
+// as the tokenizer gave it (before the vocabulary turned it into <UNK>); the id cell under it says
+// what the vocabulary made of it. Hidden from screen readers: each id cell's name already says the
+// token (idmatrix.mjs).
+export function addChipRow(grid, d, i, cur, cols) {
   const ids = (Array.isArray(d.ids) && d.ids[i]) || [];
   const typed = (Array.isArray(d.sentences) && d.sentences[i]) || [];
-  for (let j = 0; j < shown; j++) {
+  const { first, shown, left, right } = cols;
+  if (left) el("div", "tokslot", grid).setAttribute("aria-hidden", "true");
+  for (let j = first; j < first + shown; j++) {
     const slot = el("div", "tokslot", grid);
     slot.setAttribute("aria-hidden", "true");
     if (typed[j] === undefined || ids[j] === undefined) continue;
@@ -52,5 +55,5 @@ export function addChipRow(grid, d, i, cur, shown, more) {
     chip.setAttribute("data-t", String(j));
     if (ids[j] === d.unk) chip.classList.add("unk");
   }
-  if (more) el("div", "tokslot", grid).setAttribute("aria-hidden", "true");
+  if (right) el("div", "tokslot", grid).setAttribute("aria-hidden", "true");
 }
