@@ -29,7 +29,7 @@ def presentation(lang: str, key: str, on_change: Callable[[], None], switched_on
     the sidebar (components/sidebar_fold.py). ``switched_on``: how many times it was switched on
     (``on_change`` counts them); the sidebar folds each time it grows."""
     on = st.toggle(t(lang, "side.present"), key=key, help=t(lang, "side.present_help"), on_change=on_change)
-    sidebar_fold(switched_on, key=fold_key)
+    sidebar_fold(switched_on, key=fold_key, fold_on_open=on)
     return on
 
 

@@ -1,7 +1,8 @@
 """The page's address: which view, language, example and knobs a URL asks for, and back.
 
 A copied address reopens the same page: ``?section=train&lang=en&preset=reviews_en&embedding_dim=4
-&seed=0&pad_mode=longest&pooling=masked_mean&optimizer=adam&lr=0.05&weight_decay=0.0&batch_size=0``.
+&seed=0&pad_mode=longest&pooling=masked_mean&optimizer=adam&lr=0.05&weight_decay=0.0&batch_size=0``,
+with ``&present=1`` while presentation mode is on (a projector's bookmark opens presenting).
 Each parameter's name is the widget key of the same name (docs/scripting.md), and its
 value is what that widget holds. An address is untrusted (anyone can type one): `read` takes only
 the values the app can use exactly and reports every other one, naming the value the page keeps,
@@ -34,7 +35,8 @@ from core.problems import Problem
 
 SECTIONS = ("lookup", "train", "lessons", "share")  # the views, in the order the page offers them
 PAD_MODES = ("longest", "fixed")  # pad_mode: the fixed_len knob as two widgets (None is "longest")
-CHOICE_PARAMS = ("section", "lang", "preset", "pad_mode")  # parameters whose value is one of a list
+PRESENT = ("0", "1")  # present: presentation mode off or on (written only when on)
+CHOICE_PARAMS = ("section", "lang", "preset", "present", "pad_mode")  # parameters whose value is one of a list
 NAMES: tuple[str, ...] = CHOICE_PARAMS + tuple(k.name for k in KNOBS)  # every parameter the address holds
 SHOWN = 40  # characters of a refused value shown back
 FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # what `write` writes, and no more
@@ -74,7 +76,7 @@ def read(params: Params, current: Mapping[str, object],
     """
     values: dict[str, object] = {}
     problems: list[Problem] = []
-    allowed = {**choices, "pad_mode": PAD_MODES}
+    allowed = {**choices, "pad_mode": PAD_MODES, "present": PRESENT}
     for name in NAMES:
         if len(texts := values_of(params, name)) > 1:
             problems.append(_repeated(name, texts, current))
@@ -87,6 +89,8 @@ def read(params: Params, current: Mapping[str, object],
             else:
                 reason = Problem("url_choice", {"name": name, "value": _shown(text), "choices": ", ".join(allowed[name])})
                 problems.append(_refused(name, text, current, reason))
+    if "present" in values:
+        values["present"] = values["present"] == "1"  # the toggle's value
     for k in KNOBS:
         if k.name in params:
             value = _knob_value(k, str(params[k.name]))
@@ -98,9 +102,12 @@ def read(params: Params, current: Mapping[str, object],
 
 
 def write(view: Mapping[str, object], config: Mapping[str, object]) -> dict[str, str]:
-    """The parameters for a page: ``view`` holds section, lang and preset (None: the lab did not come
-    from a preset), ``config`` every knob's value. Floats are written so that they read back bitwise."""
+    """The parameters for a page: ``view`` holds section, lang, preset (None: the lab did not come
+    from a preset) and present (presentation mode: written only when on), ``config`` every knob's
+    value. Floats are written so that they read back bitwise."""
     out = {name: str(view[name]) for name in ("section", "lang", "preset") if view.get(name) is not None}
+    if view.get("present"):
+        out["present"] = "1"
     for k in KNOBS:
         value = config[k.name]
         if k.kind == "optional_int":

@@ -55,6 +55,9 @@ def follow_address(busy: Busy, langs: tuple[str, ...]) -> None:
     if lang is not None and lang != st.session_state.get(Keys.LANG):
         st.session_state[Keys.LANG] = lang
         keep_choices_across_language()
+    present = values.pop("present", None)
+    if present is not None and present != bool(st.session_state.get(Keys.PRESENT)):
+        st.session_state[Keys.PRESENT] = present  # the sidebar folds when the page opens presenting
     if "fixed_len" in values and "pad_mode" not in values:
         values["pad_mode"] = "fixed"  # a length alone asks for fixed padding
     st.session_state.update(values)  # section, pad_mode and the knobs: every name is its widget's key
@@ -65,12 +68,13 @@ def follow_address(busy: Busy, langs: tuple[str, ...]) -> None:
 def _address_now(ex: Explorer) -> dict:
     """What the page shows now, by address parameter (a refused value names the one it keeps)."""
     return {"section": st.session_state.get(Keys.SECTION), "lang": st.session_state.get(Keys.LANG),
-            "preset": ex.preset_id, **workspace.config_widgets(ex.config_values())}
+            "preset": ex.preset_id, "present": "1" if st.session_state.get(Keys.PRESENT) else "0",
+            **workspace.config_widgets(ex.config_values())}
 
 
 def write_address(ex: Explorer) -> None:
-    """Put the view, language, example and knobs in the address, with the share link the page was
-    opened from while it still shows that link's lab.
+    """Put the view, language, example, presentation mode and knobs in the address, with the share
+    link the page was opened from while it still shows that link's lab.
 
     Not on a Back/Forward run: the address is already the one the learner went to, and writing
     another would drop the entries Forward leads to.
@@ -82,7 +86,8 @@ def write_address(ex: Explorer) -> None:
     want: dict[str, list[str]] = {SHARE_PARAM: [link]} if link is not None else {}
     want.update((k, v) for k, v in now.items() if k not in url_state.NAMES and k != SHARE_PARAM)  # kept as they came
     view = {"section": st.session_state.get(Keys.SECTION), "lang": st.session_state.get(Keys.LANG),
-            "preset": ex.preset_id if ex.preset_id in presets.ORDER else None}
+            "preset": ex.preset_id if ex.preset_id in presets.ORDER else None,
+            "present": bool(st.session_state.get(Keys.PRESENT))}
     want.update((k, [v]) for k, v in url_state.write(view, ex.config_values()).items())
     if want != now:
         st.query_params.from_dict(want)

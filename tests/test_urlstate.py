@@ -73,9 +73,10 @@ knob_values = st.fixed_dictionaries({
 
 @settings(max_examples=200, deadline=None)
 @given(knobs=knob_values, section=st.sampled_from(SECTIONS), lang=st.sampled_from(("ko", "en")),
-       preset=st.none() | st.sampled_from(presets.ORDER))
-def test_written_addresses_read_back_to_the_same_values_bitwise(knobs, section, lang, preset):
-    params = write({"section": section, "lang": lang, "preset": preset}, knobs)
+       preset=st.none() | st.sampled_from(presets.ORDER), present=st.booleans())
+def test_written_addresses_read_back_to_the_same_values_bitwise(knobs, section, lang, preset, present):
+    params = write({"section": section, "lang": lang, "preset": preset, "present": present}, knobs)
+    assert ("present" in params) == present  # an address written while not presenting stays as it was
     assert set(params) <= set(NAMES)
     values, problems = read(params, {}, CHOICES)
     assert problems == []
@@ -83,7 +84,8 @@ def test_written_addresses_read_back_to_the_same_values_bitwise(knobs, section, 
     if knobs["fixed_len"] is None:
         assert "fixed_len" not in values
         values["fixed_len"] = None
-    expected = {**knobs, "section": section, "lang": lang, **({"preset": preset} if preset else {})}
+    expected = {**knobs, "section": section, "lang": lang, **({"preset": preset} if preset else {}),
+                **({"present": True} if present else {})}
     assert values == expected
     for name in ("lr", "weight_decay"):  # floats bitwise, not just equal
         assert math.copysign(1, values[name]) == math.copysign(1, knobs[name]) and values[name].hex() == knobs[name].hex()
@@ -95,6 +97,7 @@ def test_written_addresses_read_back_to_the_same_values_bitwise(knobs, section, 
     ("embedding_dim", str(limits.MAX_EMBEDDING_DIM + 1)), ("seed", "-1"), ("seed", "0x10"), ("batch_size", "all"),
     ("fixed_len", "longest"), ("pooling", "max"), ("optimizer", "ADAM"), ("section", "evil"), ("lang", "xx"),
     ("preset", "../../etc/passwd"), ("pad_mode", "shortest"), ("lang", "<script>alert(1)</script>"),
+    ("present", "yes"), ("present", "true"), ("present", ""),
 ])
 def test_a_value_the_app_cannot_use_is_named_with_the_value_kept(name, text):
     good = {"lang": "en"} if name != "lang" else {"section": "train"}
@@ -215,6 +218,20 @@ def test_the_address_follows_the_page_and_a_copy_reopens_it():
     assert again.session_state["_ws"].config_values() == at.session_state["_ws"].config_values()
     assert torch.equal(again.session_state["_ws"].lab.weight.detach(), fresh_table("chapter", 3, 3))
     assert dict(again.query_params) == copied  # opening it changes nothing in it
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_an_address_opens_presenting_and_the_address_follows_the_toggle(lang):
+    at = open_address({"lang": lang, "section": "train", "present": "1"})
+    assert not at.exception and not errors(at) and not at.warning
+    assert at.toggle(key="present").value is True and at.query_params["present"] == "1"
+    at.toggle(key="present").set_value(False).run()
+    assert "present" not in at.query_params  # off: the address as it was before presentation mode
+    at.toggle(key="present").set_value(True).run()
+    assert at.query_params["present"] == "1"
+    assert open_address({"lang": lang, "present": "0"}).toggle(key="present").value is False
+    bare = start(lang)
+    assert bare.toggle(key="present").value is False and "present" not in bare.query_params
 
 
 def test_a_refused_typed_value_leaves_the_valid_one_in_the_address():

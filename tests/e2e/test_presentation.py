@@ -189,6 +189,18 @@ def test_switching_presentation_on_folds_the_sidebar_even_after_it_was_opened_by
     assert not sidebar_folded(page)
     switch_presentation(page)  # on again: folded again
     wait_js(page, "() => document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed') === 'true'")
+    wait_js(page, "() => new URLSearchParams(location.search).get('present') === '1'")  # the address says so
+    bookmark = page.url
+    switch_presentation(page)
+    wait_js(page, "() => !new URLSearchParams(location.search).has('present')")
+    assert not sidebar_folded(page)
+
+    # The address written while presenting, opened again (a projector's bookmark, or a reload) in this
+    # browser, whose own choice is the open sidebar: the page opens presenting, the sidebar folded.
+    open_app(page, bookmark)
+    wait_js(page, "() => document.querySelector('[data-testid=\"stSidebar\"]').getAttribute('data-collapsed') === 'true'")
+    assert page.locator(".st-key-present input").is_checked()
+    assert page.evaluate(f"() => {{ {JS_LIB}; return __stage().classList.contains('present'); }}")
     switch_presentation(page)
 
 
