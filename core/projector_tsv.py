@@ -24,7 +24,6 @@ bit for bit.
 from __future__ import annotations
 
 import io
-from types import MappingProxyType
 
 import numpy as np
 import torch
@@ -32,10 +31,9 @@ import torch
 from core.batch import Batch
 from core.float_text import MAX_FLOAT_CHARS, arrow_ok, arrow_rows
 from core.sheet_cells import to_cell
-from core.vocab import NORMAL, PAD, UNK, Vocab
+from core.vocab import ROLE_NAMES, Vocab
 from core.work import FREE, Work
 
-ROLE_NAMES = MappingProxyType({NORMAL: "normal", UNK: "unk", PAD: "pad"})  # the vocabulary editor's names
 _CHUNK_VALUES = 1 << 16  # floats formatted by one call of Arrow's writer
 _PYTHON_CHUNK_VALUES = 1 << 13  # the fallback holds the interpreter's lock while it formats: small chunks
 

@@ -19,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any, Iterable, Sequence
 
 from core import limits
@@ -28,6 +29,7 @@ from core.problems import Problem, require
 UNK, PAD, NORMAL = "unk", "pad", ""
 MAX_WARNINGS = 20  # look-alike warnings listed at most
 ROLES = (NORMAL, UNK, PAD)
+ROLE_NAMES = MappingProxyType({NORMAL: "normal", UNK: "unk", PAD: "pad"})  # as the editor, W.csv and metadata.tsv name them
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import torch
 
 from core.float_text import MAX_FLOAT_CHARS, arrow_ok, arrow_rows
 from core.sheet_cells import to_cell
-from core.vocab import Vocab
+from core.vocab import ROLE_NAMES, Vocab
 from core.work import FREE, Work
 
 CHUNK_FLOATS = 1 << 16  # values formatted by one call of Arrow's writer
@@ -38,7 +38,7 @@ def weights_csv(vocab: Vocab, weight: torch.Tensor, work: Work = FREE) -> bytes:
     v, e = w.shape
     out = io.BytesIO()
     out.write((BOM + ",".join(["id", "token", "role"] + [f"e{j}" for j in range(e)]) + "\n").encode("utf-8"))
-    rows = [(i, to_cell(token), role) for token, i, role in vocab.rows()]
+    rows = [(i, to_cell(token), ROLE_NAMES[role]) for token, i, role in vocab.rows()]
     exact_short = arrow_ok(w)
     write = _arrow_chunk if exact_short else _percent_chunk
     per_chunk = max(1, (CHUNK_FLOATS if exact_short else PERCENT_CHUNK_FLOATS) // max(1, e))
@@ -70,7 +70,7 @@ def csv_size_bound(v: int, e: int, token_bytes: int) -> int:
     """An upper bound of the file's size in bytes: the header, and V rows of an id, a quoted role
     and E floats at their longest; ``token_bytes``, the tokens' UTF-8 bytes, counted twice (quotes
     doubled) with the two quotes and the formula mark of each row."""
-    return 16 + 8 * e + 2 * token_bytes + v * (7 + 3 + 3 + 5 + 1 + e * (MAX_FLOAT_CHARS + 1))
+    return 16 + 8 * e + 2 * token_bytes + v * (7 + 3 + 3 + 6 + 1 + e * (MAX_FLOAT_CHARS + 1))
 
 
 def _csv_field(text: str) -> str:

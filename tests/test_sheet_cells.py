@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from core.projector_tsv import metadata_tsv
 from core.sheet_cells import ESCAPED_FIRST, from_cell, read_metadata_tsv, read_weights_csv, to_cell
+from core.vocab import ROLE_NAMES
 from core.weights_csv import csv_size_bound, weights_csv
 from core import exports
 from support.labs import make_lab
@@ -48,7 +49,10 @@ def test_w_as_csv_neutralises_hostile_tokens_and_reads_back_exactly():
     cells = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert all(not row[1].startswith(FORMULA) for row in cells[1:])  # what a spreadsheet sees
     rows, w = read_weights_csv(data)
-    assert rows == [(i, tok, role) for tok, i, role in lab.recipe.vocab.rows()]
+    assert rows == [(i, tok, ROLE_NAMES[role]) for tok, i, role in lab.recipe.vocab.rows()]
+    r = lab.recipe  # the two files a person reads name the roles alike ("normal", "unk", "pad")
+    metadata = read_metadata_tsv(metadata_tsv(r.vocab, lab.batch, r.labels, r.classes))
+    assert [role for _, _, role in rows] == [row[2] for row in metadata[1:]]
     expect = lab.weight.detach().numpy()
     assert w.dtype == np.float32 and np.array_equal(w.view(np.int32), expect.view(np.int32))
     assert len(data) <= csv_size_bound(*expect.shape, exports.token_bytes(lab.recipe.vocab.tokens))
@@ -99,6 +103,6 @@ def test_a_table_arrow_would_write_too_long_is_written_with_nine_digits_and_read
     cells = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert cells[3][3] == "%.9g" % float(w[2, 0]) and "e+20" in cells[3][3]  # not all 21 digits
     rows, back = read_weights_csv(data)
-    assert rows == [(i, tok, role) for tok, i, role in lab.recipe.vocab.rows()]
+    assert rows == [(i, tok, ROLE_NAMES[role]) for tok, i, role in lab.recipe.vocab.rows()]
     assert np.array_equal(back.view(np.int32), w.numpy().view(np.int32))
     assert len(data) <= csv_size_bound(*w.shape, exports.token_bytes(lab.recipe.vocab.tokens))
