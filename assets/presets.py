@@ -47,7 +47,7 @@ def large(v: int = LARGE_V, e: int = LARGE_E, b: int = LARGE_B, t: int = LARGE_T
     lens = rng.integers(max(1, t // 2), t + 1, size=b)
     lines = [" ".join(f"w{i:0{width}d}" for i in row[:n]) + (" | 1" if row[0] % 2 == 0 else " | 0")
              for row, n in zip(ids, lens)]
-    return {"id": "large", "title": {"ko": f"대규모: V={v:,}, E={e}, B={b}, T≤{t} (생성)",
+    return {"id": "large", "title": {"ko": f"대규모: V={v:,}, E={e}, B={b}, T≤{t} (자동 생성)",
                                       "en": f"Large: V={v:,}, E={e}, B={b}, T≤{t} (generated)"},
             "classes": ["0", "1"], "vocab": vocab, "sentences": "\n".join(lines),
             "config": {"embedding_dim": e, "seed": seed, "optimizer": "adam", "lr": 0.05}}
@@ -56,7 +56,7 @@ def large(v: int = LARGE_V, e: int = LARGE_E, b: int = LARGE_B, t: int = LARGE_T
 def titles(lang: str) -> dict[str, str]:
     """Preset titles without building the generated one."""
     out = {pid: json.loads(_read(pid))["title"][lang] for pid in ORDER if pid != "large"}
-    out["large"] = {"ko": f"대규모: V={LARGE_V:,}, E={LARGE_E}, B={LARGE_B}, T≤{LARGE_T} (생성)",
+    out["large"] = {"ko": f"대규모: V={LARGE_V:,}, E={LARGE_E}, B={LARGE_B}, T≤{LARGE_T} (자동 생성)",
                     "en": f"Large: V={LARGE_V:,}, E={LARGE_E}, B={LARGE_B}, T≤{LARGE_T} (generated)"}[lang]
     return out
 

@@ -385,6 +385,6 @@ def test_weights_csv_is_exact(exported):
     _, lab, _ = exported
     lines = weights_csv(lab.recipe.vocab, lab.weight).decode("utf-8-sig").splitlines()
     assert lines[0] == "id,token,role,e0,e1,e2,e3" and lines[1].startswith('0,"<PAD>","pad",0.24')
-    assert lines[7].startswith('6,"""인용""","",')
+    assert lines[7].startswith('6,"""인용""","normal",')
     back = torch.tensor([[float(x) for x in line.rsplit(",", 4)[1:]] for line in lines[1:]])
     assert bits_equal(back, lab.weight)

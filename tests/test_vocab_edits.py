@@ -101,9 +101,9 @@ def test_an_id_that_is_not_a_whole_number_is_refused_quoting_what_was_typed(type
     for lang in ("ko", "en"):
         text = problem_text(lang, problem)
         if quoted is not None:
-            assert f"'{quoted}'" in shown(text), text
+            assert (f"‘{quoted}’" if lang == "ko" else f"'{quoted}'") in shown(text), text
         else:
-            assert "''" not in text and ("비어 있습니다" in text or "empty" in text), text
+            assert "''" not in text and "‘’" not in text and ("비어 있습니다" in text or "empty" in text), text
 
 
 @pytest.mark.parametrize("typed", ["2", " 2 ", "+2", "2.0", "2e0", "0.2e1", 2, 2.0])
@@ -117,7 +117,7 @@ def test_a_non_integer_id_stays_in_its_cell_and_the_message_quotes_it():
     at.run()
     assert not at.exception
     text = " ".join(shown(e) for e in errors(at))
-    assert "3행의 번호가 정수가 아닙니다('2.5')" in text and "25" not in text, text
+    assert "3행의 번호가 정수가 아닙니다(‘2.5’)" in text and "25" not in text, text
     assert at.session_state["vocab"]["edited_rows"] in ({"2": {"id": "2.5"}}, {2: {"id": "2.5"}})  # what was typed is kept
     assert id_matrix(at) == [[2, 0, 3], [2, 4, 1]]
 

@@ -13,7 +13,8 @@ from components.stage_data import stage_text
 def test_the_guides_step_4_names_the_predict_button_as_it_is_labelled_and_where_it_is(lang):
     text = t(lang, "guide.step.text")
     button, step = t(lang, "predict.open"), t(lang, "train.step")
-    assert f"'{button}'" in text and f"'{step}'" in text, text
+    quoted = (lambda s: f"‘{s}’") if lang == "ko" else (lambda s: f"'{s}'")  # Korean quotes with ‘ ’
+    assert quoted(button) in text and quoted(step) in text, text
     assert ("오른쪽" in text) if lang == "ko" else ("right of" in text)
     assert "먼저 예측하기" not in text and "바로 아래" not in text and "just below" not in text
 

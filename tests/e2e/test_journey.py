@@ -116,7 +116,7 @@ def test_lookup_journey_in_korean(ko_page):
     title = label("ko", "err.vocab_title")
     wait_js(page, "(t) => texts('stAlertContentError').some(x => x.includes(t))", title)
     message = next(m for m in alerts(page, "Error") if title in m)
-    assert "'영화'" in message and label("ko", "err.kept") in message
+    assert "‘영화’" in message and label("ko", "err.kept") in message
     assert stage_ids(page) == before
     assert grid_rows(page, "vocab")[5][1] == "영화"  # what the learner typed stays in the table (column 0: row number)
     assert_healthy(page)

@@ -58,7 +58,7 @@ def test_an_id_that_is_not_an_integer_stays_as_typed_and_is_quoted(ko_page, type
     page = ko_page
     assert edit_vocab_token(page, 2, typed, right=1) == "2"  # row #3 (영화), its id
     message = vocab_error(page, "ko")
-    assert f"3행의 번호가 정수가 아닙니다('{typed}')" in message, message
+    assert f"3행의 번호가 정수가 아닙니다(‘{typed}’)" in message, message
     assert "25" not in message
     assert grid_rows(page, "vocab")[3][2] == typed  # the cell keeps the text (column 0: the row number)
     assert stage_ids(page) == CHAPTER_IDS  # the last valid vocabulary still drives the page
