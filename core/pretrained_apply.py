@@ -58,11 +58,11 @@ def apply_file(ex, files: Sequence[tuple[str, bytes]], freeze: bool) -> list[Pro
 
 
 def missing_tokens(vocab, found: Sequence[str]) -> list[str]:
-    """The vocabulary's tokens, PAD and UNK aside, that took no vector from the file, in id order:
-    what a learner checks first when a token is written otherwise in the file (a particle, a case)."""
+    """The vocabulary's tokens that took no vector from the file, in id order (as many as the
+    notice's count of rows not in the file): what a learner checks first when a token is written
+    otherwise in the file (a particle attached, another case)."""
     taken = set(found)
-    special = (vocab.pad_id, vocab.unk_id)
-    return [tok for i, tok in enumerate(vocab.tokens) if i not in special and tok not in taken]
+    return [tok for tok in vocab.tokens if tok not in taken]
 
 
 def set_freeze(ex, freeze: bool) -> list[Problem]:

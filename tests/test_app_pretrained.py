@@ -11,6 +11,7 @@ from torch import nn
 
 from components.i18n import t
 from tests.apptest_helpers import errors, shown, stage_w, start
+from tests.apptest_helpers import shown as as_text
 
 TEXTS = {"영화": ["0.5", "-1.25", "2", "0.125", "1e-3"], "<PAD>": ["1", "2", "3", "4", "5"],
          "나쁘다": ["-0.30000001192092896", "0.7", "1e-2", "3", "-0"]}
@@ -50,7 +51,7 @@ def test_a_word2vec_file_gives_rows_bitwise_the_files_float32_values_and_says_ho
     notices = " ".join(i.value for i in at.info)
     assert "Read 5 vectors" in notices and "3 take the file's vectors" in notices and "3 are not in the file" in notices
     assert "E changed from 3 to 5" in notices
-    assert "2 tokens have no vector in the file: 좋다 · 재미있다." in notices  # the chapter's, in id order
+    assert "3 tokens have no vector in the file: <UNK> · 좋다 · 재미있다." in as_text(notices)  # in id order
     assert at.number_input(key="embedding_dim").value == 5  # the sidebar follows the file
     assert any("3 rows of W come from the file, 3 rows start as in a fresh table" in c.value for c in at.caption)
     assert at.toggle(key="pretrained_freeze").value is True and lab.weight.requires_grad is False
@@ -137,7 +138,7 @@ def test_a_vocabulary_token_without_a_vector_is_named_as_text():
     at.button(key="token_list_load").click().run()
     at = upload(at, ("v.vec", "1 2\n영화 1 2 \n".encode(), "text/plain"))
     notice = next(i.value for i in at.info if "no vector in the file" in i.value)
-    assert "2 tokens have no vector in the file: **굵게** · [x](http://e.x/l)." in shown(notice)
+    assert "4 tokens have no vector in the file: <UNK> · <PAD> · **굵게** · [x](http://e.x/l)." in shown(notice)
     assert "**굵게**" not in notice and "](http" not in notice  # escaped: never bold, never a link
 
 

@@ -247,18 +247,21 @@ def test_the_notice_names_the_vocabulary_tokens_the_file_has_no_vector_for_in_id
     ex = Explorer(make_lab(vocab, "w1 w2 | 긍정\nw3 | 부정", embedding_dim=3), "w1 w2 | 긍정\nw3 | 부정")
     given = ["w0", "w5", "<PAD>"]
     assert apply_file(ex, [("some.vec", _w2v(given, RNG.normal(size=(3, 4)).astype(str)))], True) == []
-    missed = [tok for tok, _, role in vocab if not role and tok not in given]
+    missed = [tok for tok, _, _ in vocab if tok not in given]  # <UNK> too: the count is the first notice's
     key, params = next(n for n in ex.notices if n[0].startswith("pretrained.missing"))
-    assert key == "pretrained.missing_more" and params["n"] == len(missed) == 18
-    assert params["tokens"].split(" · ") == missed[:12] and params["more"] == 6
+    assert key == "pretrained.missing_more" and params["n"] == len(missed) == 19
+    assert params["tokens"].split(" · ") == missed[:12] and params["more"] == 7
+    applied = next(p for k, p in ex.notices if k == "pretrained.applied")
+    assert applied["missing"] == params["n"]
 
     few = [("<UNK>", 0, "unk"), ("<PAD>", 1, "pad"), ("a", 2, ""), ("b", 3, "")]
     ex = Explorer(make_lab(few, "a b | 긍정", embedding_dim=3), "a b | 긍정")
     assert apply_file(ex, [("one.vec", _w2v(["b"], RNG.normal(size=(1, 3)).astype(str)))], True) == []
-    assert ("pretrained.missing", {"n": 1, "tokens": "a", "more": 0}) in ex.notices
+    assert ("pretrained.missing", {"n": 3, "tokens": "<UNK> · <PAD> · a", "more": 0}) in ex.notices
     ex.notices.clear()
-    assert apply_file(ex, [("two.vec", _w2v(["a", "b"], RNG.normal(size=(2, 3)).astype(str)))], True) == []
-    assert not [n for n in ex.notices if n[0].startswith("pretrained.missing")]  # UNK and PAD are not counted
+    every = _w2v(["a", "b", "<UNK>", "<PAD>"], RNG.normal(size=(4, 3)).astype(str))
+    assert apply_file(ex, [("all.vec", every)], True) == []
+    assert not [n for n in ex.notices if n[0].startswith("pretrained.missing")]  # every row has its vector
 
 
 @pytest.mark.parametrize("bad, code", [
