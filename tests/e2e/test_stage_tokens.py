@@ -124,6 +124,10 @@ def test_a_token_past_the_columns_that_fit_is_brought_into_view_when_selected(ne
     assert 29 in shown and shifted[0] == f"\u2026 +{shown[0]}" and len(shown) == max(1, fits - 1), shifted
     assert shown == list(range(shown[0], shown[-1] + 1))
     assert shifted[-1] == (f"\u2026 +{29 - shown[-1]}" if shown[-1] < 29 else "t=29")
+    # The raw sentence above is scrolled with the columns: the token's characters are in view.
+    line = page.locator(f"{STAGE} .rawrow[data-b='0']").bounding_box()
+    piece = page.locator(f"{STAGE} .rawrow .rawtok[data-b='0'][data-t='29']").bounding_box()
+    assert line["x"] - 0.5 <= piece["x"] and piece["x"] + piece["width"] <= line["x"] + line["width"] + 0.5, (line, piece)
 
     page.locator(f"{STAGE} .wpanel .wrow[data-token='2']").click()  # 영화's row of W: at t=0, in the first columns
     page.locator(f"{STAGE} .idcell[data-b='0'][data-t='0']").wait_for(state="visible")

@@ -40,8 +40,9 @@ export function fillIds(st, d) {
     rh.setAttribute("data-b", String(i));
     if (withRaw) { // b=i beside its three lines: raw text, tokens, ids
       rh.classList.add("span3");
-      addRawRow(grid, d, i, i === b);
+      const line = addRawRow(grid, d, i, i === b);
       addChipRow(grid, d, i, i === b, { first, shown, left, right });
+      if (left) showFrom(line, first);
     }
     const typed = (Array.isArray(d.sentences) && d.sentences[i]) || [];
     if (left) el("div", "idh idmore", grid, "\u2026");
@@ -129,6 +130,15 @@ function showCurrentRow(grid) {
   const below = cells[cells.length - 1].getBoundingClientRect().bottom - g.bottom;
   const room = first.getBoundingClientRect().top - (g.top + head.offsetHeight + 6);
   if (below > 0) grid.scrollTop += Math.max(0, Math.min(below + 2, room));
+}
+
+// The raw text above columns that start at t = first: scrolled (its overflow is hidden) so that it
+// starts at that token's characters, as the chips and id cells under it do.
+function showFrom(line, first) {
+  const piece = line.querySelector(`.rawtok[data-t="${first}"]`);
+  if (!piece) return;
+  line.style.textOverflow = "clip"; // an ellipsis would leave the characters past the unscrolled edge undrawn
+  line.scrollLeft += piece.getBoundingClientRect().left - line.getBoundingClientRect().left;
 }
 
 // How many of the T columns show (planIdColumns), measured in the panel's font on a canvas.
