@@ -62,7 +62,8 @@ def main() -> None:
         guide_section.reopen_button(lang)
         sidebar.preset_picker(lang, Keys.PRESET, Keys.LOAD_PRESET, on_load=session.load_chosen_preset)
         current = ex.config_values()
-        session.show_knobs(current)  # a knob not drawn in the last run lost its widget state
+        sidebar_knobs = [key for key in session.config_widgets(current) if key not in on_stage]
+        session.show_knobs(current, drawn=sidebar_knobs, new_run=True)  # each knob shows its value, not a default
         raw_config = sidebar.config_inputs(lang, Keys.PAD_MODE,  # the bar's knobs: their state, else the values in effect
                                            elsewhere={name: session.get(name, current[name]) for name in on_stage})
     style.page_style(present)
@@ -82,7 +83,8 @@ def main() -> None:
     show_address_problems(lang, ex.problems.pop("url", []))
     show_problems(lang, ex)
     inputs.show_notices(lang, ex.notices)
-    if ex.before is not None and ex.lab.steps == 0:  # until the new inputs are trained: Undo in view
+    session.own().undo_offered = ex.before is not None and ex.lab.steps == 0  # until the new inputs are trained
+    if session.own().undo_offered:
         inputs.restart_undo(lang, ex.before.steps, Keys.UNDO_RESTART, on_click=session.undo_restart)
     offer = st.container()  # where the keeper offers work this browser kept
     if section != "train":
@@ -174,7 +176,7 @@ def vocab_table(lang: str, base: session.EditorBase, locked: bool, folded: bool 
         window = inputs.Window(first, locked, Keys.VOCAB_START, Keys.VOCAB_FIND,
                                on_find=partial(session.find_in_editor, base.frame))
     return inputs.vocab_editor(lang, base.frame, Keys.VOCAB, window, refuse=session.refuse_edit,
-                               problems_prefix=Keys.PROBLEMS_PREFIX,
+                               problems_prefix=Keys.PROBLEMS_PREFIX, turn=base.turn,
                                draw_grid=lambda: not folded or locked or session.edit_pending())
 
 

@@ -80,7 +80,7 @@ def window_first(rows: int, asked: object, hold: int | None = None) -> int:
 
 def vocab_editor(lang: str, base: pd.DataFrame, key: str, window: Window | None = None,
                  refuse: Callable[[int], Problem | None] | None = None, problems_prefix: str | None = None,
-                 draw_grid: Callable[[], bool] = lambda: True) -> VocabEdit:
+                 draw_grid: Callable[[], bool] = lambda: True, turn: int = 0) -> VocabEdit:
     """The editable (token, id, role) table under ``key``; rows can be added and deleted.
 
     ``draw_grid()``, asked once the pending edit is checked, says whether the grid itself is drawn: the
@@ -91,7 +91,8 @@ def vocab_editor(lang: str, base: pd.DataFrame, key: str, window: Window | None 
     table was megabytes per rerun); the learner moves it by first row or by finding a token
     (``window``: where it starts, and its widgets). ``refuse(shown_rows)``, called before the
     editor applies its pending edit, drops an edit too large to apply and returns why (shown
-    above the table: `show_problems` with ``problems_prefix``), or None.
+    above the table: `show_problems` with ``problems_prefix``), or None. ``turn`` grows each time the
+    table is put back as it was before an edit (an undo), whose edit the browser's grid still holds.
     """
     st.markdown(f"**{t(lang, 'vocab.title')}**")
     st.caption(t(lang, "vocab.help", max=limits.MAX_VOCAB))
@@ -107,9 +108,10 @@ def vocab_editor(lang: str, base: pd.DataFrame, key: str, window: Window | None 
         return VocabEdit(shown, start, None)
     edited = st.data_editor(
         shown, key=key, num_rows="dynamic", hide_index=False, width="stretch",
-        # A different label for the run that refused an edit gives the editor a new identity, so the
-        # browser drops the refused rows instead of sending them again with every later rerun.
-        alt=t(lang, "vocab.title" if refused is None else "vocab.alt_refused"),
+        # A different label gives the editor a new identity, so the browser drops the rows it holds
+        # instead of sending them again with every later rerun: for the run that refused an edit, and
+        # from an undo on (its turn's label, one of two that both name the table, holds until the next).
+        alt=t(lang, "vocab.alt_refused" if refused is not None else ("vocab.title", "vocab.alt_table")[turn % 2]),
         height=min(420, 38 + 35 * (len(shown) + 1)),
         placeholder=" ",  # an empty cell (a new row's) shows blank, not "None" ("" is the proto default: unset)
         column_config={

@@ -97,6 +97,8 @@ def stage_part(lang: str, ex: Explorer, present: bool, after, ticking: reruns.Ti
         n, session.own().play_clock = reruns.play_steps(ticking.speed, ticking.seconds, time.monotonic(), session.own().play_clock)
         if n:
             apply(lang, ex, Intent(), play_steps=n)
+    if session.own().undo_offered and ex.lab.steps:
+        st.rerun()  # the new inputs are trained: the page takes back its offer to undo their restart
     asked = Asked(session.get(Keys.TIMELINE, training.NEWEST), session.own().timeline_follows,
                   session.get(Keys.PCA_DIMS) or 2, bool(session.get(Keys.DETAILS)) and not ticking.playing,
                   before if ex.lab.steps > before else None, ticking.playing, shown_bar.speed, present)
@@ -122,7 +124,7 @@ def bar(lang: str, ex: Explorer, can_train: bool, playing: bool, dark: bool) -> 
     session.ensure(Keys.PLAY_SPEED, reruns.DEFAULT_SPEED)
     show = lambda: session.show_kept({key: guess for key, guess in zip(PREDICT.guesses, guessed(ex))})  # noqa: E731
     return training.bar(lang, TRAIN, can_train, session.own().playing, dark, on_play=session.play_asked,
-                        knobs=(lambda: session.show_knobs(ex.config_values()), full_run),
+                        knobs=(lambda: session.show_knobs(ex.config_values(), drawn=training.STAGE_KNOBS), full_run),
                         beside_step=lambda c: predict.guesses(lang, PREDICT, ex, c, not can_train or playing, show, session.keep))
 
 

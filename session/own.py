@@ -41,6 +41,9 @@ class Own:
     present_switched_on: int = 0  # how many times presentation mode was switched on (the sidebar folds each time)
     guide_reopen: int = 0  # how many times the guide was asked for again (it opens when this changes)
     guide_seen: int | None = None  # the guide's step whose view the page last showed
+    undo_offered: bool = False  # the last run of the page offered to undo a restart (page.py)
+    knobs_drawn: set[str] = field(default_factory=set)  # the knob widgets this run of the page drew (session.show_knobs)
+    knobs_drawn_last: frozenset[str] = frozenset()  # … and those the run before drew
 
     def take_full_run(self) -> bool:
         """Whether a run of the whole page was asked for, asked once."""

@@ -8,6 +8,7 @@ beside it. Nothing here is shared between sessions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Collection
 
 import numpy as np
 import pandas as pd
@@ -38,6 +39,7 @@ class EditorBase:
     vocab: Vocab
     seen: object = None  # the editor state the explorer's vocabulary was last applied from
     drawn_start: int | None = None  # a windowed table: where its window was drawn last run
+    turn: int = 0  # grows when the table is put back as it was before an edit (an undo): see `undo_restart`
 
 
 def current() -> Explorer | None:
@@ -82,12 +84,25 @@ def config_widgets(values: dict) -> dict:
     return out
 
 
-def show_knobs(values: dict) -> None:
-    """Give each knob widget that has no state (not drawn in the last run) the value in effect,
-    before it is drawn, so it never shows Streamlit's default instead."""
-    for key, value in config_widgets(values).items():
-        if key not in st.session_state:
-            st.session_state[key] = value
+def show_knobs(values: dict, drawn: Collection[str] | None = None, new_run: bool = False) -> None:
+    """Before the knob widgets are drawn (``drawn``: the keys of those this call's caller draws; None:
+    every one), give each the value it is to show: the one in session state (a choice still to be
+    applied, or refused), else the value in effect (``values``).
+
+    A widget the last run did not draw is handed its value again even when session state holds one:
+    a run that did not draw it (a language switch, an import, this very function) leaves a plain
+    value there, and the browser starts a widget it had not shown from Streamlit's default (0.0, the
+    first option) unless its value was set in the run that draws it, then sends that default back.
+    ``new_run``: the first call of a run of the page (what the last run drew is then rolled over).
+    """
+    kept = own()
+    if new_run:
+        kept.knobs_drawn_last, kept.knobs_drawn = frozenset(kept.knobs_drawn), set()
+    widgets = config_widgets(values)
+    for key in widgets if drawn is None else [k for k in widgets if k in drawn]:
+        if key not in st.session_state or key not in kept.knobs_drawn_last:
+            st.session_state[key] = st.session_state.get(key, widgets[key])
+        kept.knobs_drawn.add(key)
 
 
 def set_widgets(ex: Explorer) -> None:
@@ -137,8 +152,12 @@ def undo_restart() -> None:
     and the widgets (sentences, knobs, the vocabulary table) show those inputs again."""
     ex = current()
     if ex is not None and ex.undo_restart():
+        turn = own().editor.turn + 1 if own().editor is not None else 0
         set_widgets(ex)
         rebase_editor(ex)
+        # The browser's grid still holds the undone edit against a table equal to this one, and would
+        # send it again with every run: a new turn gives the editor another identity (components/inputs.py).
+        own().editor.turn = turn
         ex.notices.append(("notice.undone", {"steps": ex.lab.steps}))
 
 

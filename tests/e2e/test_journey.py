@@ -13,7 +13,7 @@ import pytest
 
 from assets import presets
 
-from .helpers import (alerts, button, choose, assert_healthy, chapter_w, click_token, edit_vocab_token, grid_rows, label,
+from .helpers import (alerts, button, choose, assert_healthy, chapter_w, click_token, close_expander, edit_vocab_token, grid_rows, label,
                       lookup_tables, pause, play_until, run_steps, section, set_number, set_sentences, sidebar_title, stage, stage_ids,
                       stage_number, stage_w, step_once, touched_rows, unavailable_reason, wait_idle, wait_js,
                       wait_stage, wait_step)
@@ -193,6 +193,23 @@ def test_training_journey_in_korean(ko_page):
     assert page.locator(".st-key-sentences textarea").input_value() == presets.load("chapter")["sentences"]
     page.locator(".st-key-undo_restart").wait_for(state="detached")
 
+    # The same for a token renamed in the table, undone with the box still open: the table shows the
+    # token again, and a later run of the page (a view switch) does not apply the undone edit again.
+    print("DBG before vocab", alerts(page, "Error"), page.url)
+    assert edit_vocab_token(page, 5, "재밌다") == "재미있다"
+    wait_stage(page, "s => s.step === '0'")
+    button(page, "undo_restart").click()
+    wait_stage(page, f"s => s.step === '{paused_at}'")
+    wait_js(page, "() => { const r = gridRows('vocab'); return r && r.length > 6 && r[6][1] === '재미있다'; }")
+    print("DBG after vocab undo", alerts(page, "Error"), page.url)
+    section(page, "en", "lookup")
+    print("DBG lookup", alerts(page, "Error"), page.url)
+    section(page, "en", "train")
+    s = wait_stage(page, f"s => s.step === '{paused_at}'")
+    assert next(r["tok"] for r in s["w"] if r["id"] == 5) == "재미있다" and not alerts(page, "Error")
+    assert page.locator(".st-key-undo_restart").count() == 0
+    close_expander(page, "editors")
+
     # Reset: back to step 0 and exactly the first W (same seed).
     button(page, "reset").click()
     s = wait_step(page, 0)
@@ -241,4 +258,19 @@ def test_switching_language_keeps_every_setting_and_translates_the_play_speed(ko
     assert page.locator(".st-key-preset input[role=combobox]").input_value() == "The chapter's example (4.4)"
     section(page, "en", "lookup")
     assert len(stage_ids(page)[0]) == 4, "padding went back to 'longest'"
+    # The training bar's knobs, not drawn on the training view while its popover is closed, are
+    # drawn in the sidebar here: each shows the value in effect, not Streamlit's default (0.0, the
+    # first option), which the page would then send back and apply as if typed.
+    chapter = presets.load("chapter")["config"]
+    assert page.locator(".st-key-lr input").input_value() == f"{chapter['lr']:.4f}"
+    assert page.locator(".st-key-optimizer input[role=combobox]").input_value() == label("en", f"opt.{chapter['optimizer']}")
+    section(page, "en", "train")
+    wait_idle(page)
+    assert not alerts(page, "Error") and stage(page)["step"] == "1"
+    page.locator(".st-key-knobs button").first.click()  # the bar's settings: the same values
+    page.locator(".st-key-lr input").wait_for(state="visible")
+    assert page.locator(".st-key-lr input").input_value() == f"{chapter['lr']:.4f}"
+    page.keyboard.press("Escape")
+    wait_idle(page)
+    assert not alerts(page, "Error")
     assert_healthy(page)
