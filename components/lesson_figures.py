@@ -13,6 +13,7 @@ Every label, axis title and table header is in the page's language.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable
@@ -95,6 +96,18 @@ def _box_row(fig: go.Figure, col: int, y: int, width: int, color: str, row: int 
     """Outline row ``y`` of the heatmap in subplot (row, col)."""
     fig.add_shape(type="rect", x0=-0.5, x1=width - 0.5, y0=y - 0.5, y1=y + 0.5, line=dict(color=color, width=3),
                   row=row, col=col)
+
+
+def text_px(text: str, px: float) -> float:
+    """About how wide ``text`` is at ``px``: a wide (Hangul, CJK) character one em, any other 0.58 em."""
+    return sum(px if unicodedata.east_asian_width(c) in "WF" else 0.58 * px for c in text)
+
+
+def label_gap(labels: list[str], most: float = 0.22) -> float:
+    """A subplot gap (a fraction of the figure's width) that holds the row labels of the panel to its
+    right: sized for presentation mode's 24 px in its 1,100 px, which also holds the 14 px labels
+    beside the open sidebar at 1280 (820 px)."""
+    return min(most, max(0.06, (max((text_px(s, 24) for s in labels), default=0) + 24) / 1100))
 
 
 def _layout(fig: go.Figure, height: int) -> go.Figure:
@@ -327,7 +340,8 @@ def _block(lang: str, d: dict) -> Drawn:
     sb, st_ = min(max(sb, 0), nb - 1), min(max(st_, 0), t_n - 1)
     B, T, E = d["shape"]
     titles = [_w(lang, "C3.slab", b=b) for b in range(nb)] + [_w(lang, "C3.cell", b=sb, t=st_)]
-    fig = make_subplots(1, nb + 1, subplot_titles=titles, horizontal_spacing=0.06 if nb < 3 else 0.045,
+    rows = [f"t={p} {tok}" for b in range(nb) for p, tok in enumerate(d["tokens"][b])]
+    fig = make_subplots(1, nb + 1, subplot_titles=titles, horizontal_spacing=label_gap(rows),
                         column_widths=[1.0] * nb + [0.8])
     for b, slab in enumerate(out):
         labels = [f"t={p} {tok}" for p, tok in enumerate(d["tokens"][b])]
@@ -336,20 +350,20 @@ def _block(lang: str, d: dict) -> Drawn:
     vec = out[sb][st_]
     cell_labels = [str(j) for j in range(len(vec))]
     fig.add_trace(_heatmap(vec[:, None], cell_labels, d["absmax"], "W"), 1, nb + 1)
-    _label_rows(fig, nb + 1, cell_labels, title=_w(lang, "component"))
+    _label_rows(fig, nb + 1, cell_labels)  # its title says what it holds: a y title would sit on the panel to its left
     fig.update_xaxes(visible=False, row=1, col=nb + 1)
     _component_axis(fig, lang, list(range(1, nb + 1)))
     _box_row(fig, sb + 1, st_, e_n, SELECT_COLOR)
     fig.add_shape(type="rect", x0=-0.5, x1=0.5, y0=-0.5, y1=len(vec) - 0.5, line=dict(color=SELECT_COLOR, width=3),
                   row=1, col=nb + 1)
-    fig.add_annotation(text=_w(lang, "C3.shape", B=B, T=T, E=E, b=nb), xref="paper", yref="paper", x=0, y=-0.22,
-                       xanchor="left", showarrow=False, font=dict(size=14))
+    fig.add_annotation(text=_w(lang, "C3.shape", B=B, T=T, E=E, b=nb), xref="paper", yref="paper", x=0, y=0,
+                       yanchor="top", yshift=-60, xanchor="left", showarrow=False, font=dict(size=14))  # under the x titles
     cells = [(b, p) for b in range(nb) for p in range(t_n)]
     table = pd.DataFrame({_w(lang, "position"): [f"vectors[{b}, {p}]" for b, p in cells],
                           _w(lang, "token_id"): [f"{d['tokens'][b][p]} ({d['ids'][b][p]})" for b, p in cells],
                           _w(lang, "vector"): [vector_text(out[b][p]) for b, p in cells]})
     alt = _w(lang, "C3.alt", B=B, T=T, E=E, b=sb, t=st_, token=d["tokens"][sb][st_])
-    fig = _layout(fig, 170 + 30 * max(t_n, len(vec))).update_layout(margin=dict(b=70))
+    fig = _layout(fig, 190 + 30 * max(t_n, len(vec))).update_layout(margin=dict(b=90))
     return Drawn(fig, alt, (table,))
 
 

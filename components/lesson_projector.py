@@ -15,11 +15,10 @@ the height a lesson's verdict leaves it (`present_height`).
 from __future__ import annotations
 
 import re
-import unicodedata
 
 import plotly.graph_objects as go
 
-from components.lesson_figures import readable
+from components.lesson_figures import readable, text_px  # noqa: F401 (text_px: re-exported)
 
 PLOT_W = 1100  # px: a lesson's figure presenting at 1280×720 (sidebar folded, the box's padding taken)
 NORMAL_W = 820  # px: … beside the open sidebar at 1280 px, otherwise
@@ -31,11 +30,6 @@ PANEL_LINES = 3.5  # any other panel is at least this many lines of text tall �
 BAR_LINES = 2.5  # … and a colour bar (its three numbers), on its own side of the plot
 X_GAP_EMS = 1.6  # under a plot, the ticks', the x title's and Plotly's own gaps, in ems
 LEGEND_LINES = 1.2  # a legend of one row
-
-
-def text_px(text: str, px: float) -> float:
-    """About how wide ``text`` is at ``px``: a wide (Hangul, CJK) character one em, any other 0.58 em."""
-    return sum(px if unicodedata.east_asian_width(c) in "WF" else 0.58 * px for c in text)
 
 
 def wrap(text: str, width: float, px: float) -> tuple[str, int]:

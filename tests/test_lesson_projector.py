@@ -9,7 +9,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import pytest
 
-from components.lesson_projector import (LINE, PLOT_W, PRESENT_BOX_H, PRESENT_GAP, VERDICT_LINE, VERDICT_PAD,
+from components.lesson_projector import (LINE, NORMAL_W, PLOT_W, PRESENT_BOX_H, PRESENT_GAP, VERDICT_LINE, VERDICT_PAD,
                                          drop_narrow_cells, for_projector, least_plot, present_height, text_px, wrap)
 from core.lessons import LESSON_IDS
 from tests.test_lessons import drawn_of, lab_a
@@ -110,3 +110,18 @@ def test_presenting_c4_draws_only_the_rows_of_w_its_ones_pick():
     present = draw("en", demo, present=True).figure
     assert len(present.data[1].z) == len(d["w_cols"]) < len(drawn.figure.data[1].z)  # W's rows: those picked
     assert (present.data[0].z == drawn.figure.data[0].z).all()  # the one-hot keeps every column
+
+
+@pytest.mark.parametrize("px, width", [(24, PLOT_W), (14, NORMAL_W)])
+def test_c3s_row_labels_fit_the_gap_to_their_left_beside_the_open_sidebar_and_presenting(figures, px, width):
+    """C3's slabs side by side: each panel's row labels ("t=1 <UNK>") are drawn in the gap to its
+    left, which must hold them, at 14 px in the 820 px beside the open sidebar at 1280 and at 24 px
+    presenting, or they print over the panel before (a native reviewer's screenshot)."""
+    fig = figures["C3"]
+    axes = sorted((name for name in fig.layout if name.startswith("xaxis")), key=lambda n: int(n[5:] or 1))
+    domains = [tuple(fig.layout[name].domain) for name in axes]
+    for k in range(1, len(domains)):
+        y = fig.layout["yaxis" + (str(k + 1) if k else "")]
+        widest = max(text_px(str(label), px) for label in y.ticktext)
+        gap = (domains[k][0] - domains[k - 1][1]) * width
+        assert gap >= widest + 8, (k, gap, widest)
