@@ -83,7 +83,7 @@ def main() -> None:
     show_address_problems(lang, ex.problems.pop("url", []))
     show_problems(lang, ex)
     inputs.show_notices(lang, ex.notices)
-    session.own().undo_offered = ex.before is not None and ex.lab.steps == 0  # until the new inputs are trained
+    session.own().undo_offered = ex.before is not None and ex.before.offered_for(ex.lab)  # until they are trained
     if session.own().undo_offered:
         inputs.restart_undo(lang, ex.before.steps, Keys.UNDO_RESTART, on_click=session.undo_restart)
     offer = st.container()  # where the keeper offers work this browser kept

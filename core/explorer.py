@@ -293,7 +293,7 @@ class Explorer:
         if trained and before is None:
             self.notices.append(("notice.restarted", {}))
         self._new_lab(lab)
-        self.before = before
+        self.before = before and replace(before, after=lab.uid)
         self.text = text
         self.problems.pop(kind, None)
         return []

@@ -36,10 +36,16 @@ class Before:
     text: str
     frames: dict
     selected_token: int | None
+    after: str = ""  # the uid of the lab that replaced it
 
     @property
     def steps(self) -> int:
         return self.lab.steps
+
+    def offered_for(self, lab: Lab) -> bool:
+        """Whether the page offers the undo beside ``lab``: the lab the restart made, still untrained
+        (a Reset or a rewind makes another lab, and a Step trains it)."""
+        return lab.uid == self.after and lab.steps == 0
 
 
 def kept_before(lab: Lab, text: str, frames: dict, selected_token: int | None) -> Before | None:

@@ -119,6 +119,8 @@ def test_the_offer_leaves_as_soon_as_the_new_inputs_are_trained():
     ex = at.session_state["_ws"]
     assert ex.lab.steps == 1 and ex.before is not None and ex.before.steps == 1
     assert not [b for b in at.button if b.key == "undo_restart"] and not at.session_state["_own"].undo_offered
+    at.button(key="reset").click().run()  # the new inputs back at step 0: a Reset, not a restart to undo
+    assert at.session_state["_ws"].lab.steps == 0 and not [b for b in at.button if b.key == "undo_restart"]
 
 
 def test_undoing_a_vocabulary_edit_shows_the_earlier_table_and_it_stays():
