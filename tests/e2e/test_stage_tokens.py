@@ -95,18 +95,68 @@ def test_in_a_long_batch_each_raw_sentence_keeps_a_line_of_its_own(new_page):
         assert height >= line, f"sentence {b}'s raw text is squeezed to {height:.1f} px"
 
 
+def _output_rows(page) -> list[dict]:
+    """The output panel's rows: position, token id, height, whether it shows numbers, its numbers'
+    type size, and whether the grid can show it (in its box, or the grid scrolls)."""
+    return page.locator(f"{STAGE} .outpanel .wgrid").evaluate("""g => {
+      const gb = g.getBoundingClientRect();
+      const scrolls = g.scrollHeight > g.clientHeight + 1 && getComputedStyle(g).overflowY === 'auto';
+      return [...g.querySelectorAll('.wrow[data-t]')].map(r => {
+        const b = r.getBoundingClientRect(), c = r.querySelector('.wcell');
+        return {t: Number(r.dataset.t), id: Number(r.dataset.token), h: b.height,
+                nums: !!(c && c.textContent), fs: c ? parseFloat(getComputedStyle(c).fontSize) : 0,
+                reachable: scrolls || (b.top >= gb.top - 0.5 && b.bottom <= gb.bottom + 0.5)};
+      });
+    }""")
+
+
+def _assert_output_readable(page, selected: int | None) -> None:
+    """Every output row is reachable; a row with numbers is at least as tall as their type; with a
+    token selected, its positions show numbers (the others may be strips of colour)."""
+    rows = _output_rows(page)
+    assert len(rows) == 30 and all(r["reachable"] for r in rows), rows
+    for r in rows:
+        assert not r["nums"] or r["h"] >= r["fs"], f"t={r['t']}: numbers of {r['fs']} px in a row of {r['h']:.1f} px"
+    if selected is None:
+        assert all(r["nums"] for r in rows), rows
+    else:
+        assert all(r["nums"] for r in rows if r["id"] == selected), rows
+
+
+def _assert_math_is_torch(page, sel: int) -> None:
+    """The selected token's note ("W[2, :] = out[0, ids[0] == 2]") is PyTorch that holds: evaluated
+    on a fresh embedding of the batch's ids, its two sides are equal, and it names every position."""
+    import torch
+
+    math = page.locator(f"{STAGE} .selnote .selmath").inner_text()
+    assert re.fullmatch(r"W\[\d+, :\] = out\[\d+, (\d+|\[[\d, ]+\]|ids\[\d+\] == \d+)\]", math), math
+    # The batch here is one sentence, and the output panel has a row for each of its positions.
+    row = page.locator(f"{STAGE} .outpanel .wrow[data-t]").evaluate_all("rs => rs.map(r => Number(r.dataset.token))")
+    ids = torch.tensor([row], dtype=torch.long)
+    W = torch.nn.Embedding(int(ids.max()) + 1, 3).weight.detach()
+    out = W[ids]
+    left, right = math.split(" = ")
+    got = eval(right, {"__builtins__": {}}, {"out": out, "ids": ids})  # noqa: S307 (a pattern-checked index)
+    assert int(left[2:left.index(",")]) == sel
+    assert got.numel() and torch.equal(got, W[sel].expand_as(got)), math
+    assert (1 if got.dim() == 1 else got.shape[0]) == int((ids[0] == sel).sum()), math
+
+
 @pytest.mark.parametrize("lang", list(LOCALES))
-def test_a_token_past_the_columns_that_fit_is_brought_into_view_when_selected(new_page, lang):
-    """Thirty tokens in one sentence at a projector's size: the id matrix shows the first columns and
-    counts the rest ("… +k"). Selecting the last token (its characters in the raw text) moves the
-    columns so its cell is among them, whole and selected, with "… +k" on both sides; selecting the
-    first token's row of W brings the first columns back."""
-    page = new_page(LOCALES[lang])
+def test_a_token_past_the_columns_that_fit_is_brought_into_view_when_selected(new_page, app_url, lang):
+    """Thirty tokens in one sentence at a projector's size (presenting in Korean, not in English):
+    the id matrix shows the first columns and counts the rest ("… +k"). Selecting the last token (its
+    characters in the raw text) moves the columns so its cell is among them, whole and selected, with
+    "… +k" on both sides; selecting the first token's row of W brings the first columns back. The
+    output's thirty rows stay readable: every position with numbers scrolls into reach, and the
+    selected token's positions keep their numbers."""
+    page = new_page(LOCALES[lang], url=app_url + ("/?present=1" if lang == "ko" else "/"))
     page.set_viewport_size(PROJECTOR)
     set_sentences(page, " ".join(["영화"] * 29 + ["나쁘다"]) + " | 부정")
     wait_stage(page, "s => s.ids.length === 1 && s.ids[0].length > 0 && s.ids[0].every(c => c.tok === '영화')", timeout=60_000)
     wait_idle(page)
     heads = lambda: [h for h in page.locator(f"{STAGE} .idgrid .idh.colh").all_text_contents() if h]  # noqa: E731 (the corner is empty)
+    _assert_output_readable(page, None)
     first_heads = heads()
     fits = sum(h.startswith("t=") for h in first_heads)
     assert 1 <= fits < 30 and first_heads[-1] == f"\u2026 +{30 - fits}", first_heads
@@ -121,6 +171,8 @@ def test_a_token_past_the_columns_that_fit_is_brought_into_view_when_selected(ne
     assert grid["x"] <= box["x"] and box["x"] + box["width"] <= grid["x"] + grid["width"] + 0.5, (grid, box)
     shifted = heads()
     shown = [int(h[2:]) for h in shifted if h.startswith("t=")]
+    _assert_output_readable(page, int(cell.get_attribute("data-token")))
+    _assert_math_is_torch(page, int(cell.get_attribute("data-token")))
     assert 29 in shown and shifted[0] == f"\u2026 +{shown[0]}" and len(shown) == max(1, fits - 1), shifted
     assert shown == list(range(shown[0], shown[-1] + 1))
     assert shifted[-1] == (f"\u2026 +{29 - shown[-1]}" if shown[-1] < 29 else "t=29")
@@ -133,4 +185,5 @@ def test_a_token_past_the_columns_that_fit_is_brought_into_view_when_selected(ne
     page.locator(f"{STAGE} .idcell[data-b='0'][data-t='0']").wait_for(state="visible")
     wait_idle(page)
     assert heads() == first_heads
+    _assert_math_is_torch(page, 2)
     assert_healthy(page)

@@ -1,7 +1,7 @@
 // Number and word formatting of the stage (components/stage/js/format.mjs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clamp, fmt, num, sig, tickText, tokenOf, words } from "../../components/stage/js/format.mjs";
+import { MATH_POSITIONS, clamp, fmt, lookupMath, num, sig, tickText, tokenOf, words } from "../../components/stage/js/format.mjs";
 
 const MINUS = "\u2212";
 
@@ -60,4 +60,12 @@ test("words and tokens come from the data, with fallbacks", () => {
   assert.equal(tokenOf(d, 9), "9");
   assert.equal(tokenOf({}, 1), "1");
   assert.equal(tokenOf({ tokens: { 1: "<b>x</b>" } }, 1), "<b>x</b>"); // a string, drawn with textContent
+});
+
+test("lookupMath writes the selected row's places in the output as PyTorch indexes them", () => {
+  assert.equal(lookupMath(4, 0, [3]), "W[4, :] = out[0, 3]");
+  assert.equal(lookupMath(4, 1, [3, 9]), "W[4, :] = out[1, [3, 9]]");
+  const many = Array.from({ length: MATH_POSITIONS + 1 }, (_, i) => i);
+  assert.equal(lookupMath(2, 0, many.slice(0, MATH_POSITIONS)), `W[2, :] = out[0, [${many.slice(0, MATH_POSITIONS).join(", ")}]]`);
+  assert.equal(lookupMath(2, 0, many), "W[2, :] = out[0, ids[0] == 2]");
 });

@@ -2,7 +2,7 @@
 // token; above each row, when the data has `raw`, the raw sentence and its tokens (rawrow.mjs),
 // else, in a cell the vocabulary changed (UNK), the word as typed; the selection's note below.
 import { el } from "./dom.mjs";
-import { clamp, tokenOf, words } from "./format.mjs";
+import { clamp, lookupMath, tokenOf, words } from "./format.mjs";
 import { idWindow, planIdColumns } from "./gridplan.mjs";
 import { fitText, measureContext } from "./measure.mjs";
 import { addChipRow, addRawRow } from "./rawrow.mjs";
@@ -103,7 +103,7 @@ export function fillIds(st, d) {
     const line = el("div", "selline", note);
     line.setAttribute("data-token", String(sel));
     el("span", "seltok", line, `${sel} · ${tokenOf(d, sel)}`);
-    el("span", "selmath", line, `W[${sel}, :] = out[${b}, ${where.join(", ")}]`);
+    el("span", "selmath", line, lookupMath(sel, b, where));
   }
   if (kept === 0) showCurrentRow(grid); // measured once the note below has taken its room from the grid
   st.idScroll = grid.scrollTop;

@@ -2,9 +2,9 @@
 // current sentence) and, on a wide screen, the scatter; wires join the selection across panels.
 import { el, sv } from "./dom.mjs";
 import { clamp, num, tokenOf, words } from "./format.mjs";
-import { THIN_COL, outputPlan, planColumns } from "./gridplan.mjs";
+import { THIN_COL, outputPlan, planColumns, planRows } from "./gridplan.mjs";
 import { fitText } from "./measure.mjs";
-import { columnMeasurer, fillCells, fillHeadRow } from "./wgrid.mjs";
+import { columnMeasurer, fillCells, fillHeadRow, labelSize } from "./wgrid.mjs";
 
 export const WIDE_LOOKUP = 1500; // px: from this width on, the lookup shows the scatter too
 
@@ -36,21 +36,36 @@ export function fillOut(st, d) {
   grid.style.setProperty("--cols", `var(--labw) repeat(${e}, minmax(0, 1fr))`);
   const head = el("div", "wrow whead", grid);
   fillHeadRow(head, "t", e, e, false, false);
-  const avail = p.clientHeight - 14 - title.offsetHeight - head.offsetHeight - 8 - vals.length;
-  const rowH = Math.floor(clamp(avail / Math.max(1, vals.length), 14, present ? 76 : 62));
+  // The output's rows are planned as W's are (planRows): when a long sentence's rows cannot all be
+  // readable, the selected token's positions stay readable and the others are strips of their colours;
+  // with no token selected (or one not in this sentence) every position is readable and the rows scroll.
+  const room = p.clientHeight - 14 - title.offsetHeight - head.offsetHeight - 8 - vals.length;
+  const rows = vals.map((_, t) => ids[t]);
+  const sel = st.selected;
+  const focus = new Set(Number.isInteger(sel) && rows.includes(sel) ? [sel] : rows.filter(Number.isInteger));
+  const rp = planRows({ room, rows, train: false, present, focus });
+  const rowH = rp.rowH;
   grid.style.setProperty("--rowh", rowH + "px");
-  const own = planColumns({ e, rowH, present, wanted: true },
+  const own = planColumns({ e, rowH, present, wanted: rp.readable },
                           columnMeasurer(st, grid, head, e, "var(--labw) %COLS%", absmax));
   const plan = outputPlan(own, st.wPlan, e);
   grid.style.setProperty("--cols", `var(--labw) repeat(${plan.shown}, minmax(0, 1fr))` + (plan.shown < e ? " minmax(2.6em, 0.4fr)" : ""));
   fillHeadRow(head, "t", e, plan.shown, false, false);
   grid.style.setProperty("--cellfs", plan.fs + "px");
-  grid.style.setProperty("--labfs", clamp(rowH * 0.85, 7, present ? 24 : 15) + "px");
+  grid.style.setProperty("--labfs", labelSize(rowH, present) + "px");
   grid.classList.toggle("nonums", !plan.nums);
+  grid.classList.toggle("nolabels", rowH < 8);
   grid.classList.toggle("thincols", plan.cw < THIN_COL);
-  vals.forEach((row, t) => {
+  grid.classList.toggle("scroll", rp.scroll);
+  const built = vals.map((row, t) => {
     const r = el("div", "wrow", grid);
     const id = ids[t];
+    const h = rp.heights[t];
+    if (!rp.focus[t]) { // a strip of context, as in W
+      r.classList.add("ctx");
+      if (h !== rowH) r.style.height = h + "px";
+      r.style.setProperty("--labfs", (h >= 8 ? labelSize(h, present) : 0) + "px");
+    }
     if (id !== undefined) r.setAttribute("data-token", String(id));
     if (id === d.pad) r.classList.add("pad");
     if (id === d.unk) r.classList.add("unk");
@@ -58,8 +73,18 @@ export function fillOut(st, d) {
     const lab = el("div", "wlab", r);
     el("span", "wid", lab, "t=" + t);
     el("span", "wtok", lab, id === undefined ? "" : tokenOf(d, id));
-    fillCells(st, r, row, plan, plan.nums, absmax);
+    fillCells(st, r, row, plan, plan.nums && rp.focus[t], absmax);
+    return r;
   });
+  if (rp.scroll) { // kept across rebuilds, unless no selected position would be in view
+    grid.scrollTop = st.outScroll;
+    const mine = built.filter((r, t) => rp.focus[t] && rows[t] === sel);
+    const g = grid.getBoundingClientRect(), hh = head.offsetHeight;
+    const seen = (r) => { const q = r.getBoundingClientRect(); return q.top >= g.top + hh - 1 && q.bottom <= g.bottom + 1; };
+    if (mine.length && !mine.some(seen)) grid.scrollTop += mine[0].getBoundingClientRect().top - g.top - hh;
+    st.outScroll = grid.scrollTop;
+    grid.addEventListener("scroll", () => { st.outScroll = grid.scrollTop; }, { passive: true });
+  }
   fitText(p, ".wtok");
   requestAnimationFrame(() => fitText(p, ".wtok"));
 }
@@ -84,7 +109,7 @@ export function drawConnectors(st) {
   };
   const cells = q(st.idsPanel, ".idcell.cur").filter(inView);
   const wrow = q(st.wPanel, ".wrow").filter(inView)[0];
-  const outs = q(st.outPanel, ".wrow");
+  const outs = q(st.outPanel, ".wrow").filter(inView);
   if (!wrow) return;
   const box = (e) => { const r = e.getBoundingClientRect(); return { l: r.left - root.left, r: r.right - root.left, t: r.top - root.top, b: r.bottom - root.top }; };
   const W = box(wrow);

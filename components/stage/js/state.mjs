@@ -78,6 +78,7 @@
  * @property {number} idScroll the id matrix's scroll offset, kept when it is built again
  * @property {number} idB the sentence the id matrix was last built around (out.b)
  * @property {number} wScroll W's rows' scroll offset (when they scroll), kept when they are built again
+ * @property {number} outScroll the output's rows' scroll offset, the same way
  */
 
 /** @returns {Stage} */
@@ -92,7 +93,7 @@ export function createStage(root, parentElement) {
     wPlan: null, w: null, scatter: null,
     stepNum: null, lossSvg: null, lossNum: null, legend: null, loss: [], lossLast: 0, headStep: null,
     scatterPanel: null, wPanel: null, idsPanel: null, outPanel: null, neighBox: null, wires: null,
-    idScroll: 0, idB: -1, wScroll: 0,
+    idScroll: 0, idB: -1, wScroll: 0, outScroll: 0,
   });
 }
 

@@ -125,7 +125,7 @@ function buildW(st, panel, d, w, train, shape, focus, focusKey) {
 }
 
 // The type of a row's label (id and token) for a row `h` px tall: the numbers' least size from a readable row on.
-function labelSize(h, present) {
+export function labelSize(h, present) {
   return clamp(h * 0.85, 7, present ? 24 : 15);
 }
 
