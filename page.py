@@ -212,9 +212,17 @@ def show_address_problems(lang: str, problems: list[Problem]) -> None:
     if not problems:
         return
     lines = [f"- {problem_text(lang, p)} {problem_text(lang, p.params['reason'])} "
-             f"{md(lang, 'err.url_kept', kept=p.params['kept'])}" for p in problems]
+             f"{md(lang, 'err.url_kept', kept=_kept(lang, p))}" for p in problems]
     st.container(key=Keys.URL_PROBLEMS).warning(f"**{t(lang, 'err.url_title')}**\n\n" + "\n".join(lines),
                                                 icon=":material/link_off:")
+
+
+def _kept(lang: str, p: Problem) -> str:
+    """The value a refused parameter leaves in place, as the page names it: presentation mode's 0 or 1 with what it means."""
+    kept = p.params["kept"]
+    if p.params["name"] != "present" or kept not in ("0", "1"):
+        return kept
+    return t(lang, "urlstate.present_1" if kept == "1" else "urlstate.present_0")
 
 
 def update_vocab(ex: Explorer, base: session.EditorBase, edited: inputs.VocabEdit) -> None:

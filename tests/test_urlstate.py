@@ -232,6 +232,9 @@ def test_an_address_opens_presenting_and_the_address_follows_the_toggle(lang):
     assert open_address({"lang": lang, "present": "0"}).toggle(key="present").value is False
     bare = start(lang)
     assert bare.toggle(key="present").value is False and "present" not in bare.query_params
+    refused = address_box(open_address({"lang": lang, "present": "yes"}))  # named with what 0 means
+    shown = refused.replace(":color[]", "").replace("\\", "")  # the escaped text as the page draws it
+    assert "`present=yes`" in refused and {"ko": "지금 값 0(발표 모드 꺼짐)을", "en": "keeps 0 (presentation mode off)"}[lang] in shown, refused
 
 
 def test_a_refused_typed_value_leaves_the_valid_one_in_the_address():
