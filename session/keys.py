@@ -3,6 +3,8 @@ and docs use them) and the private keys of what a session owns beside its widget
 
 from __future__ import annotations
 
+from core.knobs import KNOBS
+
 
 class Keys:
     """Stable widget keys (a public interface: docs/scripting.md documents each)."""
@@ -111,6 +113,6 @@ class Private:
 
 
 # Widgets whose options are shown through translated labels: Streamlit matches their selection by
-# the shown label, so a language switch must hand them their values again.
-TRANSLATED_CHOICES = (Keys.PRESET, Keys.PAD_MODE, Keys.POOLING, Keys.OPTIMIZER, Keys.SECTION, Keys.MODE, Keys.LESSON,
-                      Keys.PLAY_SPEED)
+# the shown label, so a language switch must hand them their values again. Every choice knob is one.
+TRANSLATED_CHOICES = (Keys.PRESET, Keys.PAD_MODE, Keys.SECTION, Keys.MODE, Keys.LESSON, Keys.PLAY_SPEED,
+                      *(k.name for k in KNOBS if k.kind == "choice"))

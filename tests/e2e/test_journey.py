@@ -255,6 +255,7 @@ def test_switching_language_keeps_every_setting_and_translates_the_play_speed(ko
     assert page.locator(".st-key-play_speed input[role=combobox]").input_value() == label("en", "train.speed_value", n=2)
     assert page.locator(".st-key-pad_mode input[type=radio]").nth(1).is_checked(), "the padding radio lost its choice"
     assert page.locator(".st-key-pooling input[role=combobox]").input_value() == label("en", "pooling.lstm")
+    assert page.locator(".st-key-tokenizer input[role=combobox]").input_value() == label("en", "tok.whitespace")
     assert page.locator(".st-key-preset input[role=combobox]").input_value() == "The chapter's example (4.4)"
     section(page, "en", "lookup")
     assert len(stage_ids(page)[0]) == 4, "padding went back to 'longest'"
