@@ -13,7 +13,7 @@ from components.i18n import t
 from core.explorer import Explorer
 
 TEXT_KEYS = ("pad", "unk", "unused", "used", "selected", "step", "loss", "w_title", "scatter_title",
-             "ids_title", "out_title", "touched", "pad_zero_grad", "legend_title", "class_prefix",
+             "ids_title", "ids_prev", "ids_next", "out_title", "touched", "pad_zero_grad", "legend_title", "class_prefix",
              "noclass", "grad_col", "count_col", "cell_name", "raw_name", "cut")  # data["text"]
 BIG_V = 2000  # above this many rows: no labels, canvas only, never-looked-up rows thinned
 WINDOW = 40  # rows of W shown around the selection when V is large

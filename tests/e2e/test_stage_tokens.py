@@ -147,7 +147,8 @@ def test_a_token_past_the_columns_that_fit_is_brought_into_view_when_selected(ne
     """Thirty tokens in one sentence at a projector's size (presenting in Korean, not in English):
     the id matrix shows the first columns and counts the rest ("… +k"). Selecting the last token (its
     characters in the raw text) moves the columns so its cell is among them, whole and selected, with
-    "… +k" on both sides; selecting the first token's row of W brings the first columns back. The
+    "… +k" on both sides; selecting the first token's row of W brings the first columns back; the "… +k" heads page the
+    columns. The
     output's thirty rows stay readable: every position with numbers scrolls into reach, and the
     selected token's positions keep their numbers."""
     page = new_page(LOCALES[lang], url=app_url + ("/?present=1" if lang == "ko" else "/"))
@@ -186,4 +187,20 @@ def test_a_token_past_the_columns_that_fit_is_brought_into_view_when_selected(ne
     wait_idle(page)
     assert heads() == first_heads
     _assert_math_is_torch(page, 2)
+
+    # The column heads' "… +k" page through the columns, by click and by keyboard, with no server run.
+    marker = lambda side: page.locator(f"{STAGE} .idgrid .idh.colh.idmore[data-side='{side}']")  # noqa: E731
+    marker("next").click()
+    page.locator(f"{STAGE} .idcell[data-b='0'][data-t='{fits}']").wait_for(state="visible")
+    paged = heads()
+    on_page = [int(h[2:]) for h in paged if h.startswith("t=")]
+    assert on_page[0] == fits and paged[0] == f"\u2026 +{fits}", paged
+    assert page.locator(f"{STAGE} .idcell.sel[data-b='0'][data-t='{fits}']").count() == 1  # 영화, still selected
+    marker("next").focus()
+    page.keyboard.press("Enter")
+    page.locator(f"{STAGE} .idcell[data-b='0'][data-t='{on_page[-1] + 1}']").wait_for(state="visible")
+    assert page.evaluate("() => document.activeElement.closest('.st-key-stage') !== null")  # focus stays on the stage
+    while marker("prev").count():
+        marker("prev").click()
+    assert heads() == first_heads
     assert_healthy(page)

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   CONTEXT_ROW, MIN_FS, MIN_FS_PRESENT, MIN_ID_FS, MIN_SWATCH, ID_GAP, READABLE_ROW, READABLE_ROW_PRESENT, focusRows, gradFontSize,
-  idWindow, numberSample, outputPlan, planColumns, planIdColumns, planRows, readW,
+  idPages, idWindow, numberSample, outputPlan, planColumns, planIdColumns, planRows, readW,
 } from "../../components/stage/js/gridplan.mjs";
 
 test("readW reads data.w defensively", () => {
@@ -227,5 +227,31 @@ test("the id matrix's columns take in the selected token when it sits past the o
         assert.ok(first <= at && at < first + shown, `t=${at} is among the shown columns (${t}, ${fits})`);
       }
     }
+  }
+});
+
+test("a marker's page wins over the selection's window, and the markers page through every column", () => {
+  assert.deepEqual(idWindow(30, 4, [29], 0), { first: 0, shown: 4 });
+  assert.deepEqual(idWindow(30, 4, [], 4), { first: 4, shown: 3 });
+  assert.deepEqual(idWindow(30, 4, [], 99), { first: 27, shown: 3 }); // never past the last column
+  assert.deepEqual(idWindow(3, 4, [], 2), { first: 0, shown: 4 }); // everything fits: no paging
+  for (const [t, fits] of [[30, 4], [30, 2], [7, 6], [50, 1]]) {
+    let win = idWindow(t, fits, [], null);
+    const seen = new Set();
+    for (let guard = 0; guard < t + 2; guard++) { // Next, Next, …: every column once, in order
+      for (let j = win.first; j < win.first + win.shown; j++) seen.add(j);
+      const { next } = idPages(t, fits, win);
+      if (next === null) break;
+      assert.equal(next, win.first + win.shown);
+      win = idWindow(t, fits, [], next);
+    }
+    assert.equal(seen.size, t, `${t} ${fits}`);
+    for (let guard = 0; guard < t + 2 && win.first > 0; guard++) { // and back to the start with Prev
+      const { prev } = idPages(t, fits, win);
+      assert.ok(prev !== null && prev < win.first);
+      win = idWindow(t, fits, [], prev);
+    }
+    assert.equal(win.first, 0);
+    assert.equal(idPages(t, fits, win).prev, null);
   }
 });

@@ -164,11 +164,25 @@ export function planIdColumns({ ids, t, fs, room }, width) {
 // Which of a row's T columns the id matrix shows, given how many fit (`fits`, planIdColumns) and the
 // positions `where` of the selected token in the output's sentence: the first `fits`, unless the
 // token is at none of them; then a window around its first position, "… +k" on both sides (one
-// column gives way to the second marker).
-export function idWindow(t, fits, where) {
-  if (fits >= t || !where.length || where[0] < fits) return { first: 0, shown: fits };
+// column gives way to the second marker). `page`: the first column the learner paged to with a
+// "… +k" marker (null: none), which wins over the selection's window.
+export function idWindow(t, fits, where, page = null) {
+  if (fits >= t) return { first: 0, shown: fits };
+  if (Number.isInteger(page)) {
+    if (page <= 0) return { first: 0, shown: fits };
+    const shown = Math.max(1, fits - 1);
+    return { first: clamp(page, 1, t - shown), shown };
+  }
+  if (!where.length || where[0] < fits) return { first: 0, shown: fits };
   const shown = Math.max(1, fits - 1);
   return { first: clamp(where[0] - Math.floor(shown / 2), 1, t - shown), shown };
+}
+
+// Where each "… +k" marker of the id matrix pages to: the columns just past the window on the
+// right (`next`), the page before it on the left (`prev`, back to the first column at the start).
+export function idPages(t, fits, { first, shown }) {
+  return { prev: first > 0 ? Math.max(0, first - Math.max(1, fits - 1)) : null,
+           next: first + shown < t ? first + shown : null };
 }
 
 // The gradient norms' type when the widest (`widest` px at type `fs`) must fit `room` less

@@ -3,7 +3,7 @@
 // else, in a cell the vocabulary changed (UNK), the word as typed; the selection's note below.
 import { el } from "./dom.mjs";
 import { clamp, lookupMath, tokenOf, words } from "./format.mjs";
-import { idWindow, planIdColumns } from "./gridplan.mjs";
+import { idPages, idWindow, planIdColumns } from "./gridplan.mjs";
 import { fitText, measureContext } from "./measure.mjs";
 import { addChipRow, addRawRow } from "./rawrow.mjs";
 
@@ -20,7 +20,13 @@ export function fillIds(st, d) {
   const sel = st.selected;
   const row = ids[b] || [];
   const where = row.map((id, j) => (id === sel ? j : -1)).filter((j) => j >= 0);
-  const { first, shown } = idWindow(t, idColumns(st, p, ids, t), where);
+  // A page the learner moved to with a "… +k" marker holds while the selection and sentence do.
+  const pg = st.idPage;
+  const page = pg && pg.sel === sel && pg.b === b && pg.t === t ? pg.first : null;
+  const fits = idColumns(st, p, ids, t);
+  const win = idWindow(t, fits, where, page);
+  const { first, shown } = win;
+  const pages = idPages(t, fits, win);
   const left = first > 0, right = first + shown < t;
   grid.style.gridTemplateColumns = `auto ${left ? "auto " : ""}repeat(${shown}, minmax(0, 1fr))` + (right ? " auto" : "");
   // Cells grow with the room a tall screen leaves (the selection note below keeps ~7 em), after
@@ -31,9 +37,20 @@ export function fillIds(st, d) {
   const cellH = clamp((p.clientHeight - title.offsetHeight - 160) / Math.max(1, ids.length) - 8 - rawH, d.present ? 80 : 58, d.present ? 120 : 96);
   grid.style.setProperty("--cellh", cellH + "px");
   const corner = el("div", "idh colh", grid, "");
-  if (left) el("div", "idh colh idmore", grid, `\u2026 +${first}`);
+  // The column markers page the window: a button each, named for what it shows (the stage's click
+  // handler reads data-page; index.mjs).
+  const marker = (text, to, name, side) => {
+    const m = el("div", "idh colh idmore", grid, text);
+    m.setAttribute("data-page", String(to));
+    m.setAttribute("data-side", side);
+    m.setAttribute("role", "button");
+    m.tabIndex = 0;
+    m.title = words(d, name, "");
+    m.setAttribute("aria-label", `${text}: ${m.title}`);
+  };
+  if (left) marker(`\u2026 +${first}`, pages.prev, "ids_prev", "prev");
   for (let j = first; j < first + shown; j++) el("div", "idh colh", grid, "t=" + j);
-  if (right) el("div", "idh colh idmore", grid, `\u2026 +${t - first - shown}`);
+  if (right) marker(`\u2026 +${t - first - shown}`, pages.next, "ids_next", "next");
   const addRow = (i) => {
     const row = ids[i];
     const rh = el("div", "idh rowh" + (i === b ? " cur" : ""), grid, "b=" + i);

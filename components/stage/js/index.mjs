@@ -67,7 +67,13 @@ function mount(parentElement) {
     const t = token(e);
     if (t) highlight(st, t.getAttribute("data-token"));
   });
+  const marker = (e) => e.target.closest && e.target.closest(".idmore[data-page]");
   root.addEventListener("keydown", (e) => {
+    if (marker(e) && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      pageIds(st, marker(e), true);
+      return;
+    }
     const t = token(e);
     if (t && (e.key === "Enter" || e.key === " ")) {
       e.preventDefault();
@@ -77,6 +83,7 @@ function mount(parentElement) {
     }
   });
   root.addEventListener("click", (e) => {
+    if (marker(e)) { pageIds(st, marker(e), false); return; }
     const t = token(e);
     if (t) select(st, Number(t.getAttribute("data-token")), cellOf(t));
   });
@@ -143,6 +150,24 @@ function select(st, id, cell) {
   if (!st.setStateValue) return;
   if (cell) st.setStateValue("cell", { id, b: cell.b, t: cell.t, n: Date.now() });
   else st.setStateValue("selected", id);
+}
+
+// A "… +k" marker of the id matrix, clicked or pressed: its columns move to the page it names (a
+// view of the same data: the server is not asked). Keyboard focus stays on that side's marker.
+function pageIds(st, m, keyboard) {
+  const d = st.data;
+  if (!d || d.mode !== "lookup") return;
+  const side = m.dataset.side;
+  const ids = Array.isArray(d.ids) ? d.ids : [];
+  st.idPage = { first: Number(m.dataset.page), sel: st.selected, b: d.out && Number.isInteger(d.out.b) ? d.out.b : 0,
+                t: ids.length ? Math.max(...ids.map((r) => r.length)) : 0 };
+  fillIds(st, d);
+  if (st.hover !== null) highlight(st, st.hover, true);
+  markSelected(st);
+  if (keyboard) {
+    const again = st.idsPanel.querySelector(`.idmore[data-side="${side}"]`) || st.idsPanel.querySelector(".idmore[data-page]");
+    if (again) again.focus();
+  }
 }
 
 // The (b, t) of an id-matrix cell, or of the raw text's piece or the token chip above it (one

@@ -77,6 +77,8 @@
  * @property {SVGSVGElement|null} wires the lookup's wires layer
  * @property {number} idScroll the id matrix's scroll offset, kept when it is built again
  * @property {number} idB the sentence the id matrix was last built around (out.b)
+ * @property {{first: number, sel: number|null, b: number, t: number}|null} idPage the first column a "… +k"
+ *   marker paged the id matrix to, and the selection, sentence and length it holds for
  * @property {number} wScroll W's rows' scroll offset (when they scroll), kept when they are built again
  * @property {number} outScroll the output's rows' scroll offset, the same way
  */
@@ -93,7 +95,7 @@ export function createStage(root, parentElement) {
     wPlan: null, w: null, scatter: null,
     stepNum: null, lossSvg: null, lossNum: null, legend: null, loss: [], lossLast: 0, headStep: null,
     scatterPanel: null, wPanel: null, idsPanel: null, outPanel: null, neighBox: null, wires: null,
-    idScroll: 0, idB: -1, wScroll: 0, outScroll: 0,
+    idScroll: 0, idB: -1, idPage: null, wScroll: 0, outScroll: 0,
   });
 }
 
