@@ -63,9 +63,9 @@ test("words and tokens come from the data, with fallbacks", () => {
 });
 
 test("lookupMath writes the selected row's places in the output as PyTorch indexes them", () => {
-  assert.equal(lookupMath(4, 0, [3]), "W[4, :] = out[0, 3]");
-  assert.equal(lookupMath(4, 1, [3, 9]), "W[4, :] = out[1, [3, 9]]");
+  assert.equal(lookupMath(4, 0, [3]), "out[0, 3] == W[4]");
+  assert.equal(lookupMath(4, 1, [3, 9]), "out[1, [3, 9]] == W[4]");
   const many = Array.from({ length: MATH_POSITIONS + 1 }, (_, i) => i);
-  assert.equal(lookupMath(2, 0, many.slice(0, MATH_POSITIONS)), `W[2, :] = out[0, [${many.slice(0, MATH_POSITIONS).join(", ")}]]`);
-  assert.equal(lookupMath(2, 0, many), "W[2, :] = out[0, ids[0] == 2]");
+  assert.equal(lookupMath(2, 0, many.slice(0, MATH_POSITIONS)), `out[0, [${many.slice(0, MATH_POSITIONS).join(", ")}]] == W[2]`);
+  assert.equal(lookupMath(2, 0, many), "out[0, ids[0] == 2] == W[2]");
 });

@@ -35,12 +35,13 @@ export const tokenOf = (d, id) => {
   return t === undefined || t === null ? String(id) : String(t);
 };
 
-// What a selected id means for the output, as PyTorch reads it: W's row `sel` is the output's row at
-// each position `where` of sentence `b` ("out[0, 3]", "out[0, [3, 7]]"); past a handful of
-// positions, the boolean mask that picks them ("out[0, ids[0] == 2]", `ids` as the exported code names the batch).
+// What a selected id means for the output, as a PyTorch expression that holds (every element
+// True): the output's rows at the positions `where` of sentence `b` equal W's row `sel`
+// ("out[0, 3] == W[4]", "out[0, [3, 7]] == W[4]"); past a handful of positions, the boolean mask
+// that picks them ("out[0, ids[0] == 2] == W[2]", `ids` as the exported code names the batch).
 export const MATH_POSITIONS = 6;
 export const lookupMath = (sel, b, where) => {
   const at = where.length === 1 ? String(where[0])
     : where.length <= MATH_POSITIONS ? `[${where.join(", ")}]` : `ids[${b}] == ${sel}`;
-  return `W[${sel}, :] = out[${b}, ${at}]`;
+  return `out[${b}, ${at}] == W[${sel}]`;
 };

@@ -20,12 +20,21 @@ export function fillIds(st, d) {
   const sel = st.selected;
   const row = ids[b] || [];
   const where = row.map((id, j) => (id === sel ? j : -1)).filter((j) => j >= 0);
-  // A page the learner moved to with a "… +k" marker holds while the selection and sentence do.
+  // Which columns: a page the learner moved to with a "… +k" marker, or the window they clicked a
+  // cell in (st.idPage, while the selection and the sentence are those it was made for); else the
+  // window drawn last while it shows one of the selected token's places; else one around its first.
   const pg = st.idPage;
-  const page = pg && pg.sel === sel && pg.b === b && pg.t === t ? pg.first : null;
+  const mine = pg && pg.sel === sel && pg.b === b && pg.t === t;
+  const targets = mine && pg.at !== null ? [pg.at] : where;
+  const last = st.idWin;
+  let page = mine ? pg.first : null;
+  if (page === null && last && last.b === b && last.t === t && targets.some((j) => j >= last.first && j < last.first + last.shown)) {
+    page = last.first;
+  }
   const fits = idColumns(st, p, ids, t);
-  const win = idWindow(t, fits, where, page);
+  const win = idWindow(t, fits, targets, page);
   const { first, shown } = win;
+  st.idWin = { first, shown, b, t };
   const pages = idPages(t, fits, win);
   const left = first > 0, right = first + shown < t;
   grid.style.gridTemplateColumns = `auto ${left ? "auto " : ""}repeat(${shown}, minmax(0, 1fr))` + (right ? " auto" : "");
@@ -122,7 +131,10 @@ export function fillIds(st, d) {
     el("span", "seltok", line, `${sel} · ${tokenOf(d, sel)}`);
     el("span", "selmath", line, lookupMath(sel, b, where));
   }
-  if (kept === 0) showCurrentRow(grid); // measured once the note below has taken its room from the grid
+  // Measured once the note below has taken its room from the grid (a taller grid would have cut
+  // the kept offset short).
+  if (kept === 0) showCurrentRow(grid);
+  else grid.scrollTop = kept;
   st.idScroll = grid.scrollTop;
   // A token wider than its cell ("<UNK>" in a narrow one) is set smaller rather than clipped.
   const fit = () => {

@@ -146,6 +146,15 @@ function labelsAgain(st) {
 function select(st, id, cell) {
   if (!Number.isInteger(id)) return;
   st.selected = id;
+  const d = st.data;
+  if (d && d.mode === "lookup") {
+    // The id matrix's columns: a clicked cell (or its text or chip) stays where it is, in view; any
+    // other click lets the columns go to the token's first place unless one is in view already.
+    const ids = Array.isArray(d.ids) ? d.ids : [];
+    const b = cell ? cell.b : d.out && Number.isInteger(d.out.b) ? d.out.b : 0;
+    st.idPage = { first: null, at: cell ? cell.t : null, sel: id, b, t: ids.length ? Math.max(...ids.map((r) => r.length)) : 0 };
+    if (!cell) fillIds(st, d); // a cell's click reruns the page, which draws the matrix again
+  }
   markSelected(st);
   if (!st.setStateValue) return;
   if (cell) st.setStateValue("cell", { id, b: cell.b, t: cell.t, n: Date.now() });
@@ -159,7 +168,7 @@ function pageIds(st, m, keyboard) {
   if (!d || d.mode !== "lookup") return;
   const side = m.dataset.side;
   const ids = Array.isArray(d.ids) ? d.ids : [];
-  st.idPage = { first: Number(m.dataset.page), sel: st.selected, b: d.out && Number.isInteger(d.out.b) ? d.out.b : 0,
+  st.idPage = { first: Number(m.dataset.page), at: null, sel: st.selected, b: d.out && Number.isInteger(d.out.b) ? d.out.b : 0,
                 t: ids.length ? Math.max(...ids.map((r) => r.length)) : 0 };
   fillIds(st, d);
   if (st.hover !== null) highlight(st, st.hover, true);

@@ -7,6 +7,7 @@ import { fitText } from "./measure.mjs";
 import { columnMeasurer, fillCells, fillHeadRow, labelSize } from "./wgrid.mjs";
 
 export const WIDE_LOOKUP = 1500; // px: from this width on, the lookup shows the scatter too
+const STRIP_LABEL = 12; // px: the lowest strip of the output that keeps its "t=5 좋다" (at 10 px type)
 
 export function layoutLookup(st, d) {
   const root = st.root;
@@ -61,10 +62,10 @@ export function fillOut(st, d) {
     const r = el("div", "wrow", grid);
     const id = ids[t];
     const h = rp.heights[t];
-    if (!rp.focus[t]) { // a strip of context, as in W
+    if (!rp.focus[t]) { // a strip of context, as in W; its label only where it can be read
       r.classList.add("ctx");
       if (h !== rowH) r.style.height = h + "px";
-      r.style.setProperty("--labfs", (h >= 8 ? labelSize(h, present) : 0) + "px");
+      r.style.setProperty("--labfs", (h >= STRIP_LABEL ? labelSize(h, present) : 0) + "px");
     }
     if (id !== undefined) r.setAttribute("data-token", String(id));
     if (id === d.pad) r.classList.add("pad");
@@ -76,6 +77,8 @@ export function fillOut(st, d) {
     fillCells(st, r, row, plan, plan.nums && rp.focus[t], absmax);
     return r;
   });
+  if (st.outB !== b) st.outScroll = 0; // another sentence starts at its first position
+  st.outB = b;
   if (rp.scroll) { // kept across rebuilds, unless no selected position would be in view
     grid.scrollTop = st.outScroll;
     const mine = built.filter((r, t) => rp.focus[t] && rows[t] === sel);
@@ -101,11 +104,14 @@ export function drawConnectors(st) {
   if (sel === null || sel === undefined) return;
   const q = (panel, extra) => panel ? Array.from(panel.querySelectorAll(`[data-token="${sel}"]${extra || ""}`)) : [];
   // Only ends in view: a cell or row scrolled out of its grid has no wire.
+  // The view starts under the grid's sticky heads (a row scrolled under them is hidden).
   const inView = (e) => {
     const g = e.closest(".idgrid, .wgrid");
     if (!g || g.scrollHeight <= g.clientHeight + 1) return true;
     const r = e.getBoundingClientRect(), v = g.getBoundingClientRect();
-    return (r.top + r.bottom) / 2 > v.top && (r.top + r.bottom) / 2 < v.bottom;
+    const head = g.querySelector(":scope > .whead, :scope > .idh.colh");
+    const top = head ? Math.max(v.top, head.getBoundingClientRect().bottom) : v.top;
+    return (r.top + r.bottom) / 2 > top && (r.top + r.bottom) / 2 < v.bottom;
   };
   const cells = q(st.idsPanel, ".idcell.cur").filter(inView);
   const wrow = q(st.wPanel, ".wrow").filter(inView)[0];

@@ -77,10 +77,14 @@
  * @property {SVGSVGElement|null} wires the lookup's wires layer
  * @property {number} idScroll the id matrix's scroll offset, kept when it is built again
  * @property {number} idB the sentence the id matrix was last built around (out.b)
- * @property {{first: number, sel: number|null, b: number, t: number}|null} idPage the first column a "… +k"
- *   marker paged the id matrix to, and the selection, sentence and length it holds for
+ * @property {{first: number|null, at: number|null, sel: number|null, b: number, t: number}|null} idPage
+ *   the id matrix's columns as the learner last moved them: the first column a "… +k" marker paged
+ *   to, or the place of a clicked cell; and the selection, sentence and length it holds for
+ * @property {{first: number, shown: number, b: number, t: number}|null} idWin the id matrix's columns
+ *   as drawn last, for the sentence and length they were drawn for
  * @property {number} wScroll W's rows' scroll offset (when they scroll), kept when they are built again
- * @property {number} outScroll the output's rows' scroll offset, the same way
+ * @property {number} outScroll the output's rows' scroll offset, the same way, for the sentence it shows
+ * @property {number} outB the sentence the output was last built for (out.b)
  */
 
 /** @returns {Stage} */
@@ -95,7 +99,7 @@ export function createStage(root, parentElement) {
     wPlan: null, w: null, scatter: null,
     stepNum: null, lossSvg: null, lossNum: null, legend: null, loss: [], lossLast: 0, headStep: null,
     scatterPanel: null, wPanel: null, idsPanel: null, outPanel: null, neighBox: null, wires: null,
-    idScroll: 0, idB: -1, idPage: null, wScroll: 0, outScroll: 0,
+    idScroll: 0, idB: -1, idPage: null, idWin: null, wScroll: 0, outScroll: 0, outB: -1,
   });
 }
 
