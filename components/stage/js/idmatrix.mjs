@@ -7,14 +7,18 @@ import { idPages, idWindow, planIdColumns } from "./gridplan.mjs";
 import { fitText, measureContext } from "./measure.mjs";
 import { addChipRow, addRawRow } from "./rawrow.mjs";
 
+// The lookup's batch as the id matrix draws it: its rows, the output's sentence b and the longest T.
+export function idShape(d) {
+  const ids = Array.isArray(d.ids) ? d.ids : [];
+  return { ids, b: d.out && Number.isInteger(d.out.b) ? d.out.b : 0, t: ids.length ? Math.max(...ids.map((r) => r.length)) : 0 };
+}
+
 export function fillIds(st, d) {
   const p = st.idsPanel;
   p.textContent = "";
   const title = el("div", "ptitle", p);
   el("span", "", title, words(d, "ids_title", "ids"));
-  const ids = Array.isArray(d.ids) ? d.ids : [];
-  const b = d.out && Number.isInteger(d.out.b) ? d.out.b : 0;
-  const t = ids.length ? Math.max(...ids.map((r) => r.length)) : 0;
+  const { ids, b, t } = idShape(d);
   const grid = el("div", "idgrid", p);
   // The selected token's places in the output's sentence: a window of columns that shows one.
   const sel = st.selected;

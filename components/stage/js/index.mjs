@@ -9,7 +9,7 @@ import { drawHoverMarker, nearest } from "./canvas.mjs";
 import { el } from "./dom.mjs";
 import { num } from "./format.mjs";
 import { fillHeader, layoutTrain } from "./head.mjs";
-import { fillIds } from "./idmatrix.mjs";
+import { fillIds, idShape } from "./idmatrix.mjs";
 import { drawConnectors, fillOut, layoutLookup } from "./lookup.mjs";
 import { placeLabels } from "./labels.mjs";
 import { forgetBoxes } from "./measure.mjs";
@@ -150,9 +150,8 @@ function select(st, id, cell) {
   if (d && d.mode === "lookup") {
     // The id matrix's columns: a clicked cell (or its text or chip) stays where it is, in view; any
     // other click lets the columns go to the token's first place unless one is in view already.
-    const ids = Array.isArray(d.ids) ? d.ids : [];
-    const b = cell ? cell.b : d.out && Number.isInteger(d.out.b) ? d.out.b : 0;
-    st.idPage = { first: null, at: cell ? cell.t : null, sel: id, b, t: ids.length ? Math.max(...ids.map((r) => r.length)) : 0 };
+    const { b, t } = idShape(d);
+    st.idPage = { first: null, at: cell ? cell.t : null, sel: id, b: cell ? cell.b : b, t };
     if (!cell) fillIds(st, d); // a cell's click reruns the page, which draws the matrix again
   }
   markSelected(st);
@@ -167,9 +166,8 @@ function pageIds(st, m, keyboard) {
   const d = st.data;
   if (!d || d.mode !== "lookup") return;
   const side = m.dataset.side;
-  const ids = Array.isArray(d.ids) ? d.ids : [];
-  st.idPage = { first: Number(m.dataset.page), at: null, sel: st.selected, b: d.out && Number.isInteger(d.out.b) ? d.out.b : 0,
-                t: ids.length ? Math.max(...ids.map((r) => r.length)) : 0 };
+  const { b, t } = idShape(d);
+  st.idPage = { first: Number(m.dataset.page), at: null, sel: st.selected, b, t };
   fillIds(st, d);
   if (st.hover !== null) highlight(st, st.hover, true);
   markSelected(st);

@@ -81,7 +81,7 @@ export function fillOut(st, d) {
   st.outB = b;
   if (rp.scroll) { // kept across rebuilds, unless no selected position would be in view
     grid.scrollTop = st.outScroll;
-    const mine = built.filter((r, t) => rp.focus[t] && rows[t] === sel);
+    const mine = built.filter((_, t) => rows[t] === sel);
     const g = grid.getBoundingClientRect(), hh = head.offsetHeight;
     const seen = (r) => { const q = r.getBoundingClientRect(); return q.top >= g.top + hh - 1 && q.bottom <= g.bottom + 1; };
     if (mine.length && !mine.some(seen)) grid.scrollTop += mine[0].getBoundingClientRect().top - g.top - hh;
@@ -103,8 +103,7 @@ export function drawConnectors(st) {
   svgEl.setAttribute("height", root.height);
   if (sel === null || sel === undefined) return;
   const q = (panel, extra) => panel ? Array.from(panel.querySelectorAll(`[data-token="${sel}"]${extra || ""}`)) : [];
-  // Only ends in view: a cell or row scrolled out of its grid has no wire.
-  // The view starts under the grid's sticky heads (a row scrolled under them is hidden).
+  // Only ends in view: a cell or row scrolled out of its grid, or under its sticky heads, has no wire.
   const inView = (e) => {
     const g = e.closest(".idgrid, .wgrid");
     if (!g || g.scrollHeight <= g.clientHeight + 1) return true;
